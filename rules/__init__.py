@@ -1,0 +1,1 @@
+"""The initiative systems Seize runs, as pure deciders: no I/O, no clock, no global randomness."""

@@ -1,0 +1,148 @@
+"""What each role may see of a scene (ruling 10).
+
+Played cards and the Panel order of the cards dealt to heroes, villains and mobs are public.
+The Editor's extra cards and unplayed jokers are the Editor's secret until played: players and
+overlays see only how many such cards the Editor holds, and events that carry one reach them
+with the card cut out.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from rules.cards import Card
+from rules.four_color.commands import EDITOR, Member
+from rules.four_color.events import (
+    CardAssigned,
+    CardDealt,
+    CardOverridden,
+    Dealing,
+    Dealt,
+    Event,
+    Joined,
+)
+from rules.four_color.scene import FourColorOptions, Holding, Offer, Panel, Phase, Scene
+from rules.roles import Viewer
+
+
+class CardInHand(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    card: Card
+    holder: str
+    acting: str | None
+    element: str | None
+
+
+class Awaiting(BaseModel):
+    """Something the engine waits for before it can go on."""
+
+    model_config = ConfigDict(frozen=True)
+
+    what: Literal["deal", "card", "next_panel", "assign", "trade_answer", "new_page_or_end"]
+    who: str | None = None
+    card: Card | None = None
+
+
+class SceneView(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    system: Literal["four-color"] = "four-color"
+    options: FourColorOptions
+    phase: Phase
+    page: int
+    members: tuple[Member, ...]
+    order: tuple[CardInHand, ...]  # ranked cards still to play, highest first
+    panels: tuple[Panel, ...]
+    current: Panel | None
+    hidden_cards: int  # the Editor's unplayed cards this viewer may not see
+    jokers: tuple[CardInHand, ...]  # unplayed jokers, for the GM only
+    to_deal: tuple[str, ...]
+    offers: tuple[Offer, ...]
+    awaiting: tuple[Awaiting, ...]
+
+
+def _in_hand(holding: Holding) -> CardInHand:
+    return CardInHand(
+        card=holding.card, holder=holding.holder, acting=holding.acting, element=holding.element
+    )
+
+
+def view(scene: Scene, viewer: Viewer) -> SceneView:
+    order = scene.ranked_in_hand()
+    jokers = scene.jokers_in_hand()
+    secret = 0
+    if not viewer.is_gm:
+        secret = sum(1 for h in order if h.is_secret) + len(jokers)
+        order = [h for h in order if not h.is_secret]
+        jokers = []
+    return SceneView(
+        options=scene.options,
+        phase=scene.phase,
+        page=scene.page,
+        members=scene.members,
+        order=tuple(_in_hand(h) for h in order),
+        panels=scene.panels,
+        current=scene.panels[-1] if scene.panels else None,
+        hidden_cards=secret,
+        jokers=tuple(_in_hand(h) for h in jokers),
+        to_deal=scene.to_deal,
+        offers=scene.offers,
+        awaiting=awaiting(scene, viewer),
+    )
+
+
+def awaiting(scene: Scene, viewer: Viewer) -> tuple[Awaiting, ...]:
+    """What the table waits for, as this viewer may know it."""
+    if scene.phase in (Phase.SETUP, Phase.PAGE_DONE):
+        return (Awaiting(what="deal" if scene.phase is Phase.SETUP else "new_page_or_end"),)
+    waits = [Awaiting(what="card", who=who) for who in scene.to_deal[:1]]
+    waits += [
+        Awaiting(what="trade_answer", who=o.partner)
+        for o in scene.offers
+        if viewer.plays(o.partner) or viewer.plays(o.hero)
+    ]
+    if scene.phase is Phase.PANELS and not scene.to_deal:
+        waits.append(_next_up(scene, viewer))
+    return tuple(waits)
+
+
+def _next_up(scene: Scene, viewer: Viewer) -> Awaiting:
+    """The next Panel, or, for the GM, an Editor's card that must be assigned before it."""
+    ranked = scene.ranked_in_hand()
+    top = ranked[0] if ranked else scene.jokers_in_hand()[0]
+    unassigned = top.acting is None and top.element is None
+    if viewer.is_gm and unassigned:
+        return Awaiting(what="assign", who=EDITOR, card=top.card)
+    return Awaiting(what="next_panel")
+
+
+def _public(dealing: Dealing) -> bool:
+    return dealing.to != EDITOR and not dealing.card.is_joker
+
+
+def _shown(dealing: Dealing) -> dict[str, Any]:
+    return dealing.model_dump(mode="json") if _public(dealing) else {"to": dealing.to, "card": None}
+
+
+def censor(event: Event, viewer: Viewer) -> dict[str, Any] | None:
+    """The event as ``viewer`` may see it, or None when all of it is the Editor's secret."""
+    data = event.model_dump(mode="json")
+    if viewer.is_gm:
+        return data
+    match event:
+        case Dealt():
+            # A returned joker's colour is cut too: it may be among the extra cards now.
+            data["cards"] = [_shown(d) for d in event.cards]
+            data["returned"] = [_shown(d) for d in event.returned]
+        case CardDealt() if not _public(Dealing(to=event.to, card=event.card)):
+            data["card"] = None
+        case Joined() if event.dealt is not None and event.dealt.is_joker:
+            data["dealt"] = None
+        case CardAssigned():
+            return None
+        case CardOverridden() if event.holder == EDITOR or event.card.is_joker or event.to.is_joker:
+            return None
+    return data

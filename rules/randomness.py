@@ -1,0 +1,42 @@
+"""Where a random outcome came from, and the seeded draws the engine makes.
+
+The rules never touch a global random generator or a clock. An engine draw arrives in the
+command as a ``seed`` the server took from a cryptographic source, and ``decide`` turns it into
+outcomes with a private ``random.Random``; the event then records the outcome itself and its
+source, so replaying the log never draws again and a device's or GM's value is kept as given.
+"""
+
+from __future__ import annotations
+
+import random
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import Field
+
+from rules.errors import RuleError
+
+
+class Source(StrEnum):
+    """Who produced a random value."""
+
+    ENGINE = "engine"
+    DEVICE = "device"
+    GM = "gm"
+
+
+Seed = Annotated[int, Field(ge=0, lt=2**128, description="Entropy for an engine draw.")]
+
+
+def engine_rng(source: Source, seed: int | None, rule: str) -> random.Random:
+    """A private generator for one engine draw; refuses a draw that brought no seed."""
+    if source is not Source.ENGINE:
+        raise RuleError(rule, f"a {source.value} value is read, not drawn", field="source")
+    if seed is None:
+        raise RuleError(rule, "an engine draw needs the server's seed", field="seed")
+    return random.Random(seed)
+
+
+def roll(rng: random.Random, dice: int, sides: int) -> tuple[int, ...]:
+    """Roll ``dice`` dice of ``sides`` faces."""
+    return tuple(rng.randint(1, sides) for _ in range(dice))

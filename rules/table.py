@@ -1,0 +1,129 @@
+"""A table: one game of one system, as the fold of its event log.
+
+Each system is a decider (``initial_state``, ``decide``, ``evolve``, ``view``, ``censor``). The
+``Table`` is what every system shares on top of that: it keeps the log, folds it into the state,
+and owns undo. Undo needs the log, which a system never sees, so it lives here: an ``Undone``
+event takes the last standing event out of the fold, and the state is the replay of what
+stands. Every command a system decides yields the events of one step, and undo takes back the
+last event, so systems keep "one command, one event" wherever a GM would call it one step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Generic, Literal, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter
+
+from rules.errors import RuleError
+from rules.roles import Viewer
+
+
+class Undo(BaseModel):
+    """The GM takes back the last event that still stands."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    type: Literal["undo"] = "undo"
+
+
+class Undone(BaseModel):
+    """The event at log position ``undoes`` (0-based) no longer stands."""
+
+    model_config = ConfigDict(frozen=True)
+    type: Literal["undone"] = "undone"
+    undoes: int
+
+
+S = TypeVar("S")
+C = TypeVar("C")
+E = TypeVar("E")
+Opts = TypeVar("Opts", bound=BaseModel)
+
+
+class System(Protocol[Opts, S, C, E]):
+    """The decider every rules engine provides."""
+
+    name: str
+    options_model: type[Opts]
+    commands: TypeAdapter[C | Undo]
+    events: TypeAdapter[E | Undone]
+
+    def initial_state(self, options: Opts) -> S: ...
+
+    def decide(self, state: S, command: C, actor: Viewer) -> list[E]:
+        """The events the command leads to; raises RuleError naming the rule broken."""
+        ...
+
+    def evolve(self, state: S, event: E) -> S:
+        """The state after an event; pure, and never fails on an event ``decide`` produced."""
+        ...
+
+    def view(self, state: S, viewer: Viewer) -> BaseModel:
+        """What ``viewer``'s role may see of the state."""
+        ...
+
+    def censor(self, event: E, viewer: Viewer) -> dict[str, Any] | None:
+        """The event as ``viewer`` may see it (as JSON data), or None when none of it may be."""
+        ...
+
+
+class Table(Generic[Opts, S, C, E]):
+    """One game: its system, its options, its log, and the state the log folds to."""
+
+    def __init__(
+        self, system: System[Opts, S, C, E], options: Opts, log: Iterable[E | Undone] = ()
+    ) -> None:
+        self.system = system
+        self.options = options
+        self.log: list[E | Undone] = []
+        self._standing: list[int] = []  # positions in the log of the events that still stand
+        self.state = system.initial_state(options)
+        for event in log:
+            self.apply(event)
+
+    @property
+    def version(self) -> int:
+        """How many events the log holds; a command made against an older version is stale."""
+        return len(self.log)
+
+    def execute(self, command: C | Undo, actor: Viewer) -> list[E | Undone]:
+        """Decide a command and apply its events; on refusal nothing changes."""
+        events: list[E | Undone]
+        if isinstance(command, Undo):
+            actor.require_gm("undo")
+            if not self._standing:
+                raise RuleError("undo", "there is nothing to undo")
+            events = [Undone(undoes=self._standing[-1])]
+        else:
+            events = list(self.system.decide(self.state, command, actor))
+        for event in events:
+            self.apply(event)
+        return events
+
+    def apply(self, event: E | Undone) -> None:
+        """Append an event to the log and fold it in."""
+        position = len(self.log)
+        self.log.append(event)
+        if isinstance(event, Undone):
+            if event.undoes in self._standing:
+                self._standing.remove(event.undoes)
+            self.state = self._replay(self._standing)
+        else:
+            self._standing.append(position)
+            self.state = self.system.evolve(self.state, event)
+
+    def _replay(self, positions: Sequence[int]) -> S:
+        state = self.system.initial_state(self.options)
+        for position in positions:
+            event = self.log[position]
+            assert not isinstance(event, Undone)
+            state = self.system.evolve(state, event)
+        return state
+
+    def view(self, viewer: Viewer) -> BaseModel:
+        return self.system.view(self.state, viewer)
+
+    def censor(self, event: E | Undone, viewer: Viewer) -> dict[str, Any] | None:
+        if isinstance(event, Undone):
+            return event.model_dump(mode="json")
+        return self.system.censor(event, viewer)
