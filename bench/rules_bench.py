@@ -9,6 +9,7 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 
 from rules.four_color import FOUR_COLOR, FourColorTable
 from rules.four_color.commands import AssignCard, Deal, Join, Kind, Member, NextPanel, PlayJoker
@@ -24,15 +25,15 @@ def four_color_page(seed: int) -> Iterator[Step]:
     for n in range(8):
         table.execute(Join(member=Member(id=f"h{n}", name=f"Hero {n}", kind=Kind.HERO)), GM)
         table.execute(Join(member=Member(id=f"v{n}", name=f"Villain {n}", kind=Kind.VILLAIN)), GM)
-    yield lambda: table.execute(Deal(seed=seed), GM)
+    yield partial(table.execute, Deal(seed=seed), GM)
     for holding in [h for h in table.state.holdings if h.is_secret]:
-        yield lambda card=holding.card: table.execute(AssignCard(card=card, acting="v0"), GM)
+        yield partial(table.execute, AssignCard(card=holding.card, acting="v0"), GM)
     while table.state.phase is Phase.PANELS:
         jokers = table.state.jokers_in_hand()
         if jokers and len(table.state.panels) == 5:
-            yield lambda card=jokers[0].card: table.execute(PlayJoker(card=card), GM)
+            yield partial(table.execute, PlayJoker(card=jokers[0].card), GM)
         else:
-            yield lambda: table.execute(NextPanel(), GM)
+            yield partial(table.execute, NextPanel(), GM)
 
 
 def measure(scenario: Callable[[int], Iterator[Step]], rounds: int) -> list[float]:
