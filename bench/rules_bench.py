@@ -13,7 +13,18 @@ from functools import partial
 
 from rules.four_color import FOUR_COLOR, FourColorTable
 from rules.four_color.commands import AssignCard, Deal, Join, Kind, Member, NextPanel, PlayJoker
-from rules.four_color.scene import Phase
+from rules.four_color.scene import Phase as PagePhase
+from rules.megatraveller_rcs import MEGATRAVELLER_RCS, RcsTable
+from rules.megatraveller_rcs.commands import (
+    ActionLength,
+    Character,
+    Declare,
+    Resolve,
+    RollInitiative,
+    Seize,
+)
+from rules.megatraveller_rcs.commands import Join as RcsJoin
+from rules.megatraveller_rcs.encounter import Phase
 from rules.roles import GM
 
 Step = Callable[[], object]
@@ -28,12 +39,38 @@ def four_color_page(seed: int) -> Iterator[Step]:
     yield partial(table.execute, Deal(seed=seed), GM)
     for holding in [h for h in table.state.holdings if h.is_secret]:
         yield partial(table.execute, AssignCard(card=holding.card, acting="v0"), GM)
-    while table.state.phase is Phase.PANELS:
+    while table.state.phase is PagePhase.PANELS:
         jokers = table.state.jokers_in_hand()
         if jokers and len(table.state.panels) == 5:
             yield partial(table.execute, PlayJoker(card=jokers[0].card), GM)
         else:
             yield partial(table.execute, NextPanel(), GM)
+
+
+def rcs_round(seed: int) -> Iterator[Step]:
+    """A full round of 20 characters on two sides with five seizes."""
+    table: RcsTable = MEGATRAVELLER_RCS.table()
+    for n in range(20):
+        character = Character(
+            id=f"c{n}", name=f"C{n}", side="ab"[n % 2], dex=n % 7, movement=n % 3, tactics=n % 2
+        )
+        table.execute(RcsJoin(character=character), GM)
+    yield partial(table.execute, RollInitiative(seed=seed), GM)
+    seizes = 0
+    while table.state.phase is Phase.ROUND:
+        holder = table.state.holder
+        assert holder is not None
+        yield partial(
+            table.execute,
+            Declare(character=holder, action=ActionLength.LONG, what="fires", target="them"),
+            GM,
+        )
+        seizers = table.state.seizers()
+        if seizes < 5 and seizers:
+            seizes += 1
+            yield partial(table.execute, Seize(character=seizers[-1]), GM)
+        else:
+            yield partial(table.execute, Resolve(), GM)
 
 
 def measure(scenario: Callable[[int], Iterator[Step]], rounds: int) -> list[float]:
@@ -58,6 +95,7 @@ def report(name: str, times: list[float]) -> None:
 
 SCENARIOS: dict[str, Callable[[int], Iterator[Step]]] = {
     "four-color: deal + page, 8 heroes 8 villains": four_color_page,
+    "megatraveller-rcs: round of 20, five seizes": rcs_round,
 }
 
 

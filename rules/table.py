@@ -10,8 +10,9 @@ last event, so systems keep "one command, one event" wherever a GM would call it
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any, Generic, Literal, Protocol, TypeVar
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
@@ -40,31 +41,29 @@ E = TypeVar("E")
 Opts = TypeVar("Opts", bound=BaseModel)
 
 
-class System(Protocol[Opts, S, C, E]):
-    """The decider every rules engine provides."""
+@dataclass(frozen=True)
+class System(Generic[Opts, S, C, E]):
+    """A rules engine: the decider functions of one system, and how its commands parse."""
 
     name: str
     options_model: type[Opts]
     commands: TypeAdapter[C | Undo]
     events: TypeAdapter[E | Undone]
+    initial_state: Callable[[Opts], S]
+    decide: Callable[[S, C, Viewer], list[E]]
+    """The events a command leads to; raises RuleError naming the rule broken."""
+    evolve: Callable[[S, E], S]
+    """The state after an event; pure, and never fails on an event ``decide`` produced."""
+    view: Callable[[S, Viewer], BaseModel]
+    """What the viewer's role may see of the state."""
+    censor: Callable[[E, Viewer], dict[str, Any] | None]
+    """The event as the viewer may see it (as JSON data), or None when none of it may be."""
 
-    def initial_state(self, options: Opts) -> S: ...
-
-    def decide(self, state: S, command: C, actor: Viewer) -> list[E]:
-        """The events the command leads to; raises RuleError naming the rule broken."""
-        ...
-
-    def evolve(self, state: S, event: E) -> S:
-        """The state after an event; pure, and never fails on an event ``decide`` produced."""
-        ...
-
-    def view(self, state: S, viewer: Viewer) -> BaseModel:
-        """What ``viewer``'s role may see of the state."""
-        ...
-
-    def censor(self, event: E, viewer: Viewer) -> dict[str, Any] | None:
-        """The event as ``viewer`` may see it (as JSON data), or None when none of it may be."""
-        ...
+    def table(
+        self, options: Opts | None = None, log: Iterable[E | Undone] = ()
+    ) -> Table[Opts, S, C, E]:
+        """A new table of this system, or one rebuilt from its log."""
+        return Table(self, options if options is not None else self.options_model(), log)
 
 
 class Table(Generic[Opts, S, C, E]):

@@ -7,7 +7,8 @@ from rules.four_color.commands import Deal, Join, Kind, Member, NextPanel
 from rules.roles import GM, player
 from rules.table import Undo, Undone
 
-from .four_color.helpers import refused, scene
+from .four_color.helpers import scene
+from .refusals import refused
 
 
 def test_undo_takes_back_the_last_event_and_the_state_is_the_replay_of_the_rest() -> None:

@@ -1,18 +1,14 @@
-"""Four Color Hack scenes for tests: members, hand deals, and refusals that change nothing."""
+"""Four Color Hack scenes for tests: members and hand deals."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from rules.cards import parse_card
-from rules.errors import RuleError
 from rules.four_color import FOUR_COLOR, FourColorOptions, FourColorTable
-from rules.four_color.commands import Command, Deal, DealCard, Join, Kind, Member
+from rules.four_color.commands import Deal, DealCard, Join, Kind, Member
 from rules.randomness import Source
-from rules.roles import GM, Viewer
-from rules.table import Undo
+from rules.roles import GM
 
 
 def scene(heroes: int = 0, villains: int = 0, mobs: int = 0, **options: Any) -> FourColorTable:
@@ -34,19 +30,6 @@ def deal_by_hand(table: FourColorTable, *cards: str) -> None:
     table.execute(Deal(source=Source.GM), GM)
     for card in cards:
         table.execute(DealCard(card=parse_card(card), source=Source.GM), GM)
-
-
-def refused(
-    table: FourColorTable, command: Command | Undo, rule: str, actor: Viewer = GM
-) -> RuleError:
-    """Assert the command is refused for ``rule`` and that nothing changed."""
-    before, version = table.state, table.version
-    with pytest.raises(RuleError) as error:
-        table.execute(command, actor)
-    assert error.value.rule == rule, str(error.value)
-    assert table.state == before
-    assert table.version == version
-    return error.value
 
 
 def holder_of(table: FourColorTable, card: str) -> str:

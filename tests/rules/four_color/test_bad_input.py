@@ -9,6 +9,7 @@ from rules.cards import RED_JOKER, parse_card
 from rules.four_color import FOUR_COLOR
 from rules.four_color.commands import (
     AssignCard,
+    Command,
     Deal,
     DealCard,
     EndScene,
@@ -19,7 +20,8 @@ from rules.four_color.commands import (
 from rules.randomness import Source
 from rules.roles import GM, player
 
-from .helpers import deal_by_hand, refused, scene
+from ..refusals import refused
+from .helpers import deal_by_hand, scene
 
 
 def test_an_unknown_card_is_refused_at_the_card_field() -> None:
@@ -72,11 +74,11 @@ def test_a_joker_physically_dealt_to_a_hero_is_refused() -> None:
     [Deal(seed=1), NextPanel(), PlayJoker(card=RED_JOKER), EndScene(),
      AssignCard(card=RED_JOKER, acting="v1")],
 )  # fmt: skip
-def test_a_writer_trying_an_editors_command_is_refused(command: object) -> None:
+def test_a_writer_trying_an_editors_command_is_refused(command: Command) -> None:
     table = scene(heroes=2, villains=1)
     if not isinstance(command, Deal):
         deal_by_hand(table, "9H", "8H", "RJ", "5C")
-    error = refused(table, command, "roles", player("h1"))  # type: ignore[arg-type]
+    error = refused(table, command, "roles", player("h1"))
     assert "GM" in error.message
 
 

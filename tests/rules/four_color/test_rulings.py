@@ -27,7 +27,8 @@ from rules.randomness import Source
 from rules.roles import GM, OVERLAY, player
 from rules.table import Undo
 
-from .helpers import deal_by_hand, holder_of, refused, scene
+from ..refusals import refused
+from .helpers import deal_by_hand, holder_of, scene
 
 
 def play_all(table: FourColorTable) -> list[str]:

@@ -1,0 +1,32 @@
+"""MegaTraveller RCS: 2D6 initiative, the tactics pool, and seizing the initiative.
+
+Source text: the RCS initiative rules; open points decided by the project's rulings
+(``megatraveller-rcs.1`` to ``megatraveller-rcs.9``). See docs/rules.md.
+"""
+
+from __future__ import annotations
+
+from pydantic import TypeAdapter
+
+from rules.megatraveller_rcs.commands import AnyCommand, Command
+from rules.megatraveller_rcs.decide import decide
+from rules.megatraveller_rcs.encounter import Encounter, RcsOptions, evolve, initial_encounter
+from rules.megatraveller_rcs.events import AnyEvent, Event
+from rules.megatraveller_rcs.view import EncounterView, censor, view
+from rules.table import System, Table
+
+MEGATRAVELLER_RCS: System[RcsOptions, Encounter, Command, Event] = System(
+    name="megatraveller-rcs",
+    options_model=RcsOptions,
+    commands=TypeAdapter(AnyCommand),
+    events=TypeAdapter(AnyEvent),
+    initial_state=initial_encounter,
+    decide=decide,
+    evolve=evolve,
+    view=view,
+    censor=censor,
+)
+
+RcsTable = Table[RcsOptions, Encounter, Command, Event]
+
+__all__ = ["MEGATRAVELLER_RCS", "Encounter", "EncounterView", "RcsOptions", "RcsTable"]

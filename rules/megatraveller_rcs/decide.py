@@ -1,0 +1,323 @@
+"""MegaTraveller RCS's initiative as checks: each command becomes one event or a refusal.
+
+Rule ids are ``megatraveller-rcs.N`` after RULINGS.md's numbering.
+"""
+
+from __future__ import annotations
+
+import random
+
+from rules.errors import RuleError
+from rules.megatraveller_rcs.commands import (
+    Command,
+    Declare,
+    EndTurn,
+    EnterRoll,
+    Join,
+    OverrideInitiative,
+    Resolve,
+    RollInitiative,
+    Seize,
+    SetPool,
+    SpendTactics,
+    TakeOut,
+)
+from rules.megatraveller_rcs.encounter import Encounter, Phase
+from rules.megatraveller_rcs.events import (
+    Declaration,
+    Declared,
+    Event,
+    InitiativeOverridden,
+    InitiativeRolled,
+    Joined,
+    PoolSet,
+    Resolved,
+    Roll,
+    RollEntered,
+    RollsAwaited,
+    Seized,
+    TacticsSpent,
+    TakenOut,
+    TurnEnded,
+)
+from rules.randomness import Source, engine_rng, roll
+from rules.roles import Viewer
+
+
+def decide(enc: Encounter, command: Command, actor: Viewer) -> list[Event]:
+    match command:
+        case Join():
+            return [_join(enc, command, actor)]
+        case SetPool():
+            actor.require_gm("set a tactics pool")
+            return [PoolSet(side=command.side, points=command.points)]
+        case SpendTactics():
+            return [_spend(enc, command, actor)]
+        case RollInitiative():
+            return [_roll_initiative(enc, command, actor)]
+        case EnterRoll():
+            return [_enter_roll(enc, command, actor)]
+        case Declare():
+            return [_declare(enc, command, actor)]
+        case Resolve():
+            return [_resolve(enc, command, actor)]
+        case Seize():
+            return [_seize(enc, command, actor)]
+        case EndTurn():
+            return [_end_turn(enc, command, actor)]
+        case TakeOut():
+            return [_take_out(enc, command, actor)]
+        case OverrideInitiative():
+            actor.require_gm("override an initiative")
+            _card_of(enc, command.character)
+            return [
+                InitiativeOverridden(character=command.character, initiative=command.initiative)
+            ]
+
+
+def _in_encounter(enc: Encounter, character: str, field: str = "character") -> None:
+    found = enc.character(character)
+    if found is None or character in enc.out:
+        raise RuleError(
+            "megatraveller-rcs.1", f"{character!r} is not in the encounter", field=field
+        )
+
+
+def _card_of(enc: Encounter, character: str) -> None:
+    _in_encounter(enc, character)
+    if character not in enc.cards or enc.phase is not Phase.ROUND:
+        raise RuleError(
+            "megatraveller-rcs.1", f"{character!r} has no initiative this round", field="character"
+        )
+
+
+def _join(enc: Encounter, command: Join, actor: Viewer) -> Joined:
+    actor.require_gm("bring a character into the encounter")
+    if enc.character(command.character.id) is not None:
+        raise RuleError(
+            "megatraveller-rcs.1",
+            f"{command.character.id!r} is already in the encounter",
+            field="character.id",
+        )
+    if enc.phase not in (Phase.SETUP, Phase.ROUND_OVER):
+        raise RuleError(
+            "megatraveller-rcs.1",
+            "characters join between rounds, before initiative is rolled",
+            field="character",
+        )
+    return Joined(character=command.character)
+
+
+def _spend(enc: Encounter, command: SpendTactics, actor: Viewer) -> TacticsSpent:
+    """Ruling 2: points of a side's pool move that side's characters, before they are tapped."""
+    _in_encounter(enc, command.character)
+    character = enc.character(command.character)
+    assert character is not None
+    actor.require_plays(character.id, "spend tactics points on them")
+    if character.side != command.side:
+        raise RuleError(
+            "megatraveller-rcs.2",
+            f"{character.id!r} is not on the side {command.side!r}",
+            field="character",
+        )
+    pool = enc.pools.get(command.side, 0)
+    if command.points == 0 or abs(command.points) > pool:
+        raise RuleError(
+            "megatraveller-rcs.2",
+            f"the {command.side!r} pool has {pool} points (asked for {abs(command.points)})",
+            field="points",
+        )
+    if command.purpose == "initiative":
+        _card_of(enc, character.id)
+        if character.id not in enc.line:
+            raise RuleError("megatraveller-rcs.7", f"{character.id!r} is tapped", field="character")
+    return TacticsSpent(
+        side=command.side,
+        character=character.id,
+        points=command.points,
+        purpose=command.purpose,
+        note=command.note,
+    )
+
+
+def _roll_initiative(enc: Encounter, command: RollInitiative, actor: Viewer) -> Event:
+    """Rulings 1 and 8: initiative is rolled at the start and whenever every card is tapped."""
+    actor.require_gm("roll initiative")
+    if enc.phase not in (Phase.SETUP, Phase.ROUND_OVER):
+        raise RuleError(
+            "megatraveller-rcs.8", "initiative is rolled again only when every card is tapped"
+        )
+    if not enc.active():
+        raise RuleError("megatraveller-rcs.1", "there is no one in the encounter")
+    if command.source is not Source.ENGINE:
+        return RollsAwaited(round=enc.round + 1, source=command.source)
+    rng = engine_rng(command.source, command.seed, "megatraveller-rcs.1")
+    dice, sides = enc.options.initiative_dice, enc.options.die_sides
+    rolls = tuple(_roll_for(enc, c.id, roll(rng, dice, sides)) for c in enc.active())
+    return InitiativeRolled(
+        round=enc.round + 1, source=command.source, rolls=rolls, tallies=_tallies(rolls, rng)
+    )
+
+
+def _roll_for(enc: Encounter, character: str, dice: tuple[int, ...]) -> Roll:
+    """Ruling 1: initiative = 2D6 + Dex + Movement + Tactics skill."""
+    c = enc.character(character)
+    assert c is not None
+    return Roll(
+        character=character, dice=dice, initiative=sum(dice) + c.dex + c.movement + c.tactics
+    )
+
+
+def _tallies(rolls: tuple[Roll, ...], rng: random.Random | None) -> dict[str, int]:
+    """Ruling 3: equal initiatives are put in a random order once, as tally marks (1, 2, …).
+
+    ``rng`` may be None only when no two initiatives are equal.
+    """
+    groups: dict[int, list[str]] = {}
+    for r in rolls:
+        groups.setdefault(r.initiative, []).append(r.character)
+    tallies: dict[str, int] = {}
+    for members in groups.values():
+        if len(members) > 1:
+            assert rng is not None
+            rng.shuffle(members)
+            tallies.update({cid: n for n, cid in enumerate(members, start=1)})
+    return tallies
+
+
+def _enter_roll(enc: Encounter, command: EnterRoll, actor: Viewer) -> RollEntered:
+    actor.require_gm("enter initiative rolls")
+    if enc.phase is not Phase.ROLLING or command.character not in enc.awaiting_rolls:
+        raise RuleError(
+            "megatraveller-rcs.1",
+            f"no initiative roll is awaited for {command.character!r}",
+            field="character",
+        )
+    dice, sides = enc.options.initiative_dice, enc.options.die_sides
+    rng = random.Random(command.seed) if command.seed is not None else None
+    if command.source is Source.ENGINE:
+        rolled = roll(engine_rng(command.source, command.seed, "megatraveller-rcs.1"), dice, sides)
+    elif len(command.dice) != dice or not all(1 <= d <= sides for d in command.dice):
+        raise RuleError(
+            "megatraveller-rcs.1", f"initiative takes {dice} dice of 1 to {sides}", field="dice"
+        )
+    else:
+        rolled = command.dice
+    entered = _roll_for(enc, command.character, rolled)
+    if enc.awaiting_rolls != (command.character,):
+        return RollEntered(roll=entered, source=command.source)
+    rolls = (*(_as_roll(enc, cid) for cid in enc.cards), entered)
+    if rng is None and len({r.initiative for r in rolls}) < len(rolls):
+        raise RuleError(
+            "megatraveller-rcs.3",
+            "equal initiatives need the server's seed to be put in a random order",
+            field="seed",
+        )
+    return RollEntered(roll=entered, source=command.source, tallies=_tallies(rolls, rng))
+
+
+def _as_roll(enc: Encounter, character: str) -> Roll:
+    card = enc.cards[character]
+    return Roll(character=character, dice=card.dice, initiative=card.initiative)
+
+
+def _holder(enc: Encounter, character: str, actor: Viewer, what: str) -> None:
+    """Ruling 4: only the character the Taking Turn Token sits on acts."""
+    _in_encounter(enc, character)
+    actor.require_plays(character, what)
+    if enc.holder != character:
+        raise RuleError(
+            "megatraveller-rcs.4",
+            f"{character!r} does not hold the Taking Turn Token",
+            field="character",
+        )
+
+
+def _declare(enc: Encounter, command: Declare, actor: Viewer) -> Declared:
+    """Ruling 4: an action is declared with its target; a turn is two Short Actions or one
+    Long Action."""
+    _holder(enc, command.character, actor, "declare their action")
+    if enc.pending is not None:
+        raise RuleError("megatraveller-rcs.4", "an action is already declared and not resolved")
+    used = enc.cards[command.character].used
+    if used + command.action.shorts > 2:
+        raise RuleError(
+            "megatraveller-rcs.4",
+            f"{command.character!r} has {2 - used} Short "
+            "Action left this turn: a turn is two Short Actions or one Long Action",
+            field="action",
+        )
+    return Declared(
+        declaration=Declaration(
+            character=command.character,
+            action=command.action,
+            what=command.what,
+            target=command.target,
+        )
+    )
+
+
+def _resolve(enc: Encounter, command: Resolve, actor: Viewer) -> Resolved:
+    actor.require_gm("resolve an action")
+    if enc.pending is None:
+        raise RuleError("megatraveller-rcs.4", "no action is declared")
+    used = enc.cards[enc.pending.character].used + enc.pending.action.shorts
+    return Resolved(declaration=enc.pending, outcome=command.outcome, turn_over=used >= 2)
+
+
+def _seize(enc: Encounter, command: Seize, actor: Viewer) -> Seized:
+    """Ruling 5: a higher, untapped character seizes when the token moves onto a lower card or
+    the lower holder declares; at any other moment only where the referee rules an interrupt."""
+    _in_encounter(enc, command.character)
+    actor.require_plays(command.character, "seize the initiative")
+    if command.ruled_interrupt:
+        actor.require_gm("rule an interrupt")
+    holder = enc.holder
+    if holder is None:
+        raise RuleError("megatraveller-rcs.5", "no one holds the Taking Turn Token")
+    if command.character not in enc.line:
+        raise RuleError(
+            "megatraveller-rcs.7",
+            f"{command.character!r} is tapped and cannot seize until the next round",
+            field="character",
+        )
+    if not enc.may_seize(command.character):
+        raise RuleError(
+            "megatraveller-rcs.5",
+            f"only a character with higher initiative than {holder!r} may seize from them",
+            field="character",
+        )
+    if not enc.window and not command.ruled_interrupt:
+        raise RuleError(
+            "megatraveller-rcs.5",
+            "initiative is seized only after a declaration "
+            "and before it resolves, or when the token moves; never mid-action "
+            "unless the referee rules an interrupt",
+        )
+    lapsed = None if command.ruled_interrupt else enc.pending
+    return Seized(
+        character=command.character,
+        seized_from=holder,
+        lapsed=lapsed,
+        ruled_interrupt=command.ruled_interrupt,
+        reason=command.reason,
+    )
+
+
+def _end_turn(enc: Encounter, command: EndTurn, actor: Viewer) -> TurnEnded:
+    """Ruling 7: a character who has finished their turn is tapped."""
+    _holder(enc, command.character, actor, "end their turn")
+    if enc.pending is not None:
+        raise RuleError(
+            "megatraveller-rcs.4",
+            "the declared action must be resolved (or seized) before the turn ends",
+        )
+    return TurnEnded(character=command.character)
+
+
+def _take_out(enc: Encounter, command: TakeOut, actor: Viewer) -> TakenOut:
+    actor.require_gm("take a character out")
+    _in_encounter(enc, command.character)
+    if enc.phase is Phase.ROLLING:
+        raise RuleError("megatraveller-rcs.1", "finish the initiative rolls first")
+    return TakenOut(character=command.character)

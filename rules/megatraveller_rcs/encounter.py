@@ -1,0 +1,293 @@
+"""The state of a MegaTraveller RCS encounter: index cards in a line, and the Taking Turn Token.
+
+The ``line`` is the untapped cards in the order they will act; the token sits on its first
+card. Cards that have held the token this round (the holder, and anyone whose turn was seized)
+stay at the front in the order play will come back to them; the rest lie sorted by
+(initiative, tally), lowest first. A seize moves the seizer's card to the front, which is
+the source's "the seizer's card moves in front": the order stays completely linear.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from rules.megatraveller_rcs.commands import Character
+from rules.megatraveller_rcs.events import (
+    Declaration,
+    Declared,
+    Event,
+    InitiativeOverridden,
+    InitiativeRolled,
+    Joined,
+    PoolSet,
+    Resolved,
+    Roll,
+    RollEntered,
+    RollsAwaited,
+    Seized,
+    TacticsSpent,
+    TakenOut,
+    TurnEnded,
+)
+
+
+class RcsOptions(BaseModel):
+    """Table options; the defaults are MegaTraveller's 2D6."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    initiative_dice: int = 2
+    die_sides: int = 6
+
+
+class Phase(StrEnum):
+    SETUP = "setup"
+    ROLLING = "rolling"  # waiting for each character's initiative roll
+    ROUND = "round"
+    ROUND_OVER = "round_over"  # every card tapped: roll again
+
+
+class IndexCard(BaseModel):
+    """A character's card this round: initiative, tally marks, Short Actions used."""
+
+    model_config = ConfigDict(frozen=True)
+
+    initiative: int
+    tally: int = 0
+    used: int = 0  # Short Actions used this turn: a Long Action uses both
+    dice: tuple[int, ...] = ()
+
+    @property
+    def key(self) -> tuple[int, int]:
+        """Who is higher: initiative first, then tally marks ("16 |" < "16 |||" < "17")."""
+        return self.initiative, self.tally
+
+
+class Encounter(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    options: RcsOptions
+    phase: Phase = Phase.SETUP
+    round: int = 0
+    characters: tuple[Character, ...] = ()
+    out: frozenset[str] = frozenset()
+    cards: dict[str, IndexCard] = {}
+    awaiting_rolls: tuple[str, ...] = ()
+    line: tuple[str, ...] = ()  # untapped cards in order; the token is on line[0]
+    tapped: tuple[str, ...] = ()
+    held: frozenset[str] = frozenset()  # cards the token has been on this round
+    token_moved: bool = False  # the token just moved onto the holder: a seize window
+    pending: Declaration | None = None  # declared, not yet resolved: a seize window
+    suspended: dict[str, Declaration] = {}  # actions a ruled interrupt cut into
+    pools: dict[str, int] = {}
+    referee_pools: frozenset[str] = frozenset()  # sides whose pool the referee has set
+
+    def character(self, character_id: str) -> Character | None:
+        return next((c for c in self.characters if c.id == character_id), None)
+
+    @property
+    def holder(self) -> str | None:
+        """Who the Taking Turn Token sits on."""
+        return self.line[0] if self.phase is Phase.ROUND and self.line else None
+
+    @property
+    def window(self) -> bool:
+        """Seizing is possible when the token has just moved or an action is declared."""
+        return self.holder is not None and (self.token_moved or self.pending is not None)
+
+    def may_seize(self, character_id: str) -> bool:
+        """Untapped, not holding the token, and strictly higher than the holder."""
+        holder = self.holder
+        return (
+            holder is not None
+            and character_id != holder
+            and character_id in self.line
+            and self.cards[character_id].key > self.cards[holder].key
+        )
+
+    def seizers(self) -> tuple[str, ...]:
+        """Who may seize right now, in a window."""
+        if not self.window:
+            return ()
+        return tuple(c for c in self.line if self.may_seize(c))
+
+    def active(self) -> tuple[Character, ...]:
+        return tuple(c for c in self.characters if c.id not in self.out)
+
+
+def initial_encounter(options: RcsOptions) -> Encounter:
+    return Encounter(options=options)
+
+
+def evolve(enc: Encounter, event: Event) -> Encounter:
+    match event:
+        case Joined():
+            return _joined(enc, event.character)
+        case PoolSet():
+            return enc.model_copy(
+                update={
+                    "pools": {**enc.pools, event.side: event.points},
+                    "referee_pools": enc.referee_pools | {event.side},
+                }
+            )
+        case TacticsSpent():
+            return _tactics_spent(enc, event)
+        case InitiativeRolled():
+            cards = {r.character: _card(r) for r in event.rolls}
+            return _start_round(enc.model_copy(update={"round": event.round}), cards, event.tallies)
+        case RollsAwaited():
+            return enc.model_copy(
+                update={
+                    "round": event.round,
+                    "phase": Phase.ROLLING,
+                    "cards": {},
+                    "awaiting_rolls": tuple(c.id for c in enc.active()),
+                }
+            )
+        case RollEntered():
+            cards = {**enc.cards, event.roll.character: _card(event.roll)}
+            awaiting = tuple(c for c in enc.awaiting_rolls if c != event.roll.character)
+            enc = enc.model_copy(update={"cards": cards, "awaiting_rolls": awaiting})
+            return enc if event.tallies is None else _start_round(enc, cards, event.tallies)
+        case Declared():
+            return enc.model_copy(update={"pending": event.declaration, "token_moved": False})
+        case Resolved():
+            return _resolved(enc, event)
+        case Seized():
+            return _seized(enc, event)
+        case TurnEnded():
+            return _pass_token(enc, tap=True)
+        case TakenOut():
+            return _taken_out(enc, event.character)
+        case InitiativeOverridden():
+            return _reline(_move_to(enc, event.character, event.initiative))
+
+
+def _card(roll: Roll) -> IndexCard:
+    return IndexCard(initiative=roll.initiative, dice=roll.dice)
+
+
+def _joined(enc: Encounter, character: Character) -> Encounter:
+    """Ruling 2: a side's pool defaults to the highest Tactics skill on that side until the
+    referee sets it."""
+    pools = dict(enc.pools)
+    if character.side not in enc.referee_pools:
+        pools[character.side] = max(pools.get(character.side, 0), character.tactics)
+    return enc.model_copy(update={"characters": (*enc.characters, character), "pools": pools})
+
+
+def _start_round(enc: Encounter, cards: dict[str, IndexCard], tallies: dict[str, int]) -> Encounter:
+    """Ruling 8: a new round: cards untapped, markers cleared, laid out lowest first."""
+    cards = {cid: c.model_copy(update={"tally": tallies.get(cid, 0)}) for cid, c in cards.items()}
+    line = tuple(sorted(cards, key=lambda cid: cards[cid].key))
+    return enc.model_copy(
+        update={
+            "phase": Phase.ROUND if line else Phase.ROUND_OVER,
+            "cards": cards,
+            "awaiting_rolls": (),
+            "line": line,
+            "tapped": (),
+            "held": frozenset(line[:1]),
+            "token_moved": True,
+            "pending": None,
+            "suspended": {},
+        }
+    )
+
+
+def _reline(enc: Encounter) -> Encounter:
+    """Keep the cards the token has been on in front; sort the others by (initiative, tally)."""
+    front = tuple(c for c in enc.line if c in enc.held)
+    rest = sorted((c for c in enc.line if c not in enc.held), key=lambda c: enc.cards[c].key)
+    return enc.model_copy(update={"line": front + tuple(rest)})
+
+
+def _move_to(enc: Encounter, character: str, initiative: int) -> Encounter:
+    """Give a card a new initiative. A card that joins others of equal initiative enters their
+    tally order from the side it came from: raised, it is the lowest of them; lowered, the
+    highest. So no step ever carries a card past another of the same initiative."""
+    card = enc.cards[character]
+    if card.initiative == initiative:
+        return enc
+    equals = sorted(
+        (cid for cid, c in enc.cards.items() if c.initiative == initiative and cid != character),
+        key=lambda cid: enc.cards[cid].tally,
+    )
+    group = [character, *equals] if initiative > card.initiative else [*equals, character]
+    cards = dict(enc.cards)
+    cards[character] = card.model_copy(update={"initiative": initiative})
+    if len(group) > 1:
+        for tally, cid in enumerate(group, start=1):
+            cards[cid] = cards[cid].model_copy(update={"tally": tally})
+    else:
+        cards[character] = cards[character].model_copy(update={"tally": 0})
+    return enc.model_copy(update={"cards": cards})
+
+
+def _tactics_spent(enc: Encounter, event: TacticsSpent) -> Encounter:
+    pools = {**enc.pools, event.side: enc.pools.get(event.side, 0) - abs(event.points)}
+    enc = enc.model_copy(update={"pools": pools})
+    if event.purpose == "other":
+        return enc
+    initiative = enc.cards[event.character].initiative + event.points
+    return _reline(_move_to(enc, event.character, initiative))
+
+
+def _resolved(enc: Encounter, event: Resolved) -> Encounter:
+    holder = event.declaration.character
+    card = enc.cards[holder]
+    cards = {
+        **enc.cards,
+        holder: card.model_copy(update={"used": card.used + event.declaration.action.shorts}),
+    }
+    enc = enc.model_copy(update={"cards": cards, "pending": None, "token_moved": False})
+    return _pass_token(enc, tap=True) if event.turn_over else enc
+
+
+def _seized(enc: Encounter, event: Seized) -> Encounter:
+    """Ruling 5: the seizer's card moves in front and the token moves to it. Ruling 6: the
+    interrupted declaration lapses, unless a ruled interrupt only suspended it."""
+    suspended = dict(enc.suspended)
+    if event.ruled_interrupt and enc.pending is not None:
+        suspended[event.seized_from] = enc.pending
+    line = (event.character, *(c for c in enc.line if c != event.character))
+    return enc.model_copy(
+        update={
+            "line": line,
+            "held": enc.held | {event.character},
+            "token_moved": True,
+            "pending": None,
+            "suspended": suspended,
+        }
+    )
+
+
+def _pass_token(enc: Encounter, *, tap: bool) -> Encounter:
+    """Ruling 7: the holder's card is tapped and the token moves onto the next card; when no
+    card is left untapped the round is over."""
+    holder, line = enc.line[0], enc.line[1:]
+    suspended = dict(enc.suspended)
+    pending = suspended.pop(line[0], None) if line else None
+    return enc.model_copy(
+        update={
+            "line": line,
+            "tapped": (*enc.tapped, holder) if tap else enc.tapped,
+            "held": enc.held | set(line[:1]),
+            "token_moved": bool(line),
+            "pending": pending,
+            "suspended": suspended,
+            "phase": Phase.ROUND if line else Phase.ROUND_OVER,
+        }
+    )
+
+
+def _taken_out(enc: Encounter, character: str) -> Encounter:
+    enc = enc.model_copy(update={"out": enc.out | {character}})
+    if enc.holder == character:
+        return _pass_token(enc, tap=False)
+    suspended = {c: d for c, d in enc.suspended.items() if c != character}
+    awaiting = tuple(c for c in enc.awaiting_rolls if c != character)
+    line = tuple(c for c in enc.line if c != character)
+    return enc.model_copy(update={"line": line, "suspended": suspended, "awaiting_rolls": awaiting})

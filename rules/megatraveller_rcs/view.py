@@ -1,0 +1,106 @@
+"""What anyone may see of an encounter: all of it (ruling 9: the cards lie in plain sight).
+
+The view still says, for a console or VTT, who holds the token, what is declared, and exactly
+who may seize right now, so each can offer the button to those players only.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from rules.megatraveller_rcs.commands import Character
+from rules.megatraveller_rcs.encounter import Encounter, Phase, RcsOptions
+from rules.megatraveller_rcs.events import Declaration, Event
+from rules.roles import Viewer
+
+
+class CardView(BaseModel):
+    """An index card as it lies on the table."""
+
+    model_config = ConfigDict(frozen=True)
+
+    character: str
+    initiative: int
+    tally: int
+    dice: tuple[int, ...]
+    tapped: bool
+    token: bool
+    short_actions_left: int
+    marker: bool  # interrupted after one Short Action: one Short Action left when play returns
+
+
+class Awaiting(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    what: Literal["roll_initiative", "roll", "declare", "resolve", "seize_or_resolve"]
+    who: tuple[str, ...] = ()
+
+
+class EncounterView(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    system: Literal["megatraveller-rcs"] = "megatraveller-rcs"
+    options: RcsOptions
+    phase: Phase
+    round: int
+    characters: tuple[Character, ...]
+    out: tuple[str, ...]
+    line: tuple[CardView, ...]  # the order of play: tapped cards first, then the token's card
+    token: str | None
+    declared: Declaration | None
+    may_seize: tuple[str, ...]
+    pools: dict[str, int]
+    awaiting: tuple[Awaiting, ...]
+
+
+def view(enc: Encounter, viewer: Viewer) -> EncounterView:
+    return EncounterView(
+        options=enc.options,
+        phase=enc.phase,
+        round=enc.round,
+        characters=enc.characters,
+        out=tuple(sorted(enc.out)),
+        line=tuple(_card(enc, cid) for cid in (*enc.tapped, *enc.line)),
+        token=enc.holder,
+        declared=enc.pending,
+        may_seize=enc.seizers(),
+        pools=enc.pools,
+        awaiting=_awaiting(enc),
+    )
+
+
+def _card(enc: Encounter, character: str) -> CardView:
+    card = enc.cards[character]
+    interrupted = character in enc.line and character != enc.holder and character in enc.held
+    return CardView(
+        character=character,
+        initiative=card.initiative,
+        tally=card.tally,
+        dice=card.dice,
+        tapped=character in enc.tapped,
+        token=character == enc.holder,
+        short_actions_left=2 - card.used,
+        marker=interrupted and card.used == 1,
+    )
+
+
+def _awaiting(enc: Encounter) -> tuple[Awaiting, ...]:
+    if enc.phase in (Phase.SETUP, Phase.ROUND_OVER):
+        return (Awaiting(what="roll_initiative"),)
+    if enc.phase is Phase.ROLLING:
+        return (Awaiting(what="roll", who=enc.awaiting_rolls),)
+    holder = enc.holder
+    assert holder is not None
+    if enc.pending is None:
+        return (Awaiting(what="declare", who=(holder,)),)
+    seizers = enc.seizers()
+    if seizers:
+        return (Awaiting(what="seize_or_resolve", who=seizers),)
+    return (Awaiting(what="resolve"),)
+
+
+def censor(event: Event, viewer: Viewer) -> dict[str, Any] | None:
+    """Nothing in an RCS encounter is secret."""
+    return event.model_dump(mode="json")
