@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 from typing import Any
 
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
@@ -123,11 +124,12 @@ def full_deck() -> tuple[Card, ...]:
     return ranked + JOKERS
 
 
+@cache
 def rank_key(card: Card, order: SuitOrder) -> tuple[int, int]:
     """A key that sorts ranked cards from lowest to highest; jokers have none.
 
     Rank decides first; the suit's place in ``order`` breaks ties, so with a full suit order
-    no two ranked cards compare equal.
+    no two ranked cards compare equal. Cached: Panels are sorted by it on every command.
     """
     if card.suit is None:
         raise CardError(f"{card.code} is a joker and has no place in the rank order")

@@ -9,6 +9,7 @@ source, so replaying the log never draws again and a device's or GM's value is k
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable, Mapping
 from enum import StrEnum
 from typing import Annotated
 
@@ -40,3 +41,28 @@ def engine_rng(source: Source, seed: int | None, rule: str) -> random.Random:
 def roll(rng: random.Random, dice: int, sides: int) -> tuple[int, ...]:
     """Roll ``dice`` dice of ``sides`` faces."""
     return tuple(rng.randint(1, sides) for _ in range(dice))
+
+
+def break_ties(
+    keys: Mapping[str, Hashable], rng: random.Random | None, rule: str
+) -> dict[str, int]:
+    """Put each group of equal keys in a random order once: ranks 1, 2, … within the group.
+
+    Who has no equal gets no rank. Both RCS's tally marks and the awareness roll-off are this
+    draw; ``rng`` may be None only when no two keys are equal.
+    """
+    groups: dict[Hashable, list[str]] = {}
+    for who, key in keys.items():
+        groups.setdefault(key, []).append(who)
+    ranks: dict[str, int] = {}
+    for members in groups.values():
+        if len(members) > 1:
+            if rng is None:
+                raise RuleError(
+                    rule,
+                    "equal values need the server's seed to be put in a random order",
+                    field="seed",
+                )
+            rng.shuffle(members)
+            ranks.update({who: n for n, who in enumerate(members, start=1)})
+    return ranks

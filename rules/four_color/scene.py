@@ -225,10 +225,10 @@ def _settle(scene: Scene) -> Scene:
         holdings = tuple(
             h.model_copy(update={"discarded": True}) if h.in_hand else h for h in holdings
         )
-    done = not any(h.in_hand for h in holdings)
-    return scene.model_copy(
-        update={"holdings": holdings, "phase": Phase.PAGE_DONE if done else Phase.PANELS}
-    )
+    phase = Phase.PANELS if any(h.in_hand for h in holdings) else Phase.PAGE_DONE
+    if phase is scene.phase and holdings is scene.holdings:
+        return scene
+    return scene.model_copy(update={"holdings": holdings, "phase": phase})
 
 
 def _joined(scene: Scene, event: Joined) -> Scene:
@@ -241,10 +241,13 @@ def _joined(scene: Scene, event: Joined) -> Scene:
 
 
 def _update(scene: Scene, target: Card, **changes: object) -> Scene:
-    holdings = tuple(
-        h.model_copy(update=changes) if h.card == target else h for h in scene.holdings
-    )
-    return scene.model_copy(update={"holdings": holdings})
+    return scene.model_copy(update={"holdings": _updated(scene.holdings, target, changes)})
+
+
+def _updated(
+    holdings: tuple[Holding, ...], target: Card, changes: dict[str, object]
+) -> tuple[Holding, ...]:
+    return tuple(h.model_copy(update=changes) if h.card == target else h for h in holdings)
 
 
 def _panel_played(scene: Scene, event: PanelPlayed) -> Scene:
@@ -254,8 +257,9 @@ def _panel_played(scene: Scene, event: PanelPlayed) -> Scene:
         element=event.element,
         editorial_control=event.editorial_control,
     )
-    scene = _update(scene, event.card, played=True, acting=event.acting, element=event.element)
-    return scene.model_copy(update={"panels": (*scene.panels, panel)})
+    changes: dict[str, object] = {"played": True, "acting": event.acting, "element": event.element}
+    holdings = _updated(scene.holdings, event.card, changes)
+    return scene.model_copy(update={"holdings": holdings, "panels": (*scene.panels, panel)})
 
 
 def _close_offer(scene: Scene, number: int) -> Scene:

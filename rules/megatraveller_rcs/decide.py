@@ -40,7 +40,7 @@ from rules.megatraveller_rcs.events import (
     TakenOut,
     TurnEnded,
 )
-from rules.randomness import Source, engine_rng, roll
+from rules.randomness import Source, break_ties, engine_rng, roll
 from rules.roles import Viewer
 
 
@@ -169,20 +169,8 @@ def _roll_for(enc: Encounter, character: str, dice: tuple[int, ...]) -> Roll:
 
 
 def _tallies(rolls: tuple[Roll, ...], rng: random.Random | None) -> dict[str, int]:
-    """Ruling 3: equal initiatives are put in a random order once, as tally marks (1, 2, …).
-
-    ``rng`` may be None only when no two initiatives are equal.
-    """
-    groups: dict[int, list[str]] = {}
-    for r in rolls:
-        groups.setdefault(r.initiative, []).append(r.character)
-    tallies: dict[str, int] = {}
-    for members in groups.values():
-        if len(members) > 1:
-            assert rng is not None
-            rng.shuffle(members)
-            tallies.update({cid: n for n, cid in enumerate(members, start=1)})
-    return tallies
+    """Ruling 3: equal initiatives are put in a random order once, as tally marks (1, 2, …)."""
+    return break_ties({r.character: r.initiative for r in rolls}, rng, "megatraveller-rcs.3")
 
 
 def _enter_roll(enc: Encounter, command: EnterRoll, actor: Viewer) -> RollEntered:

@@ -1,0 +1,321 @@
+"""The awareness one-pager's rulings as checks: each command becomes one event or a refusal.
+
+Rule ids are ``awareness.N`` after RULINGS.md's numbering. A refusal's message goes to whoever
+sent the command, and says nothing of anyone's QR, Score, rolls or place in the order: a player
+learns only what the rule is and what of their own character breaks it.
+"""
+
+from __future__ import annotations
+
+import random
+
+from rules.awareness.commands import (
+    Act,
+    Command,
+    EnterInitiative,
+    Join,
+    Mode,
+    OverrideInitiative,
+    React,
+    Resolve,
+    RollInitiative,
+    SetAwareness,
+    Sheet,
+    Wait,
+)
+from rules.awareness.events import (
+    AwarenessSet,
+    Declared,
+    Event,
+    Initiative,
+    InitiativeEntered,
+    InitiativeOverridden,
+    InitiativeRolled,
+    Joined,
+    Reacted,
+    Resolved,
+    RollsAwaited,
+)
+from rules.awareness.situation import AwarenessOptions, Phase, Situation
+from rules.errors import RuleError
+from rules.randomness import Source, break_ties, engine_rng, roll
+from rules.roles import Viewer
+
+
+def decide(sit: Situation, command: Command, actor: Viewer) -> list[Event]:
+    match command:
+        case Join():
+            return [_join(sit, command, actor)]
+        case SetAwareness():
+            return [_set_awareness(sit, command, actor)]
+        case RollInitiative():
+            return [_roll_initiative(sit, command, actor)]
+        case EnterInitiative():
+            return [_enter_initiative(sit, command, actor)]
+        case Act():
+            return [_act(sit, command, actor)]
+        case Wait():
+            return [_wait(sit, command, actor)]
+        case React():
+            return [_react(sit, command, actor)]
+        case Resolve():
+            return [_resolve(sit, command, actor)]
+        case OverrideInitiative():
+            return [_override(sit, command, actor)]
+
+
+def _sheet(sit: Situation, character: str, field: str = "character") -> Sheet:
+    sheet = sit.sheet(character)
+    if sheet is None:
+        raise RuleError("awareness.1", f"{character!r} is not in the situation", field=field)
+    return sheet
+
+
+def _between_rounds(sit: Situation, rule: str, what: str) -> None:
+    if sit.phase not in (Phase.SETUP, Phase.ROUND_OVER):
+        raise RuleError(rule, f"{what} between rounds")
+
+
+def _join(sit: Situation, command: Join, actor: Viewer) -> Joined:
+    actor.require_gm("bring a character into the situation")
+    if sit.sheet(command.sheet.id) is not None:
+        raise RuleError(
+            "awareness.1", f"{command.sheet.id!r} is already in the situation", field="sheet.id"
+        )
+    _between_rounds(sit, "awareness.1", "characters join")
+    _position(sit.options, command.sheet.position, "sheet.position")
+    return Joined(sheet=command.sheet)
+
+
+def _position(options: AwarenessOptions, position: int, field: str) -> None:
+    """Ruling 2: position is a modifier from -4 to +4."""
+    if abs(position) > options.position_limit:
+        raise RuleError(
+            "awareness.2",
+            f"position runs from -{options.position_limit} to +{options.position_limit}",
+            field=field,
+        )
+
+
+def _set_awareness(sit: Situation, command: SetAwareness, actor: Viewer) -> AwarenessSet:
+    """Ruling 2: the GM sets each character's place on the ladder and position, between rounds."""
+    actor.require_gm("set awareness and position")
+    sheet = _sheet(sit, command.character)
+    _between_rounds(sit, "awareness.2", "awareness and position change")
+    position = sheet.position if command.position is None else command.position
+    _position(sit.options, position, "position")
+    return AwarenessSet(character=sheet.id, state=command.state or sheet.state, position=position)
+
+
+def _initiative(options: AwarenessOptions, sheet: Sheet, die: int) -> Initiative:
+    """Rulings 3 and 4: Score from the sheet, and the QR the d10 gives with it."""
+    score = options.score(sheet)
+    return Initiative(character=sheet.id, die=die, score=score, qr=options.qr(die, score))
+
+
+def _rolloff(results: list[Initiative], rng: random.Random | None) -> dict[str, int]:
+    """Ruling 5: ties on QR and Score go to a hidden roll-off, recorded once."""
+    return break_ties({r.character: (r.qr, r.score) for r in results}, rng, "awareness.5")
+
+
+def _roll_initiative(sit: Situation, command: RollInitiative, actor: Viewer) -> Event:
+    actor.require_gm("roll initiative")
+    _between_rounds(sit, "awareness.7", "initiative is rolled")
+    if not sit.sheets:
+        raise RuleError("awareness.1", "there is no one in the situation")
+    if command.source is not Source.ENGINE:
+        return RollsAwaited(round=sit.round + 1, source=command.source)
+    rng = engine_rng(command.source, command.seed, "awareness.4")
+    sides = sit.options.die_sides
+    results = [_initiative(sit.options, s, roll(rng, 1, sides)[0]) for s in sit.sheets]
+    return InitiativeRolled(
+        round=sit.round + 1,
+        source=command.source,
+        results=tuple(results),
+        rolloff=_rolloff(results, rng),
+    )
+
+
+def _enter_initiative(sit: Situation, command: EnterInitiative, actor: Viewer) -> Event:
+    """One character's initiative: a d10, or QR and Score typed in for another dice system."""
+    actor.require_gm("enter initiative")
+    if sit.phase is not Phase.ROLLING or command.character not in sit.awaiting_rolls:
+        raise RuleError(
+            "awareness.4", f"no initiative is awaited for {command.character!r}", field="character"
+        )
+    sheet = _sheet(sit, command.character)
+    result = _entered(sit.options, sheet, command)
+    if sit.awaiting_rolls != (command.character,):
+        return InitiativeEntered(result=result, source=command.source)
+    rng = random.Random(command.seed) if command.seed is not None else None
+    rolloff = _rolloff([*sit.initiative.values(), result], rng)
+    return InitiativeEntered(result=result, source=command.source, rolloff=rolloff)
+
+
+def _entered(options: AwarenessOptions, sheet: Sheet, command: EnterInitiative) -> Initiative:
+    sides = options.die_sides
+    if command.qr is not None or command.score is not None:
+        if command.qr is None or command.score is None or command.die is not None:
+            raise RuleError("awareness.4", "give a die, or both QR and Score", field="qr")
+        _qr_in_range(options, command.qr)
+        return Initiative(character=sheet.id, die=None, score=command.score, qr=command.qr)
+    if command.source is Source.ENGINE:
+        die = roll(engine_rng(command.source, command.seed, "awareness.4"), 1, sides)[0]
+    elif command.die is None or not 1 <= command.die <= sides:
+        raise RuleError(
+            "awareness.4", f"the initiative die is a d{sides}: 1 to {sides}", field="die"
+        )
+    else:
+        die = command.die
+    return _initiative(options, sheet, die)
+
+
+def _qr_in_range(options: AwarenessOptions, qr: int) -> None:
+    if not 1 <= qr <= options.die_sides:
+        raise RuleError("awareness.4", f"a QR runs from 1 to {options.die_sides}", field="qr")
+
+
+def _declaring(sit: Situation, character: str, actor: Viewer, what: str) -> None:
+    """Rulings 6, 7 and 9: whose declaration it is, and who gets none."""
+    _sheet(sit, character)
+    actor.require_plays(character, what)
+    if sit.phase is not Phase.DECLARING:
+        raise RuleError("awareness.7", "declarations come after initiative is rolled")
+    if sit.exchange is not None:
+        raise RuleError("awareness.7", "an action is being resolved: declarations wait for it")
+    if sit.frozen(character):
+        raise RuleError(
+            "awareness.6",
+            f"{character!r} froze (QR {sit.options.freeze_at}): no declaration this round",
+        )
+    if sit.unaware(character):
+        raise RuleError("awareness.9", f"{character!r} was surprised: no declaration in round one")
+    if character in sit.acted:
+        raise RuleError("awareness.7", f"{character!r} has acted this round")
+    if sit.declaring != character:
+        raise RuleError("awareness.7", f"it is not {character!r}'s declaration now")
+
+
+def _all_out(sit: Situation, character: str, mode: Mode) -> None:
+    """Ruling 6: a panicked character may only act all-out offensive or all-out defensive."""
+    if sit.options.panics(sit.initiative[character].qr) and mode is Mode.NORMAL:
+        raise RuleError(
+            "awareness.6",
+            f"{character!r} panicked: only an all-out offensive or all-out defensive action",
+            field="mode",
+        )
+
+
+def _act(sit: Situation, command: Act, actor: Viewer) -> Declared:
+    _declaring(sit, command.character, actor, "declare for them")
+    _all_out(sit, command.character, command.mode)
+    return Declared(character=command.character, kind="act", what=command.what, mode=command.mode)
+
+
+def _wait(sit: Situation, command: Wait, actor: Viewer) -> Declared:
+    _declaring(sit, command.character, actor, "declare for them")
+    if sit.options.panics(sit.initiative[command.character].qr):
+        raise RuleError(
+            "awareness.6",
+            f"{command.character!r} panicked: no holding back, no waiting",
+            field="type",
+        )
+    return Declared(character=command.character, kind="wait", what=command.trigger)
+
+
+def _react(sit: Situation, command: React, actor: Viewer) -> Reacted:
+    """Rulings 10 and 11: just after, or a pre-emption rolled to go just before."""
+    _sheet(sit, command.character)
+    actor.require_plays(command.character, "react for them")
+    exchange = sit.exchange
+    if exchange is None or exchange.resolved:
+        raise RuleError("awareness.10", "there is no action to react to now")
+    if not sit.may_react(command.character):
+        raise RuleError(
+            "awareness.10",
+            f"{command.character!r} is not waiting, or has acted this round or in this exchange",
+            field="character",
+        )
+    if command.to not in exchange.involved():
+        raise RuleError(
+            "awareness.11", f"{command.to!r} has no action in this exchange", field="to"
+        )
+    _all_out(sit, command.character, command.mode)
+    common = {
+        "character": command.character,
+        "to": command.to,
+        "what": command.what,
+        "mode": command.mode,
+    }
+    if command.timing == "after":
+        return Reacted(**common, preempt=False, placed="after")
+    die = _preemption_die(sit.options, command)
+    target = preemption_target(sit, command.character, command.to)
+    success = preempts(sit.options, die, target)
+    return Reacted(
+        **common,
+        preempt=True,
+        die=die,
+        target=target,
+        source=command.source,
+        placed="before" if success else "after",
+    )
+
+
+def _preemption_die(options: AwarenessOptions, command: React) -> int:
+    sides = options.die_sides
+    if command.source is Source.ENGINE:
+        return roll(engine_rng(command.source, command.seed, "awareness.10"), 1, sides)[0]
+    if command.die is None or not 1 <= command.die <= sides:
+        raise RuleError(
+            "awareness.10", f"the pre-emption die is a d{sides}: 1 to {sides}", field="die"
+        )
+    return command.die
+
+
+def preemption_target(sit: Situation, preemptor: str, actor: str) -> int:
+    """Ruling 10: Coordination + (actor's QR - pre-emptor's QR); equal QRs: ±1 for the higher
+    Initiative Score."""
+    sheet = sit.sheet(preemptor)
+    assert sheet is not None
+    mine, theirs = sit.initiative[preemptor], sit.initiative[actor]
+    target = sheet.coordination + theirs.qr - mine.qr
+    if mine.qr == theirs.qr and mine.score != theirs.score:
+        target += sit.options.tie_bonus if mine.score > theirs.score else -sit.options.tie_bonus
+    return target
+
+
+def preempts(options: AwarenessOptions, die: int, target: int) -> bool:
+    """Ruling 10: success at or under the target; a natural 1 always succeeds, a natural 10
+    (the die's highest face) always fails."""
+    if die == 1:
+        return True
+    if die == options.die_sides:
+        return False
+    return die <= target
+
+
+def _resolve(sit: Situation, command: Resolve, actor: Viewer) -> Resolved:
+    """Rulings 7 and 11: the GM records each outcome in the exchange's order, and whether a
+    pre-empted action could still happen."""
+    actor.require_gm("record an outcome")
+    who = sit.next_to_resolve()
+    if who is None:
+        raise RuleError("awareness.7", "no action is waiting to be resolved")
+    return Resolved(character=who, outcome=command.outcome, performed=command.performed)
+
+
+def _override(sit: Situation, command: OverrideInitiative, actor: Viewer) -> InitiativeOverridden:
+    actor.require_gm("override an initiative")
+    _sheet(sit, command.character)
+    if command.character not in sit.initiative or sit.phase is not Phase.DECLARING:
+        raise RuleError(
+            "awareness.4", f"{command.character!r} has no initiative this round", field="character"
+        )
+    _qr_in_range(sit.options, command.qr)
+    old = sit.initiative[command.character]
+    return InitiativeOverridden(
+        result=Initiative(
+            character=command.character, die=old.die, score=command.score, qr=command.qr
+        )
+    )

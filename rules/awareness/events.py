@@ -1,0 +1,117 @@
+"""What happened in a tense situation. Initiative and pre-emption dice are secrets: see view."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.awareness.commands import Awareness, Mode, Sheet
+from rules.randomness import Source
+from rules.table import Undone
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Initiative(BaseModel):
+    """A character's initiative this round: the die (if a d10 was rolled), Score and QR."""
+
+    model_config = ConfigDict(frozen=True)
+
+    character: str
+    die: int | None
+    score: int
+    qr: int
+
+
+class Joined(_Event):
+    type: Literal["joined"] = "joined"
+    sheet: Sheet
+
+
+class AwarenessSet(_Event):
+    type: Literal["awareness_set"] = "awareness_set"
+    character: str
+    state: Awareness
+    position: int
+
+
+class InitiativeRolled(_Event):
+    """A whole round's initiative; ``rolloff`` ranks who tied on QR and Score (hidden)."""
+
+    type: Literal["initiative_rolled"] = "initiative_rolled"
+    round: int
+    source: Source
+    results: tuple[Initiative, ...]
+    rolloff: dict[str, int]
+
+
+class RollsAwaited(_Event):
+    type: Literal["rolls_awaited"] = "rolls_awaited"
+    round: int
+    source: Source
+
+
+class InitiativeEntered(_Event):
+    """One character's initiative; the round's last carries the roll-off and starts it."""
+
+    type: Literal["initiative_entered"] = "initiative_entered"
+    result: Initiative
+    source: Source
+    rolloff: dict[str, int] | None = None
+
+
+class Declared(_Event):
+    """An act (which opens an exchange) or a wait (with its trigger)."""
+
+    type: Literal["declared"] = "declared"
+    character: str
+    kind: Literal["act", "wait"]
+    what: str
+    mode: Mode = Mode.NORMAL
+
+
+class Reacted(_Event):
+    """A waiting character reacted to ``to``: placed just before or just after them.
+
+    A pre-emption carries its die and target (secret), and whether it succeeded.
+    """
+
+    type: Literal["reacted"] = "reacted"
+    character: str
+    to: str
+    what: str
+    mode: Mode = Mode.NORMAL
+    preempt: bool
+    die: int | None = None
+    target: int | None = None
+    source: Source | None = None
+    placed: Literal["before", "after"]
+
+
+class Resolved(_Event):
+    type: Literal["resolved"] = "resolved"
+    character: str
+    outcome: str = ""
+    performed: bool = True
+
+
+class InitiativeOverridden(_Event):
+    type: Literal["initiative_overridden"] = "initiative_overridden"
+    result: Initiative
+
+
+Event = (
+    Joined
+    | AwarenessSet
+    | InitiativeRolled
+    | RollsAwaited
+    | InitiativeEntered
+    | Declared
+    | Reacted
+    | Resolved
+    | InitiativeOverridden
+)
+AnyEvent = Annotated[Event | Undone, Field(discriminator="type")]

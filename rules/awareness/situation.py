@@ -1,0 +1,295 @@
+"""The state of a tense situation: hidden initiative, declarations in order, and exchanges.
+
+An *exchange* is what one act sets off: the actor, and the waiting characters who react to it
+or to each other, each placed just before or just after the one they react to. The order the
+exchange resolves in follows from those placements (``sequence``); the GM records each outcome
+in that order.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from rules.awareness.commands import Awareness, Sheet
+from rules.awareness.events import (
+    AwarenessSet,
+    Declared,
+    Event,
+    Initiative,
+    InitiativeEntered,
+    InitiativeOverridden,
+    InitiativeRolled,
+    Joined,
+    Reacted,
+    Resolved,
+    RollsAwaited,
+)
+
+
+class AwarenessOptions(BaseModel):
+    """Table options: every number of the default dice model can be changed."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    modifiers: dict[Awareness, int] = {
+        Awareness.SURPRISED: -4,
+        Awareness.STARTLED: -2,
+        Awareness.ALERT: 0,
+        Awareness.READY: 2,
+        Awareness.LYING_IN_WAIT: 4,
+    }
+    position_limit: int = 4
+    die_sides: int = 10
+    qr_pivot: int = 5  # QR = clamp(d10 - (Score - pivot), 1, die_sides)
+    panic_from: int = 7
+    panic_to: int = 9
+    freeze_at: int = 10
+    tie_bonus: int = 1  # pre-emption between equal QRs: ± this for the higher Score
+    reveal_order: bool = False
+
+    def score(self, sheet: Sheet) -> int:
+        """Ruling 3: Initiative Score = awareness + the ladder's modifier + position."""
+        return sheet.base_awareness + self.modifiers[sheet.state] + sheet.position
+
+    def qr(self, die: int, score: int) -> int:
+        """Ruling 4: QR = clamp(d10 - (Score - 5), 1, 10); 1 is best."""
+        return min(max(die - (score - self.qr_pivot), 1), self.die_sides)
+
+    def panics(self, qr: int) -> bool:
+        return self.panic_from <= qr <= self.panic_to
+
+    def freezes(self, qr: int) -> bool:
+        return qr >= self.freeze_at
+
+
+class Phase(StrEnum):
+    SETUP = "setup"
+    ROLLING = "rolling"
+    DECLARING = "declaring"
+    ROUND_OVER = "round_over"
+
+
+class Exchange(BaseModel):
+    """An act, the reactions to it, and the outcomes recorded so far."""
+
+    model_config = ConfigDict(frozen=True)
+
+    act: Declared
+    reactions: tuple[Reacted, ...] = ()
+    resolved: tuple[Resolved, ...] = ()
+
+    @property
+    def actor(self) -> str:
+        return self.act.character
+
+    def involved(self) -> set[str]:
+        return {self.actor} | {r.character for r in self.reactions}
+
+
+class Situation(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    options: AwarenessOptions
+    phase: Phase = Phase.SETUP
+    round: int = 0
+    sheets: tuple[Sheet, ...] = ()
+    initiative: dict[str, Initiative] = {}
+    rolloff: dict[str, int] = {}
+    awaiting_rolls: tuple[str, ...] = ()
+    order: tuple[str, ...] = ()  # this round's declaration order, best first
+    declared: frozenset[str] = frozenset()  # who has had their declaration this round
+    acted: frozenset[str] = frozenset()  # who has acted (or reacted) this round
+    waiting: dict[str, str] = {}  # who waits, for what trigger; persists across rounds
+    declarations: tuple[Declared, ...] = ()  # this round's, in order
+    exchange: Exchange | None = None
+
+    def sheet(self, character: str) -> Sheet | None:
+        return next((s for s in self.sheets if s.id == character), None)
+
+    def key(self, character: str) -> tuple[int, int, int]:
+        """Ruling 5: best QR first, then the higher Score, then the hidden roll-off."""
+        i = self.initiative[character]
+        return i.qr, -i.score, self.rolloff.get(character, 0)
+
+    def frozen(self, character: str) -> bool:
+        return self.options.freezes(self.initiative[character].qr)
+
+    def unaware(self, character: str) -> bool:
+        """Ruling 9: the surprised get no declaration in round one."""
+        sheet = self.sheet(character)
+        return self.round == 1 and sheet is not None and sheet.state is Awareness.SURPRISED
+
+    def may_declare(self, character: str) -> bool:
+        return not (self.frozen(character) or self.unaware(character) or character in self.acted)
+
+    @property
+    def declaring(self) -> str | None:
+        """Whose declaration it is: the first in order yet to declare who may."""
+        if self.phase is not Phase.DECLARING or self.exchange is not None:
+            return None
+        return next((c for c in self.order if c not in self.declared and self.may_declare(c)), None)
+
+    def upcoming(self) -> tuple[str, ...]:
+        """The declarations still to come this round, in order: the GM's secret."""
+        if self.phase is not Phase.DECLARING:
+            return ()
+        return tuple(c for c in self.order if c not in self.declared and self.may_declare(c))
+
+    def may_react(self, character: str) -> bool:
+        """Ruling 10: a waiting character may react while an exchange is still being set up."""
+        exchange = self.exchange
+        return (
+            exchange is not None
+            and not exchange.resolved
+            and character in self.waiting
+            and character not in self.acted
+            and character not in exchange.involved()
+        )
+
+    def sequence(self) -> tuple[str, ...]:
+        """Ruling 11: the order the exchange resolves in. Each character's pre-emptors go just
+        before them and those reacting after go just after, several in initiative order."""
+        exchange = self.exchange
+        if exchange is None:
+            return ()
+
+        def around(who: str) -> list[str]:
+            def placed(where: str) -> list[str]:
+                found = [
+                    r.character for r in exchange.reactions if r.to == who and r.placed == where
+                ]
+                return sorted(found, key=self.key)
+
+            before = [c for b in placed("before") for c in around(b)]
+            after = [c for a in placed("after") for c in around(a)]
+            return [*before, who, *after]
+
+        return tuple(around(exchange.actor))
+
+    def next_to_resolve(self) -> str | None:
+        if self.exchange is None:
+            return None
+        return self.sequence()[len(self.exchange.resolved)]
+
+    def preempted(self, character: str) -> bool:
+        """Whether someone pre-empted this character: the engine then asks whether their
+        action could still happen."""
+        exchange = self.exchange
+        return exchange is not None and any(
+            r.to == character and r.placed == "before" for r in exchange.reactions
+        )
+
+
+def initial_situation(options: AwarenessOptions) -> Situation:
+    return Situation(options=options)
+
+
+def evolve(sit: Situation, event: Event) -> Situation:
+    return _settle(_apply(sit, event))
+
+
+def _apply(sit: Situation, event: Event) -> Situation:
+    match event:
+        case Joined():
+            return sit.model_copy(update={"sheets": (*sit.sheets, event.sheet)})
+        case AwarenessSet():
+            sheets = tuple(
+                s.model_copy(update={"state": event.state, "position": event.position})
+                if s.id == event.character
+                else s
+                for s in sit.sheets
+            )
+            return sit.model_copy(update={"sheets": sheets})
+        case InitiativeRolled():
+            results = {r.character: r for r in event.results}
+            return _start_round(
+                sit.model_copy(update={"round": event.round}), results, event.rolloff
+            )
+        case RollsAwaited():
+            return sit.model_copy(
+                update={
+                    "round": event.round,
+                    "phase": Phase.ROLLING,
+                    "initiative": {},
+                    "awaiting_rolls": tuple(s.id for s in sit.sheets),
+                }
+            )
+        case InitiativeEntered():
+            results = {**sit.initiative, event.result.character: event.result}
+            awaiting = tuple(c for c in sit.awaiting_rolls if c != event.result.character)
+            sit = sit.model_copy(update={"initiative": results, "awaiting_rolls": awaiting})
+            return sit if event.rolloff is None else _start_round(sit, results, event.rolloff)
+        case Declared():
+            return _declared(sit, event)
+        case Reacted():
+            assert sit.exchange is not None
+            exchange = sit.exchange.model_copy(
+                update={"reactions": (*sit.exchange.reactions, event)}
+            )
+            return sit.model_copy(update={"exchange": exchange})
+        case Resolved():
+            return _resolved(sit, event)
+        case InitiativeOverridden():
+            results = {**sit.initiative, event.result.character: event.result}
+            sit = sit.model_copy(update={"initiative": results})
+            return sit.model_copy(update={"order": tuple(sorted(results, key=sit.key))})
+
+
+def _start_round(
+    sit: Situation, results: dict[str, Initiative], rolloff: dict[str, int]
+) -> Situation:
+    """A new round: the order by QR, Score and roll-off. Ruling 8: waiting carries over, but a
+    character who freezes loses the round, and their wait with it."""
+    sit = sit.model_copy(update={"initiative": results, "rolloff": rolloff})
+    waiting = {c: t for c, t in sit.waiting.items() if c in results and not sit.frozen(c)}
+    return sit.model_copy(
+        update={
+            "phase": Phase.DECLARING,
+            "awaiting_rolls": (),
+            "order": tuple(sorted(results, key=sit.key)),
+            "declared": frozenset(),
+            "acted": frozenset(),
+            "waiting": waiting,
+            "declarations": (),
+            "exchange": None,
+        }
+    )
+
+
+def _declared(sit: Situation, event: Declared) -> Situation:
+    waiting = {c: t for c, t in sit.waiting.items() if c != event.character}
+    if event.kind == "wait":
+        waiting[event.character] = event.what
+    return sit.model_copy(
+        update={
+            "declared": sit.declared | {event.character},
+            "declarations": (*sit.declarations, event),
+            "waiting": waiting,
+            "exchange": Exchange(act=event) if event.kind == "act" else None,
+        }
+    )
+
+
+def _resolved(sit: Situation, event: Resolved) -> Situation:
+    """Each outcome in order; when the last is recorded, all involved have acted this round."""
+    assert sit.exchange is not None
+    exchange = sit.exchange.model_copy(update={"resolved": (*sit.exchange.resolved, event)})
+    if len(exchange.resolved) < len(sit.sequence()):
+        return sit.model_copy(update={"exchange": exchange})
+    involved = exchange.involved()
+    return sit.model_copy(
+        update={
+            "exchange": None,
+            "acted": sit.acted | involved,
+            "waiting": {c: t for c, t in sit.waiting.items() if c not in involved},
+        }
+    )
+
+
+def _settle(sit: Situation) -> Situation:
+    """The round is over once no one is left to declare and no exchange is open."""
+    if sit.phase is Phase.DECLARING and sit.exchange is None and sit.declaring is None:
+        return sit.model_copy(update={"phase": Phase.ROUND_OVER})
+    return sit

@@ -1,0 +1,193 @@
+"""What each role may see of a tense situation (ruling 12).
+
+Nobody but the GM sees another character's QR, Score or rolls; a player sees their own
+characters'. A character's sheet, ladder state and position would give their Score away, so
+those are the GM's and the owner's too. Players and overlays see who is declaring now and what
+has been declared, but never the order still to come (unless the table sets ``reveal_order``):
+not the declarations to come, and not the unresolved order of an exchange.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from rules.awareness.commands import Mode, Sheet
+from rules.awareness.events import (
+    AwarenessSet,
+    Declared,
+    Event,
+    Initiative,
+    InitiativeEntered,
+    InitiativeOverridden,
+    InitiativeRolled,
+    Joined,
+    Reacted,
+    Resolved,
+)
+from rules.awareness.situation import AwarenessOptions, Phase, Situation
+from rules.roles import Viewer
+
+
+class CharacterView(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str
+    side: str
+    owner: str | None
+    sheet: Sheet | None  # the GM's and the owner's only
+    initiative: Initiative | None  # the GM's and the owner's only
+    waiting: str | None  # the trigger a waiting character declared (public)
+    acted: bool
+
+
+class ReactionView(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    character: str
+    to: str
+    what: str
+    mode: Mode
+    preempt: bool
+    placed: Literal["before", "after"]
+    die: int | None  # the GM's and the reactor's only
+    target: int | None  # the GM's only: it would give away the QRs
+
+
+class ExchangeView(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    act: Declared
+    reactions: tuple[ReactionView, ...]
+    resolved: tuple[Resolved, ...]
+    sequence: tuple[str, ...] | None  # the order it resolves in: the GM's, or reveal_order
+    next: str | None  # who the GM records next: the GM's, or reveal_order
+    next_preempted: bool  # the engine asks the GM whether that action could still happen
+
+
+class Awaiting(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    what: Literal["roll_initiative", "initiative", "declare", "react_or_resolve"]
+    who: tuple[str, ...] = ()
+
+
+class SituationView(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    system: Literal["awareness"] = "awareness"
+    options: AwarenessOptions
+    phase: Phase
+    round: int
+    characters: tuple[CharacterView, ...]
+    declaring: str | None
+    declarations: tuple[Declared, ...]
+    exchange: ExchangeView | None
+    may_react: tuple[str, ...]  # of the viewer's characters
+    upcoming: tuple[str, ...] | None  # the declarations to come: the GM's, or reveal_order
+    awaiting: tuple[Awaiting, ...]
+
+
+def view(sit: Situation, viewer: Viewer) -> SituationView:
+    sees_order = viewer.is_gm or sit.options.reveal_order
+    return SituationView(
+        options=sit.options,
+        phase=sit.phase,
+        round=sit.round,
+        characters=tuple(_character(sit, s, viewer) for s in sit.sheets),
+        declaring=sit.declaring,
+        declarations=sit.declarations,
+        exchange=_exchange(sit, viewer, sees_order),
+        may_react=tuple(s.id for s in sit.sheets if viewer.plays(s.id) and sit.may_react(s.id)),
+        upcoming=sit.upcoming() if sees_order else None,
+        awaiting=_awaiting(sit, viewer),
+    )
+
+
+def _character(sit: Situation, sheet: Sheet, viewer: Viewer) -> CharacterView:
+    own = viewer.plays(sheet.id)
+    return CharacterView(
+        id=sheet.id,
+        name=sheet.name,
+        side=sheet.side,
+        owner=sheet.owner,
+        sheet=sheet if own else None,
+        initiative=sit.initiative.get(sheet.id) if own else None,
+        waiting=sit.waiting.get(sheet.id),
+        acted=sheet.id in sit.acted,
+    )
+
+
+def _exchange(sit: Situation, viewer: Viewer, sees_order: bool) -> ExchangeView | None:
+    exchange = sit.exchange
+    if exchange is None:
+        return None
+    reactions = tuple(
+        ReactionView(
+            character=r.character,
+            to=r.to,
+            what=r.what,
+            mode=r.mode,
+            preempt=r.preempt,
+            placed=r.placed,
+            die=r.die if viewer.plays(r.character) else None,
+            target=r.target if viewer.is_gm else None,
+        )
+        for r in exchange.reactions
+    )
+    following = sit.next_to_resolve()
+    return ExchangeView(
+        act=exchange.act,
+        reactions=reactions,
+        resolved=exchange.resolved,
+        sequence=sit.sequence() if sees_order else None,
+        next=following if sees_order else None,
+        next_preempted=following is not None and sees_order and sit.preempted(following),
+    )
+
+
+def _awaiting(sit: Situation, viewer: Viewer) -> tuple[Awaiting, ...]:
+    if sit.phase in (Phase.SETUP, Phase.ROUND_OVER):
+        return (Awaiting(what="roll_initiative"),)
+    if sit.phase is Phase.ROLLING:
+        who = sit.awaiting_rolls if viewer.is_gm else ()
+        return (Awaiting(what="initiative", who=who),)
+    if sit.exchange is not None:
+        reactors = tuple(s.id for s in sit.sheets if viewer.plays(s.id) and sit.may_react(s.id))
+        return (Awaiting(what="react_or_resolve", who=reactors),)
+    declaring = sit.declaring
+    return (Awaiting(what="declare", who=(declaring,) if declaring else ()),)
+
+
+def censor(event: Event, viewer: Viewer) -> dict[str, Any] | None:
+    """The event as ``viewer`` may see it: others' initiative, rolls and sheets cut out."""
+    data = event.model_dump(mode="json")
+    if viewer.is_gm:
+        return data
+    match event:
+        case Joined() if not viewer.plays(event.sheet.id):
+            sheet = event.sheet
+            data["sheet"] = {
+                "id": sheet.id,
+                "name": sheet.name,
+                "side": sheet.side,
+                "owner": sheet.owner,
+            }
+        case AwarenessSet() if not viewer.plays(event.character):
+            return None
+        case InitiativeRolled():
+            data["results"] = [
+                r.model_dump(mode="json") for r in event.results if viewer.plays(r.character)
+            ]
+            data["rolloff"] = {}
+        case InitiativeEntered() | InitiativeOverridden():
+            if not viewer.plays(event.result.character):
+                return None
+            data.pop("rolloff", None)
+        case Reacted():
+            data["target"] = None
+            if not viewer.plays(event.character):
+                data["die"] = None
+    return data
