@@ -10,7 +10,7 @@ last event, so systems keep "one command, one event" wherever a GM would call it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
@@ -28,7 +28,7 @@ class Undo(BaseModel):
 
 
 class Undone(BaseModel):
-    """The event at log position ``undoes`` (0-based) no longer stands."""
+    """The event with sequence number ``undoes`` no longer stands (the first event is 1)."""
 
     model_config = ConfigDict(frozen=True)
     type: Literal["undone"] = "undone"
@@ -47,6 +47,8 @@ class System(Generic[Opts, S, C, E]):
 
     name: str
     options_model: type[Opts]
+    state_model: type[S]
+    view_model: type[BaseModel]
     commands: TypeAdapter[C | Undo]
     events: TypeAdapter[E | Undone]
     initial_state: Callable[[Opts], S]
@@ -74,27 +76,51 @@ class Table(Generic[Opts, S, C, E]):
     ) -> None:
         self.system = system
         self.options = options
-        self.log: list[E | Undone] = []
+        self.log: MutableSequence[E | Undone] = []
         self._standing: list[int] = []  # positions in the log of the events that still stand
         self.state = system.initial_state(options)
         for event in log:
             self.apply(event)
 
     @property
+    def standing(self) -> tuple[int, ...]:
+        """Positions in the log of the events that still stand: what a snapshot keeps."""
+        return tuple(self._standing)
+
+    @classmethod
+    def restore(
+        cls,
+        system: System[Opts, S, C, E],
+        options: Opts,
+        log: MutableSequence[E | Undone],
+        state: S,
+        standing: Sequence[int],
+    ) -> Table[Opts, S, C, E]:
+        """A table from a snapshot: ``state`` and ``standing`` as they were after the whole
+        ``log``. The log is only read again by an undo, so it may load its events lazily."""
+        table = cls(system, options)
+        table.log, table.state, table._standing = log, state, list(standing)
+        return table
+
+    @property
     def version(self) -> int:
-        """How many events the log holds; a command made against an older version is stale."""
+        """The sequence number of the last event (events are numbered from 1); a command made
+        against an older version is stale."""
         return len(self.log)
 
-    def execute(self, command: C | Undo, actor: Viewer) -> list[E | Undone]:
-        """Decide a command and apply its events; on refusal nothing changes."""
-        events: list[E | Undone]
+    def decide(self, command: C | Undo, actor: Viewer) -> list[E | Undone]:
+        """The events a command leads to, applied to nothing yet (a server makes them durable
+        first); raises RuleError naming the rule broken."""
         if isinstance(command, Undo):
             actor.require_gm("undo")
             if not self._standing:
                 raise RuleError("undo", "there is nothing to undo")
-            events = [Undone(undoes=self._standing[-1])]
-        else:
-            events = list(self.system.decide(self.state, command, actor))
+            return [Undone(undoes=self._standing[-1] + 1)]
+        return list(self.system.decide(self.state, command, actor))
+
+    def execute(self, command: C | Undo, actor: Viewer) -> list[E | Undone]:
+        """Decide a command and apply its events; on refusal nothing changes."""
+        events = self.decide(command, actor)
         for event in events:
             self.apply(event)
         return events
@@ -104,8 +130,8 @@ class Table(Generic[Opts, S, C, E]):
         position = len(self.log)
         self.log.append(event)
         if isinstance(event, Undone):
-            if event.undoes in self._standing:
-                self._standing.remove(event.undoes)
+            if event.undoes - 1 in self._standing:
+                self._standing.remove(event.undoes - 1)
             self.state = self._replay(self._standing)
         else:
             self._standing.append(position)

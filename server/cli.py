@@ -1,20 +1,67 @@
-"""The ``seize`` command."""
+"""The ``seize`` command: ``seize serve`` runs the server, ``seize demo`` a terminal demo."""
 
 from __future__ import annotations
 
 import argparse
 import secrets
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
-from server.demo import play_demo
+from aiohttp import web
+
+from server.app import make_app
+from server.context import SEIZE
+from server.demo_table import ready
+from server.logs import configure
+from server.settings import Settings
+from server.terminal_demo import play_demo
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="seize", description="An initiative server for TTRPGs.")
     commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the server")
+    serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port to listen on (default 8080)")
+    serve.add_argument("--db", type=Path, help="the SQLite file (default: the user data folder)")
+    serve.add_argument("--demo", action="store_true", help="have a demo table ready")
     demo = commands.add_parser("demo", help="play a Four Color Hack scene in the terminal")
     demo.add_argument("--seed", type=int, help="replay a particular deal (default: a fresh one)")
     args = parser.parse_args(argv)
     if args.command == "demo":
         play_demo(args.seed if args.seed is not None else secrets.randbits(64), print)
+        return 0
+    flags: dict[str, Any] = {
+        k: v for k, v in vars(args).items() if k in ("host", "port", "db") and v is not None
+    }
+    settings = Settings(**flags)
+    configure()
+    app = make_app(settings)
+    app.on_startup.append(_announce(settings, demo=args.demo))
+    web.run_app(app, host=settings.host, port=settings.port, print=None, access_log=None)
     return 0
+
+
+def _announce(settings: Settings, *, demo: bool) -> Any:
+    async def announce(app: web.Application) -> None:
+        base = settings.base_url
+        lines = [
+            f"Seize is serving at {base}  (database: {settings.db})",
+            f"  API docs:     {base}/api/docs",
+        ]
+        if demo:
+            game, tokens = await ready(app[SEIZE])
+            table = f"{base}/api/tables/{game.id}"
+            socket = table.replace("http", "ws", 1)
+            lines += [
+                f"  Demo table:   {game.name} ({game.id})",
+                f"  GM view:      {table}?token={tokens['gm']}",
+                f"  Overlay view: {table}?token={tokens['overlay']}",
+                f"  Spider-Man's player: {table}?token={tokens['peter']}",
+                f"  Live (WebSocket): {socket}/ws?token={tokens['overlay']}",
+                f"  Send commands: POST {table}/commands with Authorization: Bearer <GM token>",
+            ]
+        print("\n".join(lines), flush=True)
+
+    return announce

@@ -2,7 +2,7 @@ import pytest
 
 from rules.four_color.scene import Phase
 from server.cli import main
-from server.demo import play_demo
+from server.terminal_demo import play_demo
 
 
 def test_the_demo_plays_a_whole_page_and_prints_every_panel() -> None:

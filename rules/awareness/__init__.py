@@ -17,6 +17,8 @@ from rules.table import System, Table
 
 AWARENESS: System[AwarenessOptions, Situation, Command, Event] = System(
     name="awareness",
+    state_model=Situation,
+    view_model=SituationView,
     options_model=AwarenessOptions,
     commands=TypeAdapter(AnyCommand),
     events=TypeAdapter(AnyEvent),

@@ -17,6 +17,8 @@ from rules.table import System, Table
 
 FOUR_COLOR: System[FourColorOptions, Scene, Command, Event] = System(
     name="four-color",
+    state_model=Scene,
+    view_model=SceneView,
     options_model=FourColorOptions,
     commands=TypeAdapter(AnyCommand),
     events=TypeAdapter(AnyEvent),

@@ -17,6 +17,8 @@ from rules.table import System, Table
 
 MEGATRAVELLER_RCS: System[RcsOptions, Encounter, Command, Event] = System(
     name="megatraveller-rcs",
+    state_model=Encounter,
+    view_model=EncounterView,
     options_model=RcsOptions,
     commands=TypeAdapter(AnyCommand),
     events=TypeAdapter(AnyEvent),

@@ -1,0 +1,123 @@
+"""Who is calling: tokens, the roles they carry, and how often they may call.
+
+A token is a long random secret shown once, when it is made; the store keeps only its SHA-256.
+A presented token is looked up by its hash and the hashes are then compared in constant time,
+so neither the lookup nor the comparison tells an attacker how close a guess came.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from dataclasses import dataclass, field
+
+from aiohttp import web
+
+from rules.roles import Role, Viewer
+from server.errors import problem
+from server.store import Store, TokenRow
+
+
+def mint() -> str:
+    """A new token: 256 bits from the OS's cryptographic source."""
+    return secrets.token_urlsafe(32)
+
+
+def digest(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
+
+
+def token_row(token: str, table_id: str, viewer: Viewer, label: str) -> TokenRow:
+    return TokenRow(
+        hash=digest(token),
+        table_id=table_id,
+        role=viewer.role.value,
+        participants=tuple(sorted(viewer.participants)),
+        label=label,
+    )
+
+
+@dataclass(frozen=True)
+class Principal:
+    """A caller with a valid token of one table."""
+
+    table_id: str
+    viewer: Viewer
+    token_hash: bytes
+
+
+def unauthorized(message: str) -> web.HTTPError:
+    return problem(
+        web.HTTPUnauthorized,
+        "unauthorized",
+        message,
+        headers={"WWW-Authenticate": 'Bearer realm="seize"'},
+    )
+
+
+def presented(request: web.Request) -> str | None:
+    """The token in ``Authorization: Bearer …``, or in ``?token=`` (for pages such as overlays,
+    which a streaming tool loads by URL and cannot add headers to)."""
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        return header.removeprefix("Bearer ").strip()
+    return request.query.get("token")
+
+
+class Tokens:
+    """Resolves tokens to principals, with a cache so a busy table does not read the disk."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._cache: dict[bytes, TokenRow] = {}
+
+    def resolve(self, request: web.Request, table_id: str) -> Principal:
+        token = presented(request)
+        if not token:
+            raise unauthorized("a token is required: Authorization: Bearer <token>")
+        token_hash = digest(token)
+        row = self._cache.get(token_hash) or self._store.token(token_hash)
+        if row is None or not hmac.compare_digest(row.hash, token_hash):
+            raise unauthorized("unknown token")
+        self._cache[token_hash] = row
+        if row.table_id != table_id:
+            raise problem(web.HTTPForbidden, "forbidden", "this token belongs to another table")
+        viewer = Viewer(role=Role(row.role), participants=frozenset(row.participants))
+        return Principal(table_id=table_id, viewer=viewer, token_hash=token_hash)
+
+    def forget(self, table_id: str, label: str) -> None:
+        """Drop revoked tokens from the cache."""
+        self._cache = {
+            h: row
+            for h, row in self._cache.items()
+            if not (row.table_id == table_id and row.label == label)
+        }
+
+
+@dataclass
+class RateLimit:
+    """A token bucket per token: ``burst`` requests at once, refilled at ``per_second``."""
+
+    per_second: float
+    burst: int
+    _buckets: dict[bytes, tuple[float, float]] = field(default_factory=dict)
+
+    def allow(self, key: bytes) -> float | None:
+        """None if the request may go ahead, else the seconds to wait before trying again."""
+        now = time.monotonic()
+        tokens, since = self._buckets.get(key, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - since) * self.per_second)
+        if tokens < 1:
+            self._buckets[key] = (tokens, now)
+            return (1 - tokens) / self.per_second
+        self._buckets[key] = (tokens - 1, now)
+        return None
+
+
+def admin_allowed(request: web.Request, admin_token: str | None) -> bool:
+    if admin_token is None:
+        return True
+    token = presented(request)
+    return token is not None and hmac.compare_digest(digest(token), digest(admin_token))

@@ -1,0 +1,277 @@
+"""The HTTP API: tables, tokens, commands and reads. See docs/api.md."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Annotated, Any, Literal
+
+from aiohttp import web
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from rules.errors import RoleError, RuleError
+from rules.participants import ParticipantId
+from server.access import Principal, admin_allowed
+from server.context import SEIZE, Seize
+from server.errors import problem
+from server.games import Game, StaleError
+
+routes = web.RouteTableDef()
+
+
+class NewTable(BaseModel):
+    """``POST /api/tables``: the system, a name, and the table's options (see docs/rules.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    system: Literal["four-color", "awareness", "megatraveller-rcs"]
+    name: Annotated[str, Field(min_length=1, max_length=80)]
+    options: dict[str, Any] = {}
+
+
+class NewTableAnswer(BaseModel):
+    id: str
+    system: str
+    name: str
+    gm_token: str
+    overlay_token: str
+
+
+class NewToken(BaseModel):
+    """``POST /api/tables/{id}/tokens``: a player token bound to these participants."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    participants: Annotated[list[ParticipantId], Field(min_length=1, max_length=20)]
+    label: Annotated[str, Field(min_length=1, max_length=80)] = "player"
+
+
+class NewTokenAnswer(BaseModel):
+    token: str
+    participants: list[str]
+
+
+class TableAnswer(BaseModel):
+    id: str
+    system: str
+    name: str
+    seq: int
+    view: dict[str, Any] = Field(description="The table as the caller's role may see it")
+
+
+class CommandAnswer(BaseModel):
+    seq: int = Field(description="The sequence number of the command's last event")
+    events: list[dict[str, Any] | None] = Field(description="Its events as the caller may see")
+
+
+class EventsAnswer(BaseModel):
+    seq: int
+    events: list[dict[str, Any]] = Field(description='[{"seq": n, "event": {...} | null}]')
+
+
+def invalid(error: ValidationError, prefix: str = "") -> web.HTTPError:
+    """A 422 naming each field at fault."""
+    problems = [
+        {
+            "field": ".".join(str(part) for part in ((prefix,) if prefix else ()) + e["loc"]),
+            "message": e["msg"],
+        }
+        for e in error.errors(include_url=False, include_input=False)
+    ]
+    first = problems[0]
+    return problem(
+        web.HTTPUnprocessableEntity,
+        "invalid",
+        f"{first['field']}: {first['message']}",
+        field=first["field"],
+        errors=problems,
+    )
+
+
+async def json_body(request: web.Request) -> Any:
+    """The request's JSON (a body over the size limit is refused with 413 by aiohttp)."""
+    raw = await request.read()
+    try:
+        return json.loads(raw or b"null")
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise problem(web.HTTPBadRequest, "malformed", f"the body is not JSON: {error}") from None
+
+
+def game_of(request: web.Request) -> Game:
+    table_id = request.match_info["table_id"]
+    game = request.app[SEIZE].games.get(table_id)
+    if game is None:
+        raise problem(web.HTTPNotFound, "not_found", f"there is no table {table_id!r}")
+    return game
+
+
+def caller(request: web.Request, game: Game) -> Principal:
+    """The caller's token, checked against this table, and their rate of calls."""
+    seize = request.app[SEIZE]
+    principal = seize.tokens.resolve(request, game.id)
+    wait = seize.rate.allow(principal.token_hash)
+    if wait is not None:
+        raise problem(
+            web.HTTPTooManyRequests,
+            "rate_limited",
+            "too many requests from this token",
+            headers={"Retry-After": str(max(1, round(wait)))},
+        )
+    return principal
+
+
+@routes.post("/api/tables")
+async def create_table(request: web.Request) -> web.Response:
+    seize = request.app[SEIZE]
+    if not admin_allowed(request, seize.admin_token):
+        raise problem(
+            web.HTTPUnauthorized,
+            "unauthorized",
+            "creating a table needs the admin token",
+            headers={"WWW-Authenticate": 'Bearer realm="seize"'},
+        )
+    try:
+        spec = NewTable.model_validate(await json_body(request))
+    except ValidationError as error:
+        raise invalid(error) from None
+    try:
+        created = await seize.games.create(spec.system, spec.name, spec.options)
+    except ValidationError as error:
+        raise invalid(error, "options") from None
+    answer = NewTableAnswer(
+        id=created.game.id,
+        system=spec.system,
+        name=spec.name,
+        gm_token=created.gm_token,
+        overlay_token=created.overlay_token,
+    )
+    return web.json_response(answer.model_dump(), status=201)
+
+
+@routes.get("/api/tables/{table_id}")
+async def read_table(request: web.Request) -> web.Response:
+    game = game_of(request)
+    principal = caller(request, game)
+    view = game.table.view(principal.viewer).model_dump(mode="json")
+    answer = TableAnswer(
+        id=game.id, system=game.system.name, name=game.name, seq=game.table.version, view=view
+    )
+    return web.json_response(answer.model_dump())
+
+
+@routes.post("/api/tables/{table_id}/tokens")
+async def mint_token(request: web.Request) -> web.Response:
+    game = game_of(request)
+    principal = caller(request, game)
+    if not principal.viewer.is_gm:
+        raise problem(
+            web.HTTPForbidden, "forbidden", "only the GM may mint player tokens", rule="roles"
+        )
+    try:
+        spec = NewToken.model_validate(await json_body(request))
+    except ValidationError as error:
+        raise invalid(error) from None
+    token = await request.app[SEIZE].games.mint_player(
+        game, frozenset(spec.participants), spec.label
+    )
+    answer = NewTokenAnswer(token=token, participants=sorted(set(spec.participants)))
+    return web.json_response(answer.model_dump(), status=201)
+
+
+def _if_match(request: web.Request) -> int | None:
+    raw = request.headers.get("If-Match")
+    if raw is None:
+        return None
+    try:
+        return int(raw.removeprefix("W/").strip('" '))
+    except ValueError:
+        raise problem(
+            web.HTTPBadRequest, "malformed", "If-Match takes a sequence number", field="If-Match"
+        ) from None
+
+
+def _idempotency_key(request: web.Request) -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 1 <= len(key) <= 200:
+        raise problem(
+            web.HTTPBadRequest,
+            "malformed",
+            "Idempotency-Key is 1 to 200 characters",
+            field="Idempotency-Key",
+        )
+    return key
+
+
+@routes.post("/api/tables/{table_id}/commands")
+async def command(request: web.Request) -> web.Response:
+    started = time.perf_counter()
+    seize = request.app[SEIZE]
+    game = game_of(request)
+    principal = caller(request, game)
+    if_match, key = _if_match(request), _idempotency_key(request)
+    try:
+        parsed = game.system.commands.validate_python(await json_body(request))
+    except ValidationError as error:
+        seize.metrics.command(game.system.name, "invalid", time.perf_counter() - started)
+        raise invalid(error) from None
+    try:
+        answer = await seize.games.execute(game, principal, parsed, key, if_match)
+    except RoleError as refusal:
+        seize.metrics.command(game.system.name, "forbidden", time.perf_counter() - started)
+        raise problem(web.HTTPForbidden, "forbidden", refusal.message, rule=refusal.rule) from None
+    except RuleError as refusal:
+        seize.metrics.command(game.system.name, "refused", time.perf_counter() - started)
+        raise problem(
+            web.HTTPUnprocessableEntity,
+            "rule",
+            refusal.message,
+            rule=refusal.rule,
+            field=refusal.field,
+        ) from None
+    except StaleError as stale:
+        raise problem(web.HTTPConflict, "stale", str(stale), seq=stale.current) from None
+    seize.metrics.command(
+        game.system.name, "applied", time.perf_counter() - started, len(answer["events"])
+    )
+    return web.json_response(answer)
+
+
+@routes.get("/api/tables/{table_id}/events")
+async def events(request: web.Request) -> web.Response:
+    game = game_of(request)
+    principal = caller(request, game)
+    after = sequence_param(request.query.get("after"))
+    table = game.table
+    shown = [
+        {"seq": seq, "event": table.censor(table.log[seq - 1], principal.viewer)}
+        for seq in range(after + 1, table.version + 1)
+    ]
+    return web.json_response(EventsAnswer(seq=table.version, events=shown).model_dump())
+
+
+def sequence_param(raw: str | None) -> int:
+    if raw is None or raw == "":
+        return 0
+    try:
+        after = int(raw)
+    except ValueError:
+        after = -1
+    if after < 0:
+        raise problem(
+            web.HTTPBadRequest, "malformed", "after is a sequence number (0 or more)", field="after"
+        )
+    return after
+
+
+@routes.get("/healthz")
+async def health(request: web.Request) -> web.Response:
+    seize: Seize = request.app[SEIZE]
+    seize.store.last_seq("")  # the file answers
+    return web.json_response({"status": "ok", "subscribers": seize.hub.subscribers})
+
+
+@routes.get("/metrics")
+async def metrics(request: web.Request) -> web.Response:
+    return web.Response(
+        text=request.app[SEIZE].metrics.render(), content_type="text/plain", charset="utf-8"
+    )

@@ -1,0 +1,90 @@
+"""The aiohttp application: routes, the store's lifetime, and a graceful shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from importlib import resources
+
+from aiohttp import WSCloseCode, web
+
+from server import api, live, openapi
+from server.context import SEIZE, Seize
+from server.errors import problem
+from server.settings import Settings
+
+log = logging.getLogger("seize")
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@web.middleware
+async def logged(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """One structured line per request; an unexpected failure is logged and answered as JSON."""
+    started = time.perf_counter()
+    status = 500
+    try:
+        response = await handler(request)
+        status = response.status
+        return response
+    except web.HTTPException as error:
+        status = error.status
+        raise
+    except Exception:
+        log.exception("request failed", extra={"path": request.path})
+        raise problem(
+            web.HTTPInternalServerError, "internal", "the server failed; it is logged"
+        ) from None
+    finally:
+        log.info(
+            "request",
+            extra={
+                "method": request.method,
+                "path": request.path,
+                "status": status,
+                "ms": round((time.perf_counter() - started) * 1000, 2),
+            },
+        )
+
+
+async def _openapi(request: web.Request) -> web.Response:
+    return web.json_response(request.app[OPENAPI])
+
+
+async def _docs(request: web.Request) -> web.Response:
+    page = resources.files("server").joinpath("static/docs.html").read_text(encoding="utf-8")
+    return web.Response(text=page, content_type="text/html")
+
+
+OPENAPI = web.AppKey("openapi", dict)
+
+
+def make_app(settings: Settings) -> web.Application:
+    app = web.Application(middlewares=[logged], client_max_size=settings.max_body)
+    app.add_routes(api.routes)
+    app.add_routes(live.routes)
+    app.router.add_get("/api/openapi.json", _openapi)
+    app.router.add_get("/api/docs", _docs)
+    app[OPENAPI] = openapi.build()
+
+    async def lifetime(app: web.Application) -> AsyncIterator[None]:
+        app[SEIZE] = Seize.open(settings)
+        yield
+        app[SEIZE].store.close()
+
+    async def shutting_down(app: web.Application) -> None:
+        """Every subscriber gets a goodbye saying where to resume; sockets still open after a
+        moment's grace are closed."""
+        seize = app[SEIZE]
+        seize.hub.close_all("the server is shutting down")
+        for _ in range(100):
+            if not seize.sockets:
+                break
+            await asyncio.sleep(0.01)
+        for ws in list(seize.sockets):
+            await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server shutting down")
+
+    app.cleanup_ctx.append(lifetime)
+    app.on_shutdown.append(shutting_down)
+    return app

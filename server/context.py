@@ -1,0 +1,51 @@
+"""What the running server holds, in one typed application key."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from aiohttp import web
+
+from server.access import RateLimit, Tokens
+from server.games import Games
+from server.hub import Hub
+from server.metrics import Metrics
+from server.settings import Settings
+from server.store import Store
+
+
+@dataclass
+class Seize:
+    settings: Settings
+    store: Store
+    hub: Hub
+    games: Games
+    tokens: Tokens
+    rate: RateLimit
+    metrics: Metrics
+    sockets: set[web.WebSocketResponse] = field(default_factory=set)
+
+    @property
+    def admin_token(self) -> str | None:
+        secret = self.settings.admin_token
+        return secret.get_secret_value() if secret is not None else None
+
+    @classmethod
+    def open(cls, settings: Settings) -> Seize:
+        store = Store(settings.db)
+        hub = Hub(settings.subscriber_queue)
+        metrics = Metrics()
+        metrics.subscribers = lambda: hub.subscribers
+        metrics.dropped = lambda: hub.dropped_slow
+        return cls(
+            settings=settings,
+            store=store,
+            hub=hub,
+            games=Games(store, hub, settings.snapshot_every),
+            tokens=Tokens(store),
+            rate=RateLimit(settings.rate_per_second, settings.rate_burst),
+            metrics=metrics,
+        )
+
+
+SEIZE = web.AppKey("seize", Seize)

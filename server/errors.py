@@ -1,0 +1,21 @@
+"""Every error the API answers is JSON: ``{"error": code, "message": …}`` and, where a rule or a
+field is at fault, its name."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aiohttp import web
+
+
+def problem(
+    kind: type[web.HTTPError],
+    error: str,
+    message: str,
+    headers: dict[str, str] | None = None,
+    **detail: Any,
+) -> web.HTTPError:
+    """An HTTP error with a JSON body, to raise."""
+    body = json.dumps({"error": error, "message": message, **detail})
+    return kind(text=body, content_type="application/json", headers=headers)

@@ -1,0 +1,62 @@
+"""Server settings: command-line flags over environment variables (``SEIZE_…``) over a TOML file
+(``seize.toml`` in the working folder, or the file ``SEIZE_CONFIG`` names) over defaults."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+from pydantic import Field, SecretStr
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+
+def default_db() -> Path:
+    """One SQLite file in the user's data folder (created on first start)."""
+    return Path(platformdirs.user_data_dir("seize")) / "seize.db"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="SEIZE_", extra="forbid")
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8080, ge=0, le=65535)
+    db: Path = Field(default_factory=default_db)
+    admin_token: SecretStr | None = Field(
+        default=None, description="When set, creating a table needs it as a Bearer token"
+    )
+    snapshot_every: int = Field(default=100, ge=1, description="Events between snapshots")
+    max_body: int = Field(default=64 * 1024, ge=1024, description="Largest request body, bytes")
+    rate_per_second: float = Field(default=50.0, gt=0, description="Requests a token may make")
+    rate_burst: int = Field(default=100, ge=1)
+    subscriber_queue: int = Field(
+        default=512,
+        ge=1,
+        description="Messages a slow subscriber may fall behind before it is told to resume",
+    )
+    heartbeat: float = Field(default=15.0, gt=0, description="Seconds between heartbeats")
+    public_url: str | None = Field(
+        default=None,
+        description="How clients reach the server, for printed links and served modules",
+    )
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        toml = TomlConfigSettingsSource(settings_cls, os.environ.get("SEIZE_CONFIG", "seize.toml"))
+        return init_settings, env_settings, toml
+
+    @property
+    def base_url(self) -> str:
+        return self.public_url or f"http://{self.host}:{self.port}"
