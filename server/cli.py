@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import resource
 import secrets
 from collections.abc import Sequence
 from pathlib import Path
@@ -37,10 +38,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     settings = Settings(**flags)
     configure()
+    _allow_many_connections()
     app = make_app(settings)
     app.on_startup.append(_announce(settings, demo=args.demo))
     web.run_app(app, host=settings.host, port=settings.port, print=None, access_log=None)
     return 0
+
+
+def _allow_many_connections() -> None:
+    """Every live subscriber holds a socket: raise the soft limit on open files to the hard
+    one, so a table with a thousand overlays is not refused at the default 1024."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 def _announce(settings: Settings, *, demo: bool) -> Any:

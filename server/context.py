@@ -33,7 +33,7 @@ class Seize:
     @classmethod
     def open(cls, settings: Settings) -> Seize:
         store = Store(settings.db)
-        hub = Hub(settings.subscriber_queue)
+        hub = Hub()
         metrics = Metrics()
         metrics.subscribers = lambda: hub.subscribers
         metrics.dropped = lambda: hub.dropped_slow

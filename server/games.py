@@ -1,8 +1,10 @@
 """Tables in play: loaded from the store, run one command at a time, published once durable.
 
 A command goes: parse → fill in the server's entropy → (under the table's lock) decide → append
-to the store and wait for the disk → apply to the in-memory table → publish → answer. Nothing is
-applied or shown to anyone before it is on disk, so what a client saw is never lost.
+to the store and wait for the disk → apply to the in-memory table → encode for each role →
+answer → deliver to the subscribers. Nothing is applied or shown to anyone before it is on
+disk, so what a client saw is never lost; deliveries run in the order the commands were
+applied, each before the next command can apply.
 """
 
 from __future__ import annotations
@@ -198,7 +200,8 @@ class Games:
             )
             for event in events:
                 table.apply(event)
-            self.hub.publish(game.id, table, first, events)
+            delivery = self.hub.publish(game.id, table, first, events)
+            asyncio.get_running_loop().call_soon(delivery)
             if events and table.version // self.snapshot_every > (first - 1) // self.snapshot_every:
                 await self._snapshot(game)
         return response

@@ -34,10 +34,10 @@ class Settings(BaseSettings):
     max_body: int = Field(default=64 * 1024, ge=1024, description="Largest request body, bytes")
     rate_per_second: float = Field(default=50.0, gt=0, description="Requests a token may make")
     rate_burst: int = Field(default=100, ge=1)
-    subscriber_queue: int = Field(
-        default=512,
-        ge=1,
-        description="Messages a slow subscriber may fall behind before it is told to resume",
+    subscriber_backlog: int = Field(
+        default=256 * 1024,
+        ge=1024,
+        description="Bytes a live subscriber may have waiting before it is told to resume",
     )
     heartbeat: float = Field(default=15.0, gt=0, description="Seconds between heartbeats")
     public_url: str | None = Field(

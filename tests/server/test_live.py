@@ -140,7 +140,7 @@ async def test_a_slow_subscriber_is_told_to_resume_and_loses_nothing(
     """A client that stops reading: its socket stops taking data (the client pauses reading
     its TCP transport, as a stalled browser tab would), the server's queue for it fills, and
     it is dropped with where to resume. Nothing is lost across the resume."""
-    client = await make_client(subscriber_queue=4, rate_burst=10_000, rate_per_second=10_000)
+    client = await make_client(subscriber_backlog=16_384, rate_burst=10_000, rate_per_second=10_000)
     table = await rcs_table(client)
     url = f"/api/tables/{table['id']}/ws"
     async with client.ws_connect(url, headers=bearer(table["gm_token"])) as ws:

@@ -1,0 +1,297 @@
+"""Server benchmark. Prints figures; asserts nothing.
+
+    .venv/bin/python -m bench.server_bench [--quick]
+
+The server runs in its own process over a fresh SQLite file (synchronous=FULL); the sender and
+the WebSocket subscribers run in other processes (subscribers split over several). Times are
+taken on CLOCK_MONOTONIC, which every process on the machine shares, so an acknowledgement seen
+by the sender and an arrival seen by a subscriber compare directly.
+
+- round trip: one client sending commands one after another over a kept-alive connection;
+- durable commands per second: concurrent senders on several tables, each answer after fsync;
+- fan-out: a command's acknowledgement (the sender has the 200) to its arrival at the first and
+  the last of 1, 100 and 1000 subscribers, at 20 commands a second (at 1000 subscribers that is
+  20,000 messages a second for the clients, which share the machine's two cores with the
+  server). The server publishes before it answers, so an arrival can precede the
+  acknowledgement: such latencies are negative. Command sent to arrival is printed too;
+- the highest event rate 100 subscribers receive with nothing lost (no gap, no goodbye).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import re
+import tempfile
+import time
+from multiprocessing.queues import Queue
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from tests.server.process import ServerProcess
+
+Table = dict[str, Any]
+SEQ = re.compile(r'\{"type": "event", "seq": (\d+)')
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * p))]
+
+
+async def new_table(session: aiohttp.ClientSession, url: str) -> Table:
+    """An RCS table whose `set_pool` command is always legal: an endless supply of events."""
+    async with session.post(
+        f"{url}/api/tables", json={"system": "megatraveller-rcs", "name": "bench"}
+    ) as answer:
+        table: Table = await answer.json()
+    table["url"] = f"{url}/api/tables/{table['id']}"
+    table["headers"] = {"Authorization": f"Bearer {table['gm_token']}"}
+    character = {"id": "a", "name": "A", "side": "crew", "dex": 1, "movement": 1}
+    await command(session, table, {"type": "join", "character": character})
+    return table
+
+
+async def command(
+    session: aiohttp.ClientSession, table: Table, body: dict[str, Any] | None = None
+) -> int:
+    body = body or {"type": "set_pool", "side": "crew", "points": 3}
+    async with session.post(
+        f"{table['url']}/commands", json=body, headers=table["headers"]
+    ) as answer:
+        assert answer.status == 200, await answer.text()
+        seq: int = (await answer.json())["seq"]
+        return seq
+
+
+async def round_trip(url: str, count: int) -> None:
+    async with aiohttp.ClientSession() as session:
+        table = await new_table(session, url)
+        times = []
+        for _ in range(count):
+            start = time.perf_counter()
+            await command(session, table)
+            times.append((time.perf_counter() - start) * 1000)
+    print(
+        f"HTTP command round trip      p50 {pct(times, 0.5):6.2f} ms   "
+        f"p99 {pct(times, 0.99):6.2f} ms   ({count} commands)"
+    )
+
+
+async def throughput(url: str, seconds: float, tables: int, senders: int) -> None:
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+        made = [await new_table(session, url) for _ in range(tables)]
+        done = 0
+        deadline = time.monotonic() + seconds
+
+        async def send(table: Table) -> None:
+            nonlocal done
+            while time.monotonic() < deadline:
+                await command(session, table)
+                done += 1
+
+        start = time.monotonic()
+        await asyncio.gather(*(send(made[n % tables]) for n in range(senders)))
+        rate = done / (time.monotonic() - start)
+    print(
+        f"durable commands per second  {rate:8.0f}   ({senders} senders on {tables} tables, "
+        f"each answered after fsync; target ≥ 1000)"
+    )
+
+
+def subscriber_process(
+    socket_url: str,
+    token: str,
+    count: int,
+    final: int,
+    ready: Queue[int],
+    results: Queue[dict[str, Any]],
+) -> None:
+    asyncio.run(_subscribe(socket_url, token, count, final, ready, results))
+
+
+async def _subscribe(
+    socket_url: str,
+    token: str,
+    count: int,
+    final: int,
+    ready: Queue[int],
+    results: Queue[dict[str, Any]],
+) -> None:
+    """Hold ``count`` sockets; report each sequence's first and last arrival, and losses."""
+    arrivals: dict[int, list[int]] = {}
+    lost = 0
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        sockets = await asyncio.gather(
+            *(
+                session.ws_connect(
+                    socket_url, headers={"Authorization": f"Bearer {token}"}, max_msg_size=0
+                )
+                for _ in range(count)
+            )
+        )
+        for ws in sockets:
+            start = (await ws.receive_json())["seq"]
+        ready.put(count)
+
+        async def read(ws: aiohttp.ClientWebSocketResponse) -> None:
+            nonlocal lost
+            expected = start + 1
+            async for message in ws:
+                now = time.monotonic_ns()
+                head = SEQ.match(message.data)  # the client only needs the sequence: read the
+                if head is None:  # prefix, not the whole message, to spare the shared CPUs
+                    break
+                seq = int(head.group(1))
+                lost += seq - expected
+                expected = seq + 1
+                first_last = arrivals.setdefault(seq, [now, now])
+                first_last[0] = min(first_last[0], now)
+                first_last[1] = max(first_last[1], now)
+                if seq >= final:
+                    break
+            lost += max(0, final + 1 - expected)
+
+        await asyncio.gather(*(read(ws) for ws in sockets))
+        for ws in sockets:
+            await ws.close()
+    results.put({"arrivals": arrivals, "lost": lost})
+
+
+async def _send_paced(table: Table, count: int, rate: float) -> dict[int, tuple[int, int]]:
+    """Send ``count`` commands at ``rate`` per second; each sequence's (sent, acknowledged)."""
+    sent: dict[int, tuple[int, int]] = {}
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+        start = time.monotonic()
+
+        async def one(n: int) -> None:
+            delay = start + n / rate - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            at = time.monotonic_ns()
+            seq = await command(session, table)
+            sent[seq] = (at, time.monotonic_ns())
+
+        await asyncio.gather(*(one(n) for n in range(count)))
+    return sent
+
+
+def fan_out(
+    url: str, table: Table, subscribers: int, count: int, rate: float, processes: int = 4
+) -> tuple[dict[int, tuple[int, int]], dict[int, list[int]], int]:
+    """Subscribers in ``processes`` processes; returns sends, arrivals (first, last), losses."""
+    context = multiprocessing.get_context("spawn")
+    ready: Queue[int] = context.Queue()
+    results: Queue[dict[str, Any]] = context.Queue()
+    version = asyncio.run(_version(table))
+    final = version + count
+    shares = [
+        subscribers // processes + (1 if n < subscribers % processes else 0)
+        for n in range(processes)
+    ]
+    socket_url = table["url"].replace("http", "ws", 1) + "/ws"
+    workers = [
+        context.Process(
+            target=subscriber_process,
+            args=(socket_url, table["overlay_token"], share, final, ready, results),
+        )
+        for share in shares
+        if share
+    ]
+    for worker in workers:
+        worker.start()
+    for _ in workers:
+        ready.get(timeout=120)
+    sent = asyncio.run(_send_paced(table, count, rate))
+    arrivals: dict[int, list[int]] = {}
+    lost = 0
+    for _ in workers:
+        report = results.get(timeout=120)
+        lost += report["lost"]
+        for seq, (first, last) in report["arrivals"].items():
+            merged = arrivals.setdefault(seq, [first, last])
+            merged[0], merged[1] = min(merged[0], first), max(merged[1], last)
+    for worker in workers:
+        worker.join()
+    return sent, arrivals, lost
+
+
+async def _version(table: Table) -> int:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(table["url"], headers=table["headers"]) as answer,
+    ):
+        seq: int = (await answer.json())["seq"]
+        return seq
+
+
+def latencies(url: str, count: int, rate: float) -> None:
+    """Latency at a pace the machine sustains; capacity is ``highest_rate``'s question."""
+    table = asyncio.run(_table(url))
+    print(f"fan-out latency, {count} commands at {rate:.0f}/s:")
+    for subscribers in (1, 100, 1000):
+        sent, arrivals, lost = fan_out(url, table, subscribers, count, rate)
+        figures = {}
+        for name, index in (("first", 0), ("last", 1)):
+            ack = [(arrivals[s][index] - sent[s][1]) / 1e6 for s in sent if s in arrivals]
+            send = [(arrivals[s][index] - sent[s][0]) / 1e6 for s in sent if s in arrivals]
+            figures[name] = (pct(ack, 0.5), pct(ack, 0.99), pct(send, 0.5), pct(send, 0.99))
+        for name, (a50, a99, s50, s99) in figures.items():
+            print(
+                f"ack → arrival, {subscribers:4} subscribers, {name:5}  p50 {a50:6.2f} ms  "
+                f"p99 {a99:6.2f} ms   (sent → arrival p50 {s50:6.2f}  p99 {s99:6.2f})"
+                + (f"   LOST {lost}" if lost else "")
+            )
+    print("   target: p99 to the last of 1000 subscribers ≤ 10 ms")
+
+
+async def _table(url: str) -> Table:
+    async with aiohttp.ClientSession() as session:
+        return await new_table(session, url)
+
+
+def highest_rate(url: str, seconds: float) -> None:
+    table = asyncio.run(_table(url))
+    best = 0.0
+    for rate in (100, 250, 500, 1000, 2000, 4000):
+        count = int(rate * seconds)
+        started = time.monotonic()
+        sent, arrivals, lost = fan_out(url, table, 100, count, rate)
+        achieved = len(sent) / max(
+            1e-9, (max(a for a, _ in sent.values()) - min(a for a, _ in sent.values())) / 1e9
+        )
+        whole = all(s in arrivals for s in sent) and not lost
+        print(
+            f"100 subscribers at {rate:5} events/s asked: {achieved:6.0f}/s sent, "
+            f"{'nothing lost' if whole else f'LOST {lost}'}"
+            f"   ({time.monotonic() - started:.1f} s)"
+        )
+        if not whole:
+            break
+        best = max(best, min(achieved, rate))
+    print(f"highest event rate delivered to 100 subscribers with nothing lost: {best:.0f}/s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--quick", action="store_true", help="fewer commands, for a smoke run")
+    args = parser.parse_args()
+    count = 50 if args.quick else 200
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        ServerProcess(Path(folder) / "bench.db", rate_burst=10**9, rate_per_second=10**9) as server,
+    ):
+        asyncio.run(round_trip(server.url, count * 2))
+        asyncio.run(throughput(server.url, 1.0 if args.quick else 3.0, tables=8, senders=32))
+        latencies(server.url, count, rate=20)
+        highest_rate(server.url, 0.5 if args.quick else 2.0)
+
+
+if __name__ == "__main__":
+    main()
