@@ -60,6 +60,8 @@ class System(Generic[Opts, S, C, E]):
     """What the viewer's role may see of the state."""
     censor: Callable[[E, Viewer], dict[str, Any] | None]
     """The event as the viewer may see it (as JSON data), or None when none of it may be."""
+    participants: Callable[[S], frozenset[str]]
+    """The ids of everyone at the table: what a player token may be bound to."""
 
     def table(
         self, options: Opts | None = None, log: Iterable[E | Undone] = ()

@@ -171,6 +171,14 @@ async def mint_token(request: web.Request) -> web.Response:
         spec = NewToken.model_validate(await json_body(request))
     except ValidationError as error:
         raise invalid(error) from None
+    unknown = sorted(set(spec.participants) - game.system.participants(game.table.state))
+    if unknown:
+        raise problem(
+            web.HTTPUnprocessableEntity,
+            "invalid",
+            f"{unknown[0]!r} is not at this table: add them first",
+            field="participants",
+        )
     token = await request.app[SEIZE].games.mint_player(
         game, frozenset(spec.participants), spec.label
     )

@@ -27,6 +27,7 @@ AWARENESS: System[AwarenessOptions, Situation, Command, Event] = System(
     evolve=evolve,
     view=view,
     censor=censor,
+    participants=lambda state: frozenset(s.id for s in state.sheets),
 )
 
 AwarenessTable = Table[AwarenessOptions, Situation, Command, Event]

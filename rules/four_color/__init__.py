@@ -27,6 +27,7 @@ FOUR_COLOR: System[FourColorOptions, Scene, Command, Event] = System(
     evolve=evolve,
     view=view,
     censor=censor,
+    participants=lambda state: frozenset(m.id for m in state.members),
 )
 
 FourColorTable = Table[FourColorOptions, Scene, Command, Event]

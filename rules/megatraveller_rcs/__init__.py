@@ -27,6 +27,7 @@ MEGATRAVELLER_RCS: System[RcsOptions, Encounter, Command, Event] = System(
     evolve=evolve,
     view=view,
     censor=censor,
+    participants=lambda state: frozenset(c.id for c in state.characters),
 )
 
 RcsTable = Table[RcsOptions, Encounter, Command, Event]

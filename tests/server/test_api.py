@@ -275,3 +275,17 @@ async def test_the_openapi_document_has_every_command_of_every_system(client: Cl
         variants = schemas[f"{system}_command"]["oneOf"]
         names = {schemas[v["$ref"].split("/")[-1]]["properties"]["type"]["const"] for v in variants}
         assert command in names and "undo" in names
+
+
+async def test_a_player_token_for_someone_not_at_the_table_is_refused(client: Client) -> None:
+    table = await new_table(client, "four-color")
+    await send(client, table, HERO)
+    minted = await client.post(
+        f"/api/tables/{table['id']}/tokens",
+        json={"participants": ["h1", "nobody"]},
+        headers=bearer(table["gm_token"]),
+    )
+    body = await minted.json()
+    assert (
+        minted.status == 422 and body["field"] == "participants" and "'nobody'" in body["message"]
+    )

@@ -76,12 +76,8 @@ def test_the_iai_duel() -> None:
     assert resolve_all(table) == ["jubei", "gonbei"]
 
 
-def test_the_hostage_standoff_with_a_police_sniper_and_a_counter_sniper() -> None:
-    """A hostage-taker; a police sniper lying in wait for him to move the gun; his accomplice
-    on a rooftop, ready and waiting for the police sniper to fire. He moves the gun. The sniper
-    pre-empts him (7 + (3 - 1) = 9, rolls 6); the counter-sniper pre-empts the sniper
-    (6 + (1 - 2) = 5, rolls 3). The counter-sniper fires first, the police sniper is hit
-    before his shot, and the hostage-taker's action still happens."""
+def standoff() -> AwarenessTable:
+    """The hostage-taker moves the gun, with the police sniper and the counter-sniper waiting."""
     table = situation(
         sheet("taker"),
         sheet("police", LYING_IN_WAIT, coordination=7),
@@ -91,6 +87,16 @@ def test_the_hostage_standoff_with_a_police_sniper_and_a_counter_sniper() -> Non
     table.execute(Wait(character="police", trigger="he moves the gun"), GM)
     table.execute(Wait(character="counter", trigger="the police sniper fires"), GM)
     table.execute(Act(character="taker", what="turns the gun on the hostage"), GM)
+    return table
+
+
+def test_the_hostage_standoff_with_a_police_sniper_and_a_counter_sniper() -> None:
+    """A hostage-taker; a police sniper lying in wait for him to move the gun; his accomplice
+    on a rooftop, ready and waiting for the police sniper to fire. He moves the gun. The sniper
+    pre-empts him (7 + (3 - 1) = 9, rolls 6); the counter-sniper pre-empts the sniper
+    (6 + (1 - 2) = 5, rolls 3). The counter-sniper fires first, the police sniper is hit
+    before his shot, and the hostage-taker's action still happens."""
+    table = standoff()
     preempt(table, "police", "taker", die=6)
     preempt(table, "counter", "police", die=3)
     assert table.state.sequence() == ("counter", "police", "taker")
@@ -100,15 +106,7 @@ def test_the_hostage_standoff_with_a_police_sniper_and_a_counter_sniper() -> Non
 def test_the_hostage_standoff_when_the_counter_sniper_is_too_slow() -> None:
     """The same, but the counter-sniper rolls 8 against 5: he fires just after the police
     sniper, who takes the hostage-taker down before he can shoot."""
-    table = situation(
-        sheet("taker"),
-        sheet("police", LYING_IN_WAIT, coordination=7),
-        sheet("counter", READY, coordination=6),
-    )
-    roll_round(table, {"taker": 3, "police": 2, "counter": 4})
-    table.execute(Wait(character="police", trigger="he moves the gun"), GM)
-    table.execute(Wait(character="counter", trigger="the police sniper fires"), GM)
-    table.execute(Act(character="taker", what="turns the gun on the hostage"), GM)
+    table = standoff()
     preempt(table, "police", "taker", die=6)
     preempt(table, "counter", "police", die=8)
     order = resolve_all(table, taken_out=frozenset({"taker"}))
