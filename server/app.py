@@ -6,11 +6,10 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from importlib import resources
 
 from aiohttp import WSCloseCode, web
 
-from server import api, live, openapi
+from server import api, live, openapi, pages
 from server.context import SEIZE, Seize
 from server.errors import problem
 from server.settings import Settings
@@ -52,11 +51,6 @@ async def _openapi(request: web.Request) -> web.Response:
     return web.json_response(request.app[OPENAPI])
 
 
-async def _docs(request: web.Request) -> web.Response:
-    page = resources.files("server").joinpath("static/docs.html").read_text(encoding="utf-8")
-    return web.Response(text=page, content_type="text/html")
-
-
 OPENAPI = web.AppKey("openapi", dict)
 
 
@@ -65,7 +59,7 @@ def make_app(settings: Settings) -> web.Application:
     app.add_routes(api.routes)
     app.add_routes(live.routes)
     app.router.add_get("/api/openapi.json", _openapi)
-    app.router.add_get("/api/docs", _docs)
+    app.add_routes(pages.routes)
     app[OPENAPI] = openapi.build()
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:

@@ -31,8 +31,9 @@ class ServerProcess:
         self.process: subprocess.Popen[bytes] | None = None
         self.url = ""
 
-    def start(self) -> ServerProcess:
-        port = free_port()
+    def start(self, *, same_port: bool = False) -> ServerProcess:
+        """Start the server; ``same_port`` restarts it where clients already look for it."""
+        port = int(self.url.rsplit(":", 1)[1]) if same_port and self.url else free_port()
         self.url = f"http://127.0.0.1:{port}"
         self.process = subprocess.Popen(
             [sys.executable, "-m", "server", "serve", "--port", str(port), "--db", str(self.db)],

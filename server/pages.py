@@ -1,0 +1,34 @@
+"""Pages the server serves itself: plain HTML, CSS and ES modules, no build step."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from aiohttp import web
+
+STATIC = Path(str(resources.files("server").joinpath("static")))
+
+routes = web.RouteTableDef()
+
+
+def _page(name: str) -> web.Response:
+    return web.Response(
+        text=(STATIC / name).read_text(encoding="utf-8"),
+        content_type="text/html",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
+@routes.get("/overlay/{table_id}")
+async def overlay(request: web.Request) -> web.Response:
+    """The stream overlay; it asks for the table with the ``?token=`` it was loaded with."""
+    return _page("overlay.html")
+
+
+@routes.get("/api/docs")
+async def docs(request: web.Request) -> web.Response:
+    return _page("docs.html")
+
+
+routes.static("/static", STATIC)

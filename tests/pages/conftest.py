@@ -1,0 +1,84 @@
+"""Pages in a real browser: Playwright driving Debian's Chromium (never a downloaded browser)
+against a server in its own process. Without /usr/bin/chromium these tests are skipped, unless
+SEIZE_REQUIRE_BROWSER is set, as .ci/run sets it: there they must run."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from tests.server.process import ServerProcess, call
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"
+FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        if os.environ.get("SEIZE_REQUIRE_BROWSER"):
+            pytest.fail("Chromium is required here: apt-get install chromium")
+        pytest.skip("no /usr/bin/chromium on this machine (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    opened = context.new_page()
+    yield opened
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("pages") / "seize.db"
+    with ServerProcess(db, rate_burst=1_000_000, rate_per_second=1_000_000) as running:
+        yield running
+
+
+class Table:
+    """A table on the server, driven with the GM's token."""
+
+    def __init__(self, server: ServerProcess, system: str) -> None:
+        self.server = server
+        _, created = call(f"{server.url}/api/tables", "POST", {"system": system, "name": "page"})
+        self.id: str = created["id"]
+        self.gm: str = created["gm_token"]
+        self.overlay: str = created["overlay_token"]
+
+    @property
+    def url(self) -> str:
+        return f"{self.server.url}/api/tables/{self.id}"
+
+    def send(self, command: dict[str, Any]) -> dict[str, Any]:
+        status, answer = call(f"{self.url}/commands", "POST", command, self.gm)
+        assert status == 200, answer
+        return dict(answer)
+
+    def view(self, token: str | None = None) -> dict[str, Any]:
+        _, answer = call(self.url, token=token or self.overlay)
+        return dict(answer)
+
+    def overlay_url(self, query: str = "") -> str:
+        return f"{self.server.url}/overlay/{self.id}?token={self.overlay}{query}"
+
+
+def shoot(page: Any, name: str) -> Path:
+    """A screenshot kept as a test artifact (transparent where the page is)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), omit_background=True)
+    return path
