@@ -22,8 +22,10 @@ FLAGS = [
 ]  # fmt: skip
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One browser per module: Playwright's synchronous API keeps an event loop running on this
+    thread while it is open, which the asynchronous tests of other folders must not inherit."""
     if not CHROMIUM.exists():
         if os.environ.get("SEIZE_REQUIRE_BROWSER"):
             pytest.fail("Chromium is required here: apt-get install chromium")
