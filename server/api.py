@@ -51,10 +51,18 @@ class NewTokenAnswer(BaseModel):
     participants: list[str]
 
 
+class Caller(BaseModel):
+    """Who the token is: its role, and the participants a player token is bound to."""
+
+    role: str
+    participants: list[str]
+
+
 class TableAnswer(BaseModel):
     id: str
     system: str
     name: str
+    you: Caller
     seq: int
     view: dict[str, Any] = Field(description="The table as the caller's role may see it")
 
@@ -153,8 +161,16 @@ async def read_table(request: web.Request) -> web.Response:
     game = game_of(request)
     principal = caller(request, game)
     view = game.table.view(principal.viewer).model_dump(mode="json")
+    you = Caller(
+        role=principal.viewer.role.value, participants=sorted(principal.viewer.participants)
+    )
     answer = TableAnswer(
-        id=game.id, system=game.system.name, name=game.name, seq=game.table.version, view=view
+        id=game.id,
+        system=game.system.name,
+        name=game.name,
+        you=you,
+        seq=game.table.version,
+        view=view,
     )
     return web.json_response(answer.model_dump())
 

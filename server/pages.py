@@ -26,6 +26,19 @@ async def overlay(request: web.Request) -> web.Response:
     return _page("overlay.html")
 
 
+@routes.get("/console")
+@routes.get("/console/{table_id}")
+async def console(request: web.Request) -> web.Response:
+    """The GM console, and its start page that creates a table."""
+    return _page("console.html")
+
+
+@routes.get("/play/{table_id}")
+async def play(request: web.Request) -> web.Response:
+    """A player's page; it asks for the table with the ``?token=`` it was given."""
+    return _page("play.html")
+
+
 @routes.get("/api/docs")
 async def docs(request: web.Request) -> web.Response:
     return _page("docs.html")

@@ -2,9 +2,9 @@
 // follows the table over a WebSocket, reconnecting and resuming from the last sequence seen.
 // It renders the public view it is given; it never holds anything a stream may not show.
 
+import { Table, h, tableId } from "/static/client.js";
+
 const params = new URLSearchParams(location.search);
-const token = params.get("token") ?? "";
-const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const root = document.getElementById("overlay");
 
 for (const [param, property] of [["accent", "--seize-accent"], ["scale", "--seize-scale"],
@@ -17,19 +17,6 @@ document.body.dataset.position = params.get("position") ?? "bottom";
 
 let seq = 0;
 let lastLine = [];
-
-/** An element with attributes and children; text goes in as text, never as HTML. */
-function h(tag, attributes = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (name === "class") element.className = value;
-    else element.setAttribute(name, value);
-  }
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined && child !== false) element.append(child);
-  }
-  return element;
-}
 
 const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
 
@@ -119,30 +106,9 @@ function render(view) {
   root.dataset.seq = String(seq);
 }
 
-async function snapshot() {
-  const answer = await fetch(`/api/tables/${encodeURIComponent(tableId)}`,
-                             { headers: { Authorization: `Bearer ${token}` } });
-  if (!answer.ok) throw new Error(`the table answered ${answer.status}`);
-  const body = await answer.json();
-  seq = body.seq;
-  render(body.view);
-}
-
-function follow(delay = 250) {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/api/tables/`
-    + `${encodeURIComponent(tableId)}/ws?token=${encodeURIComponent(token)}&after=${seq}`);
-  socket.onopen = () => { delay = 250; };
-  socket.onmessage = (message) => {
-    const data = JSON.parse(message.data);
-    if (data.type === "bye") return;
-    seq = Math.max(seq, data.seq);
-    if (data.view) render(data.view);
-  };
-  socket.onclose = () => setTimeout(() => follow(Math.min(delay * 2, 5000)), delay);
-}
-
-snapshot().then(() => follow()).catch((error) => {
-  root.replaceChildren(h("div", { class: "strip label" }, String(error.message)));
-  setTimeout(() => location.reload(), 5000);
-});
+new Table(tableId(), params.get("token") ?? "", (view, at) => { seq = at; render(view); })
+  .start()
+  .catch((error) => {
+    root.replaceChildren(h("div", { class: "strip label" }, String(error.message)));
+    setTimeout(() => location.reload(), 5000);
+  });
