@@ -14,6 +14,7 @@ by the sender and an arrival seen by a subscriber compare directly.
   20,000 messages a second for the clients, which share the machine's two cores with the
   server). The server publishes before it answers, so an arrival can precede the
   acknowledgement: such latencies are negative. Command sent to arrival is printed too;
+- a command's acknowledgement to the overlay's DOM showing it, in Debian's Chromium;
 - the highest event rate 100 subscribers receive with nothing lost (no gap, no goodbye).
 """
 
@@ -31,7 +32,7 @@ from typing import Any
 
 import aiohttp
 
-from tests.server.process import ServerProcess
+from tests.server.process import ServerProcess, call
 
 Table = dict[str, Any]
 SEQ = re.compile(r'\{"type": "event", "seq": (\d+)')
@@ -276,6 +277,64 @@ def highest_rate(url: str, seconds: float) -> None:
     print(f"highest event rate delivered to 100 subscribers with nothing lost: {best:.0f}/s")
 
 
+CHROMIUM = Path("/usr/bin/chromium")
+RECORD_RENDERS = """() => {
+  window.shown = {};
+  const root = document.getElementById("overlay");
+  new MutationObserver(() => {
+    const seq = Number(root.dataset.seq);
+    if (!(seq in window.shown)) window.shown[seq] = performance.timeOrigin + performance.now();
+  }).observe(root, { attributes: true, childList: true, subtree: true });
+}"""
+
+
+def overlay_latency(url: str, count: int) -> None:
+    """Acknowledgement (the sender has the 200) to the overlay's DOM showing that sequence, in
+    Debian's Chromium; both read the machine's wall clock."""
+    if not CHROMIUM.exists():
+        print("overlay latency: skipped, no /usr/bin/chromium (apt-get install chromium)")
+        return
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415 - only with a browser
+
+    table = asyncio.run(_table(url))
+    acknowledged: dict[int, float] = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        page = browser.new_page(viewport={"width": 1920, "height": 1080})
+        page.goto(f"{url}/overlay/{table['id']}?token={table['overlay_token']}")
+        page.wait_for_selector(".rcs")
+        page.evaluate(RECORD_RENDERS)
+        for _ in range(count):
+            _, answer = call(
+                f"{table['url']}/commands",
+                "POST",
+                {"type": "set_pool", "side": "crew", "points": 2},
+                table["gm_token"],
+            )
+            acknowledged[answer["seq"]] = time.time() * 1000
+            time.sleep(0.02)
+        last = max(acknowledged)
+        page.wait_for_function(f"window.shown[{last}] !== undefined")
+        shown = {int(seq): at for seq, at in page.evaluate("window.shown").items()}
+        browser.close()
+    delays = [shown[seq] - at for seq, at in acknowledged.items() if seq in shown]
+    print(
+        f"ack → overlay DOM updated in Chromium  p50 {pct(delays, 0.5):6.2f} ms   "
+        f"p99 {pct(delays, 0.99):6.2f} ms   ({len(delays)} of {count} commands; "
+        f"target p99 ≤ 50 ms)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -290,6 +349,7 @@ def main() -> None:
         asyncio.run(round_trip(server.url, count * 2))
         asyncio.run(throughput(server.url, 1.0 if args.quick else 3.0, tables=8, senders=32))
         latencies(server.url, count, rate=20)
+        overlay_latency(server.url, count)
         highest_rate(server.url, 0.5 if args.quick else 2.0)
 
 

@@ -63,15 +63,14 @@ def _announce(settings: Settings, *, demo: bool) -> Any:
         if demo:
             game, tokens = await ready(app[SEIZE])
             table = f"{base}/api/tables/{game.id}"
-            socket = table.replace("http", "ws", 1)
             lines += [
                 f"  Demo table:   {game.name} ({game.id})",
-                f"  GM view:      {table}?token={tokens['gm']}",
-                f"  Overlay view: {table}?token={tokens['overlay']}",
-                f"  Spider-Man's player: {table}?token={tokens['peter']}",
-                f"  Live (WebSocket): {socket}/ws?token={tokens['overlay']}",
-                f"  Send commands: POST {table}/commands with Authorization: Bearer <GM token>",
+                f"  GM console:   {base}/console/{game.id}#token={tokens['gm']}",
+                f"  Overlay:      {base}/overlay/{game.id}?token={tokens['overlay']}",
+                f"  Spider-Man's player page: {base}/play/{game.id}?token={tokens['peter']}",
+                f"  API (GM):     {table}?token={tokens['gm']}",
             ]
+        lines.append(f"  New table:    {base}/console")
         print("\n".join(lines), flush=True)
 
     return announce

@@ -1,0 +1,25 @@
+"""seize serve --demo: a dealt Four Color Hack table, reused across starts with fresh tokens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.context import SEIZE
+from server.demo_table import NAME, ready
+
+from .conftest import Client, bearer
+
+
+async def test_the_demo_table_is_dealt_and_reused_with_fresh_tokens(client: Client) -> None:
+    seize = client.app[SEIZE]
+    game, first = await ready(seize)
+    again, second = await ready(seize)
+    assert again.id == game.id and len(seize.store.tables_named(NAME)) == 1
+    assert first["gm"] != second["gm"]
+    old = await client.get(f"/api/tables/{game.id}", headers=bearer(first["gm"]))
+    assert old.status == 401  # revoked
+    answer: Any = await (
+        await client.get(f"/api/tables/{game.id}", headers=bearer(second["peter"]))
+    ).json()
+    assert answer["you"] == {"role": "player", "participants": ["peter"]}
+    assert answer["view"]["phase"] == "panels" and answer["view"]["hidden_cards"] >= 3
