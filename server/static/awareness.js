@@ -32,6 +32,11 @@ export function awareness(table) {
       { name: "die", label: "d10", type: "number" },
     ], (v) => ({ type: "enter_initiative", character: v.character, die: v.die, source: "gm" }),
     { name: "enter_initiative" }),
+    form(table, "Correct an initiative", [
+      { name: "character", label: "Character", type: "select", choices: everyone },
+      { name: "qr", label: "QR", type: "number" }, { name: "score", label: "Score", type: "number" },
+    ], (v) => ({ type: "override_initiative", character: v.character, qr: v.qr, score: v.score }),
+    { name: "override" }),
     form(table, "Act", [
       { name: "character", label: "Declaring", type: "select",
         choices: (v) => (v.declaring ? [[v.declaring, v.declaring]] : []) },

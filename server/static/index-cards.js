@@ -42,6 +42,11 @@ export function indexCards(table) {
         choices: () => [["initiative", "initiative"], ["other", "another DM"]] },
     ], (v) => ({ type: "spend_tactics", side: side(v.character), character: v.character,
                  points: v.points, purpose: v.purpose }), { name: "spend" }),
+    form(table, "Correct an initiative", [
+      { name: "character", label: "Character", type: "select", choices: everyone },
+      { name: "initiative", label: "Initiative", type: "number" },
+    ], (v) => ({ type: "override_initiative", character: v.character, initiative: v.initiative }),
+    { name: "override" }),
     form(table, "Take out", [
       { name: "character", label: "Character", type: "select", choices: everyone },
     ], (v) => ({ type: "take_out", character: v.character }), { name: "take_out" }),

@@ -103,6 +103,58 @@ def test_the_console_runs_an_rcs_round_with_a_seize(page: Any, server: ServerPro
     assert [c["character"] for c in view["line"]] == ["guard", "jena"]
     assert view["line"][0]["tapped"] and view["token"] == "jena"
     shoot(page, "console-rcs")
+    submit(
+        page,
+        "declare",
+        character="jena",
+        action="long",
+        what="dives out the window",
+        target="the window",
+    )
+    page.wait_for_selector("[data-declared]")
+    page.click("[data-action=resolve]")
+    page.wait_for_selector("text=roll initiative")
+    assert gm_view(server, page, table_id)["view"]["phase"] == "round_over"
+    submit(page, "override", character="guard", initiative="3")
+    page.wait_for_selector(".error:has-text('no initiative this round')")  # between rounds
+
+
+def test_the_console_runs_an_awareness_round(page: Any, server: ServerProcess) -> None:
+    table_id = create(page, server, "awareness")
+    for seq, (cid, name) in enumerate((("kid", "Kid"), ("marshal", "Marshal")), 1):
+        submit(
+            page,
+            "join",
+            id=cid,
+            name=name,
+            perception="5",
+            stealth="5",
+            coordination="6",
+            state="ready",
+        )
+        at_seq(page, seq)
+    page.click("[data-action=await_rolls]")
+    at_seq(page, 3)
+    submit(page, "enter_initiative", character="kid", die="3")  # ready: QR 1
+    at_seq(page, 4)
+    submit(page, "enter_initiative", character="marshal", die="5")  # QR 3
+    at_seq(page, 5)
+    assert gm_view(server, page, table_id)["view"]["upcoming"] == ["kid", "marshal"]
+    submit(page, "wait", character="kid", trigger="the Marshal draws")
+    at_seq(page, 6)
+    submit(page, "act", character="marshal", what="draws", mode="normal")
+    at_seq(page, 7)
+    submit(
+        page, "react", character="kid", to="marshal", timing="before", what="fires", mode="normal"
+    )
+    at_seq(page, 8)
+    assert "Resolves in order" in page.inner_text("[data-section='The exchange']")
+    shoot(page, "console-awareness")
+    page.click("[data-action=resolve]")
+    at_seq(page, 9)
+    page.click("[data-action=resolve]")
+    at_seq(page, 10)
+    assert gm_view(server, page, table_id)["view"]["phase"] == "round_over"
 
 
 def test_a_player_page_offers_seize_only_when_the_engine_allows_it(
