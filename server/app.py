@@ -9,13 +9,42 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 from aiohttp import WSCloseCode, web
 
-from server import api, live, openapi, pages
+from server import api, dialects, live, openapi, pages, vtt
 from server.context import SEIZE, Seize
 from server.errors import problem
 from server.settings import Settings
 
 log = logging.getLogger("seize")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+CORS = {
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Allow-Methods": "GET, POST, PUT, OPTIONS",
+    "Access-Control-Allow-Headers": "Authorization, Content-Type, Idempotency-Key, If-Match",
+    "Access-Control-Max-Age": "600",
+}
+
+
+@web.middleware
+async def cross_origin(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """VTT modules and userscripts call from their own pages' origins. Any origin may: access is
+    by bearer token, never by cookie, so another site gains nothing it was not given."""
+    if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
+        headers = dict(CORS)
+        if request.headers.get("Access-Control-Request-Private-Network") == "true":
+            # A browser asking whether a public page (Roll20) may reach this server on the
+            # GM's own machine or network: it may, with a token.
+            headers["Access-Control-Allow-Private-Network"] = "true"
+        return web.Response(status=204, headers=headers)
+    try:
+        response = await handler(request)
+    except web.HTTPException as error:
+        error.headers.update(CORS)
+        raise
+    if not response.prepared:
+        response.headers.update(CORS)
+    return response
 
 
 @web.middleware
@@ -55,9 +84,11 @@ OPENAPI = web.AppKey("openapi", dict)
 
 
 def make_app(settings: Settings) -> web.Application:
-    app = web.Application(middlewares=[logged], client_max_size=settings.max_body)
+    app = web.Application(middlewares=[cross_origin, logged], client_max_size=settings.max_body)
     app.add_routes(api.routes)
     app.add_routes(live.routes)
+    app.add_routes(dialects.routes)
+    app.add_routes(vtt.routes)
     app.router.add_get("/api/openapi.json", _openapi)
     app.add_routes(pages.routes)
     app[OPENAPI] = openapi.build()

@@ -87,6 +87,14 @@ def build() -> dict[str, Any]:
         "description": "The last sequence the client has seen",
     }
     secured: list[dict[str, list[str]]] = [{"bearer": []}]
+    public = {
+        "name": "as",
+        "in": "query",
+        "required": False,
+        "schema": {"enum": ["public"]},
+        "description": "Render the public view, whatever the token: what a VTT may write "
+        "where every player can read it",
+    }
     return {
         "openapi": "3.1.0",
         "info": {
@@ -209,6 +217,90 @@ def build() -> dict[str, Any]:
                         **_errors(400, 401, 403, 404, 429),
                     },
                 }
+            },
+            "/api/tables/{table_id}/foundry/combat": {
+                "get": {
+                    "summary": "The table as a Foundry VTT Combat document",
+                    "operationId": "foundryCombat",
+                    "parameters": [table_id, public],
+                    "security": secured,
+                    "responses": {
+                        "200": {
+                            "description": "round, turn, combatants",
+                            **_json({"type": "object"}),
+                        },
+                        **_errors(401, 403, 404, 429),
+                    },
+                }
+            },
+            "/api/tables/{table_id}/roll20/turnorder": {
+                "get": {
+                    "summary": "The table as Roll20's turn order, the current actor first",
+                    "operationId": "roll20TurnOrder",
+                    "parameters": [
+                        table_id,
+                        public,
+                        {
+                            "name": "page",
+                            "in": "query",
+                            "required": False,
+                            "schema": {"type": "string"},
+                        },
+                    ],
+                    "security": secured,
+                    "responses": {
+                        "200": {
+                            "description": "Turn order entries",
+                            **_json({"type": "array", "items": {"type": "object"}}),
+                        },
+                        **_errors(401, 403, 404, 429),
+                    },
+                },
+                "put": {
+                    "summary": "Join everyone in a Roll20 turn order (GM)",
+                    "operationId": "roll20Import",
+                    "parameters": [
+                        table_id,
+                        {
+                            "name": "kind",
+                            "in": "query",
+                            "required": False,
+                            "schema": {"enum": ["hero", "villain", "mob"]},
+                        },
+                        {
+                            "name": "side",
+                            "in": "query",
+                            "required": False,
+                            "schema": {"type": "string"},
+                        },
+                    ],
+                    "security": secured,
+                    "requestBody": {
+                        "required": True,
+                        **_json(
+                            {
+                                "type": "array",
+                                "items": {
+                                    "type": "object",
+                                    "required": ["id"],
+                                    "properties": {
+                                        "id": {"type": "string"},
+                                        "pr": {},
+                                        "custom": {"type": "string"},
+                                        "_pageid": {"type": "string"},
+                                    },
+                                },
+                            }
+                        ),
+                    },
+                    "responses": {
+                        "200": {
+                            "description": "joined, skipped, refused",
+                            **_json({"type": "object"}),
+                        },
+                        **_errors(400, 401, 403, 404, 413, 422, 429),
+                    },
+                },
             },
             "/healthz": {
                 "get": {

@@ -1,0 +1,112 @@
+"""What VTTs install from the server: the Foundry VTT module and the Roll20 userscript.
+
+Both are built from their files at request time, with this server's address written in, so
+"Install Module → Manifest URL" and installing the userscript work against a running server.
+The Foundry module's scripts folder also holds the logic both share (the live link, "next"),
+which the userscript inlines.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from server.context import SEIZE
+
+HERE = Path(str(resources.files("server").joinpath("vtt")))
+FOUNDRY = HERE / "foundry"
+VERSION = "0.1.0"
+
+routes = web.RouteTableDef()
+
+
+def base_url(request: web.Request) -> str:
+    configured = request.app[SEIZE].settings.public_url
+    return (configured or f"{request.scheme}://{request.host}").rstrip("/")
+
+
+def module_files() -> dict[str, bytes]:
+    """The module's files, as the zip holds them."""
+    return {
+        str(p.relative_to(FOUNDRY)): p.read_bytes()
+        for p in sorted(FOUNDRY.rglob("*"))
+        if p.is_file()
+    }
+
+
+def manifest(base: str) -> dict[str, Any]:
+    return {
+        "id": "seize",
+        "title": "Seize",
+        "description": "Runs this world's combat tracker from a Seize table: card-dealt Panels, "
+        "hidden awareness, seizing the initiative.",
+        "version": VERSION,
+        "authors": [{"name": "Seize"}],
+        "compatibility": {"minimum": "12", "verified": "13"},
+        "esmodules": ["scripts/seize.mjs"],
+        "styles": ["styles/seize.css"],
+        "languages": [{"lang": "en", "name": "English", "path": "lang/en.json"}],
+        "url": base,
+        "manifest": f"{base}/foundry/module.json",
+        "download": f"{base}/foundry/module.zip",
+    }
+
+
+@routes.get("/foundry/module.json")
+async def foundry_manifest(request: web.Request) -> web.Response:
+    return web.json_response(manifest(base_url(request)))
+
+
+@routes.get("/foundry/module.zip")
+async def foundry_zip(request: web.Request) -> web.Response:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("module.json", json.dumps(manifest(base_url(request)), indent=2))
+        for name, content in module_files().items():
+            archive.writestr(name, content)
+    return web.Response(
+        body=buffer.getvalue(),
+        content_type="application/zip",
+        headers={"Content-Disposition": 'attachment; filename="seize.zip"'},
+    )
+
+
+USERSCRIPT_HEADER = """// ==UserScript==
+// @name         Seize bridge for Roll20
+// @namespace    seize
+// @version      {version}
+// @description  Follows a Seize table in Roll20's turn order and sends the GM's "next" back.
+// @match        https://app.roll20.net/editor/*
+// @grant        none
+// ==/UserScript==
+"""
+
+
+def _as_script(module: str) -> str:
+    """An ES module's code as plain script: its imports dropped (everything is inlined in
+    order) and ``export`` removed."""
+    code = re.sub(r"^import .*?;\n", "", module, flags=re.MULTILINE)
+    return re.sub(r"^export ", "", code, flags=re.MULTILINE)
+
+
+def userscript(base: str) -> str:
+    parts = [
+        (HERE / name).read_text(encoding="utf-8")
+        for name in ("foundry/scripts/link.mjs", "foundry/scripts/engine.mjs", "roll20/bridge.mjs")
+    ]
+    body = "\n".join(_as_script(part) for part in parts)
+    main = (HERE / "roll20/userscript.js").read_text(encoding="utf-8")
+    main = main.replace("SEIZE_SERVER", json.dumps(base))
+    return USERSCRIPT_HEADER.format(version=VERSION) + "(() => {\n" + body + "\n" + main + "})();\n"
+
+
+@routes.get("/roll20/seize.user.js")
+async def roll20_userscript(request: web.Request) -> web.Response:
+    return web.Response(text=userscript(base_url(request)), content_type="text/javascript")

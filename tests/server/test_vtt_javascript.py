@@ -1,0 +1,127 @@
+"""The Foundry module's and the Roll20 bridge's logic, run with Node's own test runner against
+what a real server serves for each system (written out as fixtures first).
+
+Without Node these are skipped, unless SEIZE_REQUIRE_NODE is set, as .ci/run sets it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import Client, bearer, new_table, send
+
+JS_TESTS = Path(__file__).parents[1] / "js"
+
+
+async def snapshot(client: Client, table: dict[str, Any]) -> dict[str, Any]:
+    base = f"/api/tables/{table['id']}"
+    gm, overlay = bearer(table["gm_token"]), bearer(table["overlay_token"])
+    return {
+        "combat": await (await client.get(f"{base}/foundry/combat?as=public", headers=gm)).json(),
+        "turnorder": await (await client.get(f"{base}/roll20/turnorder", headers=overlay)).json(),
+        "view": (await (await client.get(base, headers=gm)).json())["view"],
+    }
+
+
+async def four_color(client: Client) -> dict[str, Any]:
+    table = await new_table(client, "four-color")
+    for member, kind in (("h1", "hero"), ("h2", "hero"), ("v1", "villain")):
+        await send(
+            client,
+            table,
+            {"type": "join", "member": {"id": member, "name": member.upper(), "kind": kind}},
+        )
+    await send(client, table, {"type": "deal", "source": "gm"})
+    for card in ("QH", "3C", "KS", "9D"):
+        await send(client, table, {"type": "deal_card", "card": card, "source": "gm"})
+    await send(client, table, {"type": "assign_card", "card": "9D", "acting": "v1"})
+    before = await snapshot(client, table)
+    await send(client, table, {"type": "next_panel"})
+    return {"before": before, "after": await snapshot(client, table)}
+
+
+async def rcs(client: Client) -> dict[str, Any]:
+    table = await new_table(client, "megatraveller-rcs")
+    for cid in ("jena", "guard", "sarge"):
+        await send(
+            client,
+            table,
+            {
+                "type": "join",
+                "character": {"id": cid, "name": cid.title(), "side": cid, "dex": 0, "movement": 0},
+            },
+        )
+    await send(client, table, {"type": "roll_initiative", "source": "gm"})
+    for cid, dice in (("jena", [1, 2]), ("guard", [3, 3]), ("sarge", [6, 6])):
+        await send(client, table, {"type": "enter_roll", "character": cid, "dice": dice})
+    before = await snapshot(client, table)
+    await send(
+        client,
+        table,
+        {
+            "type": "declare",
+            "character": "jena",
+            "action": "long",
+            "what": "runs",
+            "target": "door",
+        },
+    )
+    await send(client, table, {"type": "seize", "character": "sarge"})
+    return {"before": before, "after": await snapshot(client, table)}
+
+
+async def awareness(client: Client) -> dict[str, Any]:
+    table = await new_table(client, "awareness")
+    for cid in ("kid", "marshal", "sniper"):
+        await send(
+            client,
+            table,
+            {
+                "type": "join",
+                "sheet": {
+                    "id": cid,
+                    "name": cid.title(),
+                    "perception": 5,
+                    "stealth": 5,
+                    "coordination": 5,
+                },
+            },
+        )
+    await send(client, table, {"type": "roll_initiative", "source": "gm"})
+    for cid, die in (("kid", 2), ("marshal", 5), ("sniper", 8)):
+        await send(client, table, {"type": "enter_initiative", "character": cid, "die": die})
+    await send(client, table, {"type": "wait", "character": "kid", "trigger": "the draw"})
+    before = await snapshot(client, table)
+    await send(client, table, {"type": "act", "character": "marshal", "what": "draws"})
+    return {"before": before, "after": await snapshot(client, table)}
+
+
+async def test_the_javascript_suite(client: Client, tmp_path: Path) -> None:
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("SEIZE_REQUIRE_NODE"):
+            pytest.fail("Node.js is required here")
+        pytest.skip("no node on this machine: the JavaScript tests need Node.js 18 or newer")
+    fixtures = {
+        "four-color": await four_color(client),
+        "megatraveller-rcs": await rcs(client),
+        "awareness": await awareness(client),
+    }
+    (tmp_path / "fixtures.json").write_text(json.dumps(fixtures))
+    files = sorted(str(p) for p in JS_TESTS.glob("*.test.mjs"))
+    run = subprocess.run(
+        [node, "--test", *files],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "SEIZE_FIXTURES": str(tmp_path / "fixtures.json")},
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert "# fail 0" in run.stdout and "# pass 0" not in run.stdout, run.stdout
