@@ -1,0 +1,81 @@
+"""The link from a device at the table to a Seize server: it asks what the table is waiting for
+and sends the command a reading answers. It speaks the server's HTTP API with the table's GM
+token, as any client does."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import aiohttp
+
+from adapters.tray_protocol import Roll
+
+View = dict[str, Any]
+
+
+def awaited(view: View, what: str) -> list[str]:
+    return [who for wait in view["awaiting"] if wait["what"] == what for who in wait["who"]]
+
+
+def command_for_roll(view: View, roll: Roll) -> dict[str, Any] | None:
+    """The roll's command: the 2D6 of the next RCS character whose initiative is awaited, or the
+    d10 of the next awareness character; None when the table waits for no such roll."""
+    options = view["options"]
+    if view["system"] == "megatraveller-rcs":
+        who = awaited(view, "roll")
+        if (
+            who
+            and len(roll.faces) == options["initiative_dice"]
+            and (roll.sides == options["die_sides"])
+        ):
+            return {
+                "type": "enter_roll",
+                "character": who[0],
+                "dice": list(roll.faces),
+                "source": "device",
+            }
+    if view["system"] == "awareness":
+        who = awaited(view, "initiative")
+        if who and len(roll.faces) == 1 and roll.sides == options["die_sides"]:
+            return {
+                "type": "enter_initiative",
+                "character": who[0],
+                "die": roll.faces[0],
+                "source": "device",
+            }
+    return None
+
+
+class TableLink:
+    """One table on one server, reached over HTTP."""
+
+    def __init__(self, server: str, table: str, token: str) -> None:
+        self.base = f"{server.rstrip('/')}/api/tables/{table}"
+        self.headers = {"Authorization": f"Bearer {token}"}
+        self._session: aiohttp.ClientSession | None = None
+
+    async def _client(self) -> aiohttp.ClientSession:
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession(headers=self.headers)
+        return self._session
+
+    async def view(self) -> View:
+        session = await self._client()
+        async with session.get(self.base) as answer:
+            answer.raise_for_status()
+            body: dict[str, Any] = await answer.json()
+            view: View = body["view"]
+            return view
+
+    async def send(self, command: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """Send with a fresh idempotency key: a retry of the same reading never applies twice."""
+        session = await self._client()
+        key = {"Idempotency-Key": uuid.uuid4().hex}
+        async with session.post(f"{self.base}/commands", json=command, headers=key) as answer:
+            body: dict[str, Any] = await answer.json()
+            return answer.status, body
+
+    async def close(self) -> None:
+        if self._session is not None:
+            await self._session.close()

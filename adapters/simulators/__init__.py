@@ -1,0 +1,1 @@
+"""Devices in software, for the tests, the benchmarks and a demo without hardware."""

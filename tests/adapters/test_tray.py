@@ -1,0 +1,120 @@
+"""A simulated tray on a pseudo-terminal → pyserial → the adapter → a real server → a subscriber."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from adapters.link import TableLink
+from adapters.simulators.tray import TraySimulator
+from adapters.tray import TrayAdapter
+from tests.server.conftest import Client, bearer, new_table, send
+
+
+async def eventually(condition: Callable[[], bool], timeout: float = 5) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "it never happened"
+        await asyncio.sleep(0.01)
+
+
+@asynccontextmanager
+async def tray_at(
+    client: Client, table: dict[str, Any], path: Path
+) -> AsyncIterator[tuple[TraySimulator, TrayAdapter]]:
+    simulator = TraySimulator(path).plug()
+    link = TableLink(str(client.make_url("")), table["id"], table["gm_token"])
+    adapter = TrayAdapter(str(path), link, max_pause=0.2)
+    running = asyncio.create_task(adapter.run())
+    await eventually(lambda: adapter.status.connected)
+    try:
+        yield simulator, adapter
+    finally:
+        adapter.stop()
+        await running
+        simulator.unplug()
+
+
+async def rcs_awaiting_rolls(client: Client) -> dict[str, Any]:
+    table = await new_table(client, "megatraveller-rcs")
+    for cid in ("jena", "guard"):
+        await send(
+            client,
+            table,
+            {
+                "type": "join",
+                "character": {"id": cid, "name": cid, "side": cid, "dex": 0, "movement": 0},
+            },
+        )
+    await send(client, table, {"type": "roll_initiative", "source": "device"})
+    return table
+
+
+async def test_a_roll_in_the_tray_reaches_a_subscriber_and_survives_an_unplug(
+    client: Client, tmp_path: Path
+) -> None:
+    table = await rcs_awaiting_rolls(client)
+    url = f"/api/tables/{table['id']}/ws"
+    async with (
+        client.ws_connect(url, headers=bearer(table["overlay_token"])) as ws,
+        tray_at(client, table, tmp_path / "seize-tray") as (tray, adapter),
+    ):
+        await ws.receive_json()
+        tray.hello()
+        tray.send("$SEIZE,tray1,9,ROLL,6,6,6*00")  # a bad checksum: counted, never rolled
+        tray.roll(6, 3, 5)
+        rolled = await ws.receive_json()
+        assert rolled["event"]["type"] == "roll_entered"
+        assert rolled["event"]["roll"] == {"character": "jena", "dice": [3, 5], "initiative": 8}
+        assert rolled["event"]["source"] == "device"
+        assert adapter.tray.bad["bad_checksum"] == 1
+        assert adapter.status.firmware == {"tray1": "1.0.0"}
+
+        tray.unplug()
+        await eventually(lambda: not adapter.status.connected)
+        tray.plug()
+        await eventually(lambda: adapter.status.connected)
+        tray.roll(6, 6, 6)
+        rolled = await ws.receive_json()
+        assert rolled["event"]["roll"]["character"] == "guard"
+        assert rolled["view"]["phase"] == "round"
+        assert adapter.status.reconnects == 1 and adapter.status.rolls_sent == 2
+
+
+async def test_a_roll_nobody_waits_for_is_reported_and_dropped(
+    client: Client, tmp_path: Path
+) -> None:
+    table = await rcs_awaiting_rolls(client)
+    async with tray_at(client, table, tmp_path / "seize-tray") as (tray, adapter):
+        tray.roll(10, 7)  # a d10 at a table waiting for 2D6
+        tray.roll(6, 2)  # one die where two are rolled
+        await eventually(lambda: adapter.status.rolls_unwanted == 2)
+    read = await client.get(f"/api/tables/{table['id']}", headers=bearer(table["gm_token"]))
+    assert (await read.json())["seq"] == 3  # nothing was entered
+
+
+async def test_an_awareness_d10_goes_to_the_next_character_awaited(
+    client: Client, tmp_path: Path
+) -> None:
+    table = await new_table(client, "awareness")
+    for cid in ("kid", "marshal"):
+        await send(
+            client,
+            table,
+            {
+                "type": "join",
+                "sheet": {"id": cid, "name": cid, "perception": 5, "stealth": 5, "coordination": 5},
+            },
+        )
+    await send(client, table, {"type": "roll_initiative", "source": "device"})
+    async with tray_at(client, table, tmp_path / "seize-tray") as (tray, adapter):
+        tray.roll(10, 4)
+        tray.roll(10, 9)
+        await eventually(lambda: adapter.status.rolls_sent == 2)
+    read = await client.get(f"/api/tables/{table['id']}", headers=bearer(table["gm_token"]))
+    view = (await read.json())["view"]
+    dice = {c["id"]: c["initiative"]["die"] for c in view["characters"]}
+    assert dice == {"kid": 4, "marshal": 9} and view["phase"] == "declaring"
