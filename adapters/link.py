@@ -76,6 +76,12 @@ class TableLink:
             body: dict[str, Any] = await answer.json()
             return answer.status, body
 
+    async def report(self, device: str, status: dict[str, Any]) -> None:
+        """Tell the table how this device is, for the GM's console."""
+        session = await self._client()
+        async with session.put(f"{self.base}/devices/{device}", json=status) as answer:
+            answer.raise_for_status()
+
     async def close(self) -> None:
         if self._session is not None:
             await self._session.close()

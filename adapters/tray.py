@@ -46,10 +46,23 @@ class TrayStatus:
     refused: list[dict[str, Any]] = field(default_factory=list)
     reconnects: int = 0
 
+    def report(self) -> dict[str, Any]:
+        return {
+            "kind": "dice tray",
+            "connected": self.connected,
+            "firmware": self.firmware,
+            "rolls": self.rolls_sent,
+            "unwanted": self.rolls_unwanted,
+            "asking": self.refused[-1].get("message") if self.refused else None,
+        }
+
 
 class TrayAdapter:
-    def __init__(self, path: str, link: TableLink, *, max_pause: float = 5.0) -> None:
+    def __init__(
+        self, path: str, link: TableLink, *, max_pause: float = 5.0, name: str = "tray"
+    ) -> None:
         self.path = path
+        self.name = name
         self.link = link
         self.max_pause = max_pause
         self.tray = Tray()
@@ -72,6 +85,7 @@ class TrayAdapter:
             pause = 0.05
             self.status.connected = True
             log.info("tray connected", extra={"port": self.path})
+            await self.report()
             try:
                 await self._read(port)
             finally:
@@ -80,6 +94,7 @@ class TrayAdapter:
                     self.status.connected = False
                     self.status.reconnects += 1
                     log.warning("tray unplugged", extra={"port": self.path})
+                    await self.report()
         await self.link.close()
 
     async def _wait(self, seconds: float) -> None:
@@ -122,3 +137,8 @@ class TrayAdapter:
         else:
             self.status.refused.append(answer)
             log.warning("roll refused", extra={"answer": answer})
+        await self.report()
+
+    async def report(self) -> None:
+        with contextlib.suppress(Exception):  # the console's view of devices is best effort
+            await self.link.report(self.name, self.status.report())

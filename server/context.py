@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from aiohttp import web
 
@@ -24,6 +25,7 @@ class Seize:
     rate: RateLimit
     metrics: Metrics
     sockets: set[web.WebSocketResponse] = field(default_factory=set)
+    devices: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
 
     @property
     def admin_token(self) -> str | None:

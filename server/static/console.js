@@ -60,10 +60,23 @@ function links(table, saved) {
   return section("Links", overlay, mint, shown);
 }
 
-function devices() {
-  return section("Devices", h("p", { class: "muted", "data-devices": "" },
-    "No card reader or dice tray is connected to this table. Deal by hand or await rolls "
-    + "to type what the table's cards and dice show."));
+function devices(table) {
+  const list = h("div", { "data-devices": "" });
+  const show = async () => {
+    const answer = await fetch(`${table.base}/devices`, { headers: table.headers() });
+    const found = answer.ok ? Object.entries((await answer.json()).devices) : [];
+    list.replaceChildren(...(found.length ? found.map(([name, d]) => h("p", { "data-device": name },
+      h("strong", {}, `${name} (${d.kind ?? "device"}): `),
+      d.connected ? "connected" : "not connected",
+      d.last_read ? ` · last read ${d.last_read}` : "",
+      d.firmware && Object.keys(d.firmware).length ? ` · firmware ${Object.values(d.firmware).join(", ")}` : "",
+      d.asking ? h("span", { class: "awaiting" }, ` · ${d.asking}`) : ""))
+      : [h("p", { class: "muted" }, "No card reader or dice tray has reported. Deal by hand or "
+          + "await rolls to type what the table's cards and dice show.")]));
+  };
+  show();
+  setInterval(show, 2000);
+  return section("Devices", list);
 }
 
 async function consolePage(id) {
@@ -89,7 +102,7 @@ async function consolePage(id) {
   });
   await table.start();
   root.replaceChildren(state, section("Commands", ...part.forms.map((f) => f.element)),
-                       links(table, saved), devices());
+                       links(table, saved), devices(table));
 }
 
 const id = location.pathname.split("/").filter(Boolean).length > 1 ? tableId() : null;

@@ -1,0 +1,168 @@
+"""A simulated NTAG215 → nfcpy (udp driver) → the card adapter → a real server → a subscriber."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+
+from adapters.card_reader import CardAdapter
+from adapters.deck import DeckMap
+from adapters.link import TableLink
+from rules.cards import parse_card
+from tests.server.conftest import Client, bearer, new_table, send
+from tests.server.process import free_port
+
+from .test_tray import eventually
+
+
+class Ntag:
+    """The tag simulator in its own process, as a reader's tag is in its own world."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "adapters.simulators.ntag", "--port", str(self.port)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stdout is not None and self.process.stdin is not None
+        assert self.process.stdout.readline().startswith("ready")
+
+    def tell(self, line: str) -> None:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+        assert self.process.stdout.readline().strip() == "ok"
+
+    def present(self, uid: str, text: str = "") -> None:
+        self.tell(f"present {uid} {text}".strip())
+
+    def remove(self) -> None:
+        """Lift the card, and give the reader the moment a hand takes to lay the next one."""
+        self.tell("remove")
+        time.sleep(0.4)
+
+    def close(self) -> None:
+        self.tell("remove")
+        assert self.process.stdin is not None
+        self.process.stdin.write("quit\n")
+        self.process.stdin.flush()
+        self.process.wait(timeout=5)
+
+
+@pytest.fixture
+def ntag() -> Iterator[Ntag]:
+    tag = Ntag()
+    yield tag
+    tag.close()
+
+
+@asynccontextmanager
+async def reader(
+    client: Client,
+    table: dict[str, Any],
+    ntag: Ntag,
+    deck: DeckMap | None = None,
+    debounce: float = 1.5,
+) -> AsyncIterator[CardAdapter]:
+    link = TableLink(str(client.make_url("")), table["id"], table["gm_token"])
+    adapter = CardAdapter(
+        f"udp:127.0.0.1:{ntag.port}", link, deck, name="reader1", debounce=debounce
+    )
+    stop = asyncio.Event()
+    running = asyncio.create_task(adapter.run(stop))
+    await eventually(lambda: adapter.status.connected)
+    try:
+        yield adapter
+    finally:
+        stop.set()
+        await running
+
+
+async def dealing(client: Client) -> dict[str, Any]:
+    """A Four Color Hack table in a physical deal: a hero, then a villain, owed a card each."""
+    table = await new_table(client, "four-color")
+    for member, kind in (("h1", "hero"), ("v1", "villain")):
+        await send(
+            client, table, {"type": "join", "member": {"id": member, "name": member, "kind": kind}}
+        )
+    await send(client, table, {"type": "deal", "source": "device"})
+    return table
+
+
+async def test_a_card_laid_on_the_reader_reaches_a_subscriber(client: Client, ntag: Ntag) -> None:
+    table = await dealing(client)
+    deck = DeckMap(cards={"04AABBCCDDEE01": parse_card("9C")})
+    url = f"/api/tables/{table['id']}/ws"
+    async with (
+        client.ws_connect(url, headers=bearer(table["overlay_token"])) as ws,
+        reader(client, table, ntag, deck),
+    ):
+        await ws.receive_json()
+        ntag.present("04a1b2c3d4e5f6", "queen of hearts")  # named by its NDEF text record
+        dealt = await asyncio.wait_for(ws.receive_json(), 10)
+        assert dealt["event"] == {
+            "type": "card_dealt",
+            "to": "h1",
+            "card": "QH",
+            "source": "device",
+        }
+        ntag.remove()
+        ntag.present("04aabbccddee01")  # no text: the deck map names it
+        dealt = await asyncio.wait_for(ws.receive_json(), 10)
+        assert (dealt["event"]["to"], dealt["event"]["card"]) == ("v1", "9C")
+        assert dealt["view"]["phase"] == "panels"
+
+
+async def test_a_joker_for_a_hero_is_asked_back_with_a_replacement(
+    client: Client, ntag: Ntag
+) -> None:
+    table = await dealing(client)
+    async with reader(client, table, ntag) as adapter:
+        ntag.present("04000000000001", "RJ")
+        await eventually(lambda: adapter.status.asking is not None, 10)
+        assert "replacement" in (adapter.status.asking or "")
+        devices = await (
+            await client.get(
+                f"/api/tables/{table['id']}/devices", headers=bearer(table["gm_token"])
+            )
+        ).json()
+        assert "replacement" in devices["devices"]["reader1"]["asking"]
+        ntag.remove()
+        ntag.present("04000000000002", "5D")
+        await eventually(lambda: adapter.status.dealt == 1, 10)
+        assert adapter.status.asking is None
+    view = (
+        await (
+            await client.get(f"/api/tables/{table['id']}", headers=bearer(table["gm_token"]))
+        ).json()
+    )["view"]
+    assert view["order"][0]["card"] == "5D" and view["order"][0]["holder"] == "h1"
+
+
+async def test_an_unknown_tag_is_reported_and_never_dealt(client: Client, ntag: Ntag) -> None:
+    table = await dealing(client)
+    async with reader(client, table, ntag) as adapter:
+        ntag.present("04DEADBEEF0001", "not a card")
+        await eventually(lambda: adapter.status.unknown == ["04DEADBEEF0001"], 10)
+    read = await client.get(f"/api/tables/{table['id']}", headers=bearer(table["gm_token"]))
+    assert (await read.json())["seq"] == 3  # two joins and the deal: nothing dealt
+
+
+async def test_a_card_tapped_again_at_once_is_one_tap(client: Client, ntag: Ntag) -> None:
+    table = await dealing(client)
+    async with reader(client, table, ntag, debounce=30) as adapter:
+        ntag.present("04a1b2c3d4e5f6", "QH")
+        await eventually(lambda: adapter.status.dealt == 1, 10)
+        ntag.remove()
+        ntag.present("04a1b2c3d4e5f6", "QH")  # lifted and laid again by accident
+        await asyncio.sleep(0.5)
+        assert adapter.status.dealt == 1 and adapter.status.asking is None
