@@ -54,8 +54,11 @@ class TableLink:
         self.base = f"{server.rstrip('/')}/api/tables/{table}"
         self.headers = {"Authorization": f"Bearer {token}"}
         self._session: aiohttp.ClientSession | None = None
+        self._closed = False
 
     async def _client(self) -> aiohttp.ClientSession:
+        if self._closed:
+            raise ConnectionError("the link to the table is closed")
         if self._session is None or self._session.closed:
             self._session = aiohttp.ClientSession(headers=self.headers)
         return self._session
@@ -83,5 +86,6 @@ class TableLink:
             answer.raise_for_status()
 
     async def close(self) -> None:
+        self._closed = True
         if self._session is not None:
             await self._session.close()

@@ -11,6 +11,7 @@ from typing import Any
 
 from aiohttp import web
 
+from server import hardware
 from server.app import make_app
 from server.context import SEIZE
 from server.demo_table import ready
@@ -29,10 +30,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--demo", action="store_true", help="have a demo table ready")
     demo = commands.add_parser("demo", help="play a Four Color Hack scene in the terminal")
     demo.add_argument("--seed", type=int, help="replay a particular deal (default: a fresh one)")
+    hardware.add_commands(commands)
     args = parser.parse_args(argv)
     if args.command == "demo":
         play_demo(args.seed if args.seed is not None else secrets.randbits(64), print)
         return 0
+    if args.command in hardware.COMMANDS:
+        return hardware.run(args)
     flags: dict[str, Any] = {
         k: v for k, v in vars(args).items() if k in ("host", "port", "db") and v is not None
     }

@@ -1,0 +1,122 @@
+"""The ``seize`` commands for hardware: adapters, simulators and decks.
+
+seize adapter nfc --device udp:127.0.0.1:54321 --server URL --table ID --token GM [--deck F]
+seize adapter tray --port /dev/seize-tray --server URL --table ID --token GM
+seize sim ntag [--port 54321]          an NTAG215 for nfcpy's udp driver
+seize sim tray --link /tmp/seize-tray  a tray on a pseudo-terminal; type "2d6" to roll
+seize deck enroll --device … --out deck.json
+seize deck check deck.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+COMMANDS = {"adapter", "sim", "deck"}
+
+
+def add_commands(commands: Any) -> None:
+    adapter = commands.add_parser("adapter", help="feed a table from a card reader or dice tray")
+    kinds = adapter.add_subparsers(dest="kind", required=True)
+    for kind, help_text in (
+        ("nfc", "an NFC card reader (nfcpy)"),
+        ("tray", "a dice tray on a serial port"),
+    ):
+        one = kinds.add_parser(kind, help=help_text)
+        one.add_argument("--server", required=True, help="the Seize server's address")
+        one.add_argument("--table", required=True)
+        one.add_argument("--token", required=True, help="the table's GM token")
+        one.add_argument("--name", default=kind, help="how the console names this device")
+    kinds.choices["nfc"].add_argument(
+        "--device", default="usb", help="nfcpy's path: usb, tty:USB0:pn532, udp:HOST:PORT"
+    )
+    kinds.choices["nfc"].add_argument("--deck", type=Path, help="a deck map (UID → card)")
+    kinds.choices["nfc"].add_argument("--seat", help="the participant this reader deals to")
+    kinds.choices["tray"].add_argument("--port", required=True, help="the serial device")
+
+    sim = commands.add_parser("sim", help="run a simulated device")
+    sims = sim.add_subparsers(dest="kind", required=True)
+    sims.add_parser("ntag", help="an NTAG215 for nfcpy's udp driver").add_argument(
+        "--port", type=int, default=54321
+    )
+    sims.add_parser("tray", help="a dice tray on a pseudo-terminal").add_argument(
+        "--link", type=Path, default=Path("/tmp/seize-tray"), help="its stable path"
+    )
+
+    deck = commands.add_parser("deck", help="enrol or check a deck of NFC-tagged cards")
+    actions = deck.add_subparsers(dest="action", required=True)
+    enroll = actions.add_parser("enroll", help="lay each of the 54 cards on the reader in turn")
+    enroll.add_argument("--device", default="usb")
+    enroll.add_argument("--out", type=Path, required=True)
+    enroll.add_argument("--name", default="deck")
+    actions.add_parser("check", help="all 54 cards present, no tag twice").add_argument(
+        "deck", type=Path
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.command == "deck":
+        return _deck(args)
+    if args.command == "sim":
+        return _simulate(args)
+    return asyncio.run(_adapter(args))
+
+
+def _deck(args: argparse.Namespace) -> int:
+    from adapters.deck import DeckMap  # noqa: PLC0415 - hardware libraries only when asked
+
+    if args.action == "check":
+        problems = DeckMap.load(args.deck).problems()
+        print("\n".join(problems) if problems else f"{args.deck}: all 54 cards, no tag twice")
+        return 1 if problems else 0
+    from adapters.enroll import enroll  # noqa: PLC0415
+
+    deck = DeckMap.load(args.out) if args.out.exists() else DeckMap(name=args.name)
+    enroll(args.device, deck, print).save(args.out)
+    print(f"saved {args.out}")
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    if args.kind == "ntag":
+        from adapters.simulators.ntag import serve  # noqa: PLC0415
+
+        serve(args.port)
+        return 0
+    from adapters.simulators.tray import TraySimulator  # noqa: PLC0415
+
+    tray = TraySimulator(args.link).plug()
+    tray.hello()
+    print(f"a dice tray at {args.link}: type 2d6 or 1d10 to roll, q to unplug", flush=True)
+    for line in sys.stdin:
+        match = re.fullmatch(r"(\d+)d(\d+)", line.strip())
+        if line.strip() == "q":
+            break
+        if match:
+            count, sides = int(match.group(1)), int(match.group(2))
+            print(tray.roll(sides, *(random.randint(1, sides) for _ in range(count))), flush=True)
+    tray.unplug()
+    return 0
+
+
+async def _adapter(args: argparse.Namespace) -> int:
+    from adapters.link import TableLink  # noqa: PLC0415
+
+    link = TableLink(args.server, args.table, args.token)
+    if args.kind == "tray":
+        from adapters.tray import TrayAdapter  # noqa: PLC0415
+
+        await TrayAdapter(args.port, link, name=args.name).run()
+        return 0
+    from adapters.card_reader import CardAdapter  # noqa: PLC0415
+    from adapters.deck import DeckMap  # noqa: PLC0415
+
+    deck = DeckMap.load(args.deck) if args.deck else None
+    await CardAdapter(args.device, link, deck, seat=args.seat, name=args.name).run(asyncio.Event())
+    return 0

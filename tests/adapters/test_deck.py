@@ -1,0 +1,58 @@
+"""Deck maps, enrolment through nfcpy and the simulated tag, and the deck commands."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+from adapters.deck import DeckMap
+from adapters.enroll import enroll
+from rules.cards import full_deck, parse_card
+from server.cli import main
+
+from .test_card_reader import Ntag
+
+EXAMPLE = Path(__file__).parents[2] / "firmware-config" / "decks" / "example.json"
+
+
+def test_the_example_deck_is_whole(capsys: object) -> None:
+    assert DeckMap.load(EXAMPLE).problems() == []
+    assert main(["deck", "check", str(EXAMPLE)]) == 0
+
+
+def test_a_deck_missing_a_card_or_with_a_tag_twice_is_refused(tmp_path: Path) -> None:
+    data = json.loads(EXAMPLE.read_text())
+    first, second = list(data["cards"])[:2]
+    data["cards"][second] = data["cards"][first]  # two tags for one card, so one card missing
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(data))
+    problems = DeckMap.load(broken).problems()
+    assert problems[0] == f"missing: {full_deck()[1].code}"
+    assert problems[1].startswith(f"{full_deck()[0].code} is on 2 tags")
+    assert main(["deck", "check", str(broken)]) == 1
+
+
+def test_enrolment_writes_each_tags_record_and_maps_it(tmp_path: Path) -> None:
+    """Two cards enrolled through nfcpy's udp driver; the tags now name their cards."""
+    ntag = Ntag()
+    said: list[str] = []
+    cards = (parse_card("AS"), parse_card("RJ"))
+    tags = iter(["04A00000000001", "04A00000000001", "04A00000000002"])
+
+    def lay_next(line: str) -> None:
+        said.append(line)
+        if "lay the" in line:
+            ntag.remove()
+            ntag.present(next(tags))
+
+    try:
+        deck = enroll(
+            f"udp:127.0.0.1:{ntag.port}", DeckMap(name="test"), lay_next, cards, threading.Event()
+        )
+    finally:
+        ntag.close()
+    assert deck.cards == {"04A00000000001": cards[0], "04A00000000002": cards[1]}
+    assert any("record written" in line for line in said)
+    assert "[###############               ] 1/2  lay the AS on the reader" in said
+    assert any("that tag is the AS already" in line for line in said)
