@@ -24,6 +24,19 @@ def submit(page: Any, form: str, /, **fields: str) -> None:
     page.click(f"[data-form={form}] button[type=submit]")
 
 
+def dive(page: Any) -> None:
+    """Jena declares she dives out of the window, through the console."""
+    submit(
+        page,
+        "declare",
+        character="jena",
+        action="long",
+        what="dives out the window",
+        target="the window",
+    )
+    page.wait_for_selector("[data-declared]")
+
+
 def create(page: Any, server: ServerProcess, system: str) -> str:
     page.goto(f"{server.url}/console")
     page.select_option("[data-form=create] select[name=system]", system)
@@ -81,15 +94,7 @@ def test_the_console_runs_an_rcs_round_with_a_seize(page: Any, server: ServerPro
     at_seq(page, 4)
     submit(page, "enter_roll", character="guard", a="5", b="6")
     at_seq(page, 5)
-    submit(
-        page,
-        "declare",
-        character="jena",
-        action="long",
-        what="dives out the window",
-        target="the window",
-    )
-    page.wait_for_selector("[data-declared]")
+    dive(page)
     page.click("[data-action=seize-guard]")
     page.wait_for_function(
         "document.querySelector('[data-line] tr.current')?.dataset.id === 'guard'"
@@ -103,15 +108,7 @@ def test_the_console_runs_an_rcs_round_with_a_seize(page: Any, server: ServerPro
     assert [c["character"] for c in view["line"]] == ["guard", "jena"]
     assert view["line"][0]["tapped"] and view["token"] == "jena"
     shoot(page, "console-rcs")
-    submit(
-        page,
-        "declare",
-        character="jena",
-        action="long",
-        what="dives out the window",
-        target="the window",
-    )
-    page.wait_for_selector("[data-declared]")
+    dive(page)
     page.click("[data-action=resolve]")
     page.wait_for_selector("text=roll initiative")
     assert gm_view(server, page, table_id)["view"]["phase"] == "round_over"

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from .conftest import Client, bearer, new_table, send
+from .tables import awareness_rolled, declare_and_seize, rcs_rolled
 
 
 async def get(client: Client, table: dict[str, Any], path: str, token: str) -> Any:
@@ -91,54 +92,19 @@ async def test_a_players_dialect_never_holds_the_editors_secret_cards(client: Cl
 
 
 async def test_rcs_in_foundry_and_roll20(client: Client) -> None:
-    table = await new_table(client, "megatraveller-rcs")
-    for cid in ("jena", "guard", "sarge"):
-        await send(
-            client,
-            table,
-            {
-                "type": "join",
-                "character": {"id": cid, "name": cid, "side": cid, "dex": 0, "movement": 0},
-            },
-        )
-    await send(client, table, {"type": "roll_initiative", "source": "gm"})
-    for cid, dice in (("jena", [1, 2]), ("guard", [3, 3]), ("sarge", [6, 6])):
-        await send(client, table, {"type": "enter_roll", "character": cid, "dice": dice})
-    await send(
-        client,
-        table,
-        {
-            "type": "declare",
-            "character": "jena",
-            "action": "long",
-            "what": "runs",
-            "target": "door",
-        },
-    )
-    await send(client, table, {"type": "seize", "character": "sarge"})
+    table = await rcs_rolled(client, {"jena": [1, 2], "guard": [3, 3], "sarge": [6, 6]})
+    await declare_and_seize(client, table, "jena", "sarge")
     combat = await get(client, table, "foundry/combat", table["overlay_token"])
     check_combat_shape(combat)
     assert foundry_order(combat) == ["sarge", "jena", "guard"]  # lowest first, the seizer ahead
     assert combat["turn"] == 0
     turnorder = await get(client, table, "roll20/turnorder", table["overlay_token"])
-    assert [e["custom"] for e in turnorder] == ["sarge", "jena", "guard"]
+    assert [e["custom"] for e in turnorder] == ["Sarge", "Jena", "Guard"]
     assert [e["pr"] for e in turnorder] == ["12", "3", "6"]
 
 
 async def test_awareness_in_foundry_shows_only_what_was_declared(client: Client) -> None:
-    table = await new_table(client, "awareness")
-    for cid in ("kid", "marshal", "sniper"):
-        await send(
-            client,
-            table,
-            {
-                "type": "join",
-                "sheet": {"id": cid, "name": cid, "perception": 5, "stealth": 5, "coordination": 5},
-            },
-        )
-    await send(client, table, {"type": "roll_initiative", "source": "gm"})
-    for cid, die in (("kid", 2), ("marshal", 5), ("sniper", 8)):
-        await send(client, table, {"type": "enter_initiative", "character": cid, "die": die})
+    table = await awareness_rolled(client, {"kid": 2, "marshal": 5, "sniper": 8})
     await send(client, table, {"type": "wait", "character": "kid", "trigger": "draw"})
     gm = await get(client, table, "foundry/combat", table["gm_token"])
     check_combat_shape(gm)

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from .conftest import Client, bearer, new_table, send
+from .tables import awareness_rolled, declare_and_seize, rcs_rolled
 
 JS_TESTS = Path(__file__).parents[1] / "js"
 
@@ -47,55 +48,14 @@ async def four_color(client: Client) -> dict[str, Any]:
 
 
 async def rcs(client: Client) -> dict[str, Any]:
-    table = await new_table(client, "megatraveller-rcs")
-    for cid in ("jena", "guard", "sarge"):
-        await send(
-            client,
-            table,
-            {
-                "type": "join",
-                "character": {"id": cid, "name": cid.title(), "side": cid, "dex": 0, "movement": 0},
-            },
-        )
-    await send(client, table, {"type": "roll_initiative", "source": "gm"})
-    for cid, dice in (("jena", [1, 2]), ("guard", [3, 3]), ("sarge", [6, 6])):
-        await send(client, table, {"type": "enter_roll", "character": cid, "dice": dice})
+    table = await rcs_rolled(client, {"jena": [1, 2], "guard": [3, 3], "sarge": [6, 6]})
     before = await snapshot(client, table)
-    await send(
-        client,
-        table,
-        {
-            "type": "declare",
-            "character": "jena",
-            "action": "long",
-            "what": "runs",
-            "target": "door",
-        },
-    )
-    await send(client, table, {"type": "seize", "character": "sarge"})
+    await declare_and_seize(client, table, "jena", "sarge")
     return {"before": before, "after": await snapshot(client, table)}
 
 
 async def awareness(client: Client) -> dict[str, Any]:
-    table = await new_table(client, "awareness")
-    for cid in ("kid", "marshal", "sniper"):
-        await send(
-            client,
-            table,
-            {
-                "type": "join",
-                "sheet": {
-                    "id": cid,
-                    "name": cid.title(),
-                    "perception": 5,
-                    "stealth": 5,
-                    "coordination": 5,
-                },
-            },
-        )
-    await send(client, table, {"type": "roll_initiative", "source": "gm"})
-    for cid, die in (("kid", 2), ("marshal", 5), ("sniper", 8)):
-        await send(client, table, {"type": "enter_initiative", "character": cid, "die": die})
+    table = await awareness_rolled(client, {"kid": 2, "marshal": 5, "sniper": 8})
     await send(client, table, {"type": "wait", "character": "kid", "trigger": "the draw"})
     before = await snapshot(client, table)
     await send(client, table, {"type": "act", "character": "marshal", "what": "draws"})
