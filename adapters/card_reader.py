@@ -111,8 +111,10 @@ class CardReader:
                 while not self._stop.is_set():
                     if clf.connect(rdwr=self._options, terminate=self._stop.is_set) is False:
                         break  # the reader failed: open it again
-            except OSError as error:
-                log.warning("reader lost", extra={"error": str(error)})
+            except Exception as error:
+                # A driver failing in any way means: reopen the reader. (pyserial raises
+                # termios.error, not OSError, when the cable is pulled mid-command.)
+                log.warning("reader lost", extra={"error": repr(error)})
             finally:
                 with contextlib.suppress(Exception):
                     clf.close()

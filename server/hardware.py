@@ -89,6 +89,8 @@ def _simulate(args: argparse.Namespace) -> int:
 
         serve(args.port)
         return 0
+    if args.kind == "pn532":
+        return _pn532(args.link)
     from adapters.simulators.tray import TraySimulator  # noqa: PLC0415
 
     tray = TraySimulator(args.link).plug()
@@ -102,6 +104,23 @@ def _simulate(args: argparse.Namespace) -> int:
             count, sides = int(match.group(1)), int(match.group(2))
             print(tray.roll(sides, *(random.randint(1, sides) for _ in range(count))), flush=True)
     tray.unplug()
+    return 0
+
+
+def _pn532(link: Path) -> int:
+    from adapters.simulators.pn532 import Pn532Simulator  # noqa: PLC0415
+
+    reader = Pn532Simulator(link).plug()
+    print(f"a PN532 at {link}: present <uid hex> [<card>] | remove | quit", flush=True)
+    for line in sys.stdin:
+        words = line.split(maxsplit=2)
+        if not words or words[0] == "quit":
+            break
+        if words[0] == "present" and len(words) > 1:
+            reader.present(bytes.fromhex(words[1]), words[2].strip() if len(words) > 2 else None)
+        elif words[0] == "remove":
+            reader.remove()
+    reader.unplug()
     return 0
 
 
