@@ -140,62 +140,19 @@ def command_for_card(view: dict[str, Any], card: Card, seat: str | None) -> dict
     return {"type": "deal_card", "card": card.code, "to": seat, "source": "device"}
 
 
-class CardAdapter:
-    """A reader feeding one table: reads become commands; what happens is reported."""
+class CardDealer:
+    """What happens to a card read at the table, whoever read it: the command it answers, and
+    what is reported to the GM."""
 
-    def __init__(
-        self,
-        device: str,
-        link: TableLink,
-        deck: DeckMap | None = None,
-        seat: str | None = None,
-        name: str = "reader",
-        debounce: float = 1.5,
-    ) -> None:
+    def __init__(self, link: TableLink, seat: str | None, name: str) -> None:
         self.link, self.seat, self.name = link, seat, name
         self.status = ReaderStatus()
-        self.reads: asyncio.Queue[Read] = asyncio.Queue()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self.reader = CardReader(
-            device,
-            deck,
-            self._from_thread(self.reads.put_nowait),
-            self._from_thread(self._connected),
-            debounce=debounce,
-        )
 
-    def _from_thread(self, callback: Any) -> Any:
-        def relay(*args: Any) -> None:
-            assert self._loop is not None
-            self._loop.call_soon_threadsafe(callback, *args)
-
-        return relay
-
-    def _connected(self, connected: bool) -> None:
-        if self.status.connected and not connected:
+    async def connected(self, now: bool) -> None:
+        if self.status.connected and not now:
             self.status.reopened += 1
-        self.status.connected = connected
-        if self._loop is not None:
-            self._loop.create_task(self.report())
-
-    async def run(self, stop: asyncio.Event) -> None:
-        self._loop = asyncio.get_running_loop()
-        self.reader.start()
-        try:
-            while not stop.is_set():
-                getting = asyncio.ensure_future(self.reads.get())
-                stopping = asyncio.ensure_future(stop.wait())
-                done, _ = await asyncio.wait(
-                    {getting, stopping}, return_when=asyncio.FIRST_COMPLETED
-                )
-                stopping.cancel()
-                if getting in done:
-                    await self.dealt(getting.result())
-                else:
-                    getting.cancel()
-        finally:
-            await asyncio.to_thread(self.reader.stop)
-            await self.link.close()
+        self.status.connected = now
+        await self.report()
 
     async def dealt(self, read: Read) -> None:
         self.status.last_read = read.card.code if read.card else read.uid
@@ -216,5 +173,66 @@ class CardAdapter:
         await self.report()
 
     async def report(self) -> None:
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(Exception):  # the console's view of devices is best effort
             await self.link.report(self.name, self.status.report())
+
+
+class CardAdapter:
+    """An nfcpy reader feeding one table through a ``CardDealer``."""
+
+    def __init__(
+        self,
+        device: str,
+        link: TableLink,
+        deck: DeckMap | None = None,
+        seat: str | None = None,
+        name: str = "reader",
+        debounce: float = 1.5,
+    ) -> None:
+        self.dealer = CardDealer(link, seat, name)
+        self.reads: asyncio.Queue[Read] = asyncio.Queue()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.reader = CardReader(
+            device,
+            deck,
+            self._from_thread(self.reads.put_nowait),
+            self._from_thread(self._connected),
+            debounce=debounce,
+        )
+
+    @property
+    def status(self) -> ReaderStatus:
+        return self.dealer.status
+
+    def _from_thread(self, callback: Any) -> Any:
+        def relay(*args: Any) -> None:
+            assert self._loop is not None
+            self._loop.call_soon_threadsafe(callback, *args)
+
+        return relay
+
+    def _connected(self, connected: bool) -> None:
+        assert self._loop is not None
+        self._loop.create_task(self.dealer.connected(connected))
+
+    async def run(self, stop: asyncio.Event) -> None:
+        self._loop = asyncio.get_running_loop()
+        self.reader.start()
+        try:
+            while not stop.is_set():
+                getting = asyncio.ensure_future(self.reads.get())
+                stopping = asyncio.ensure_future(stop.wait())
+                done, _ = await asyncio.wait(
+                    {getting, stopping}, return_when=asyncio.FIRST_COMPLETED
+                )
+                stopping.cancel()
+                if getting in done:
+                    await self.dealt(getting.result())
+                else:
+                    getting.cancel()
+        finally:
+            await asyncio.to_thread(self.reader.stop)
+            await self.dealer.link.close()
+
+    async def dealt(self, read: Read) -> None:
+        await self.dealer.dealt(read)

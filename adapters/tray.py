@@ -1,8 +1,6 @@
 """A dice tray on a serial port: lines in, rolls to the table.
 
-The port is opened with DTR and RTS held low, so opening it does not reset an ESP32. pyserial
-reads in a worker thread beside the event loop. A tray unplugged is reported and looked for
-again with growing pauses; plugged back, it is reopened without a restart. Bad lines are
+The port is read by ``SerialLines`` (no ESP32 reset, found again after an unplug). Bad lines are
 counted by reason and reported, never rolled.
 """
 
@@ -15,23 +13,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-import serial
-
 from adapters.link import TableLink, command_for_roll
+from adapters.serial_lines import SerialLines
 from adapters.tray_protocol import Heartbeat, Hello, Roll, Tray
 
 log = logging.getLogger("seize.tray")
-
-
-def open_port(path: str, baudrate: int = 115200) -> serial.Serial:
-    port = serial.Serial()
-    port.port = path
-    port.baudrate = baudrate
-    port.timeout = 0.2
-    port.dtr = False  # before open: changing either line resets an ESP32
-    port.rts = False
-    port.open()
-    return port
 
 
 @dataclass
@@ -64,51 +50,26 @@ class TrayAdapter:
         self.path = path
         self.name = name
         self.link = link
-        self.max_pause = max_pause
         self.tray = Tray()
         self.status = TrayStatus()
         self._stop = asyncio.Event()
+        self.lines = SerialLines(path, self.heard, self.connected, max_pause=max_pause)
 
     def stop(self) -> None:
         self._stop.set()
 
     async def run(self) -> None:
         """Read the tray until stopped, reopening it whenever it comes back."""
-        pause = 0.05
-        while not self._stop.is_set():
-            try:
-                port = await asyncio.to_thread(open_port, self.path)
-            except (serial.SerialException, OSError):
-                await self._wait(pause)
-                pause = min(pause * 2, self.max_pause)
-                continue
-            pause = 0.05
-            self.status.connected = True
-            log.info("tray connected", extra={"port": self.path})
-            await self.report()
-            try:
-                await self._read(port)
-            finally:
-                port.close()
-                if self.status.connected:
-                    self.status.connected = False
-                    self.status.reconnects += 1
-                    log.warning("tray unplugged", extra={"port": self.path})
-                    await self.report()
-        await self.link.close()
+        try:
+            await self.lines.run(self._stop)
+        finally:
+            await self.link.close()
 
-    async def _wait(self, seconds: float) -> None:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._stop.wait(), seconds)
-
-    async def _read(self, port: serial.Serial) -> None:
-        while not self._stop.is_set():
-            try:
-                line = await asyncio.to_thread(port.readline)
-            except (serial.SerialException, OSError):
-                return  # unplugged
-            if line:
-                await self.heard(line)
+    async def connected(self, now: bool) -> None:
+        if self.status.connected and not now:
+            self.status.reconnects += 1
+        self.status.connected = now
+        await self.report()
 
     async def heard(self, line: bytes) -> None:
         """One line from the tray."""

@@ -27,6 +27,7 @@ def add_commands(commands: Any) -> None:
     for kind, help_text in (
         ("nfc", "an NFC card reader (nfcpy)"),
         ("tray", "a dice tray on a serial port"),
+        ("station", "a reader station printing tag UIDs on a serial port"),
     ):
         one = kinds.add_parser(kind, help=help_text)
         one.add_argument("--server", required=True, help="the Seize server's address")
@@ -39,6 +40,11 @@ def add_commands(commands: Any) -> None:
     kinds.choices["nfc"].add_argument("--deck", type=Path, help="a deck map (UID → card)")
     kinds.choices["nfc"].add_argument("--seat", help="the participant this reader deals to")
     kinds.choices["tray"].add_argument("--port", required=True, help="the serial device")
+    kinds.choices["station"].add_argument("--port", required=True, help="the serial device")
+    kinds.choices["station"].add_argument(
+        "--deck", type=Path, required=True, help="the deck map: a station reports UIDs only"
+    )
+    kinds.choices["station"].add_argument("--seat", help="the participant it deals to")
 
     sim = commands.add_parser("sim", help="run a simulated device")
     sims = sim.add_subparsers(dest="kind", required=True)
@@ -135,6 +141,15 @@ async def _adapter(args: argparse.Namespace) -> int:
         return 0
     from adapters.card_reader import CardAdapter  # noqa: PLC0415
     from adapters.deck import DeckMap  # noqa: PLC0415
+
+    if args.kind == "station":
+        from adapters.station import StationAdapter  # noqa: PLC0415
+
+        station = StationAdapter(
+            args.port, link, DeckMap.load(args.deck), seat=args.seat, name=args.name
+        )
+        await station.run(asyncio.Event())
+        return 0
 
     deck = DeckMap.load(args.deck) if args.deck else None
     await CardAdapter(args.device, link, deck, seat=args.seat, name=args.name).run(asyncio.Event())
