@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 import nfc
 
 from adapters.deck import DeckMap, card_from_text
@@ -160,17 +161,24 @@ class CardDealer:
             self.status.unknown.append(read.uid)
             log.warning("unknown tag: not dealt", extra={"uid": read.uid})
         else:
-            command = command_for_card(await self.link.view(), read.card, self.seat)
-            if command is None:
-                self.status.asking = f"{read.card.code} read, but no card is awaited"
-            else:
-                status, answer = await self.link.send(command)
-                if status == 200:
-                    self.status.dealt += 1
-                    self.status.asking = None
-                else:
-                    self.status.asking = answer.get("message")
+            try:
+                await self._deal(read.card)
+            except (aiohttp.ClientError, OSError) as error:  # the server is away: say so, go on
+                self.status.asking = f"{read.card.code} not dealt: the server is unreachable"
+                log.warning("server unreachable", extra={"error": repr(error)})
         await self.report()
+
+    async def _deal(self, card: Card) -> None:
+        command = command_for_card(await self.link.view(), card, self.seat)
+        if command is None:
+            self.status.asking = f"{card.code} read, but no card is awaited"
+            return
+        status, answer = await self.link.send(command)
+        if status == 200:
+            self.status.dealt += 1
+            self.status.asking = None
+        else:
+            self.status.asking = answer.get("message")
 
     async def report(self) -> None:
         with contextlib.suppress(Exception):  # the console's view of devices is best effort

@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
+
 from adapters.link import TableLink, command_for_roll
 from adapters.serial_lines import SerialLines
 from adapters.tray_protocol import Heartbeat, Hello, Roll, Tray
@@ -87,6 +89,14 @@ class TrayAdapter:
                 await self.rolled(message)
 
     async def rolled(self, roll: Roll) -> None:
+        try:
+            await self._route(roll)
+        except (aiohttp.ClientError, OSError) as error:  # the server is away: say so, go on
+            self.status.refused.append({"message": "roll lost: the server is unreachable"})
+            log.warning("server unreachable", extra={"error": repr(error)})
+        await self.report()
+
+    async def _route(self, roll: Roll) -> None:
         command = command_for_roll(await self.link.view(), roll)
         if command is None:
             self.status.rolls_unwanted += 1
@@ -98,7 +108,6 @@ class TrayAdapter:
         else:
             self.status.refused.append(answer)
             log.warning("roll refused", extra={"answer": answer})
-        await self.report()
 
     async def report(self) -> None:
         with contextlib.suppress(Exception):  # the console's view of devices is best effort

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import resource
 import secrets
 from collections.abc import Sequence
@@ -11,10 +12,10 @@ from typing import Any
 
 from aiohttp import web
 
-from server import hardware
+from server import demo_devices, hardware
 from server.app import make_app
 from server.context import SEIZE
-from server.demo_table import ready
+from server.demo_table import ready, ready_rcs
 from server.logs import configure
 from server.settings import Settings
 from server.terminal_demo import play_demo
@@ -44,7 +45,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure()
     _allow_many_connections()
     app = make_app(settings)
-    app.on_startup.append(_announce(settings, demo=args.demo))
+    simulated = _Devices()
+    app.on_startup.append(_announce(settings, demo=args.demo, simulated=simulated))
+    app.on_shutdown.append(simulated.shutdown)
     web.run_app(app, host=settings.host, port=settings.port, print=None, access_log=None)
     return 0
 
@@ -57,7 +60,23 @@ def _allow_many_connections() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-def _announce(settings: Settings, *, demo: bool) -> Any:
+class _Devices:
+    """The demo's simulated devices: started once the server is up, stopped with it."""
+
+    def __init__(self) -> None:
+        self.stop = asyncio.Event()
+        self.running: asyncio.Task[None] | None = None
+
+    def start(self, devices: demo_devices.DemoDevices) -> None:
+        self.running = asyncio.get_running_loop().create_task(devices.run(self.stop))
+
+    async def shutdown(self, app: web.Application) -> None:
+        self.stop.set()
+        if self.running is not None:
+            await self.running
+
+
+def _announce(settings: Settings, *, demo: bool, simulated: _Devices) -> Any:
     async def announce(app: web.Application) -> None:
         base = settings.base_url
         lines = [
@@ -65,7 +84,10 @@ def _announce(settings: Settings, *, demo: bool) -> Any:
             f"  API docs:     {base}/api/docs",
         ]
         if demo:
-            game, tokens = await ready(app[SEIZE])
+            seize = app[SEIZE]
+            devices = demo_devices.available()
+            game, tokens = await ready(seize, devices=devices)
+            rcs, rcs_tokens = await ready_rcs(seize, devices=devices)
             table = f"{base}/api/tables/{game.id}"
             lines += [
                 f"  Demo table:   {game.name} ({game.id})",
@@ -73,7 +95,22 @@ def _announce(settings: Settings, *, demo: bool) -> Any:
                 f"  Overlay:      {base}/overlay/{game.id}?token={tokens['overlay']}",
                 f"  Spider-Man's player page: {base}/play/{game.id}?token={tokens['peter']}",
                 f"  API (GM):     {table}?token={tokens['gm']}",
+                f"  Demo table:   {rcs.name} ({rcs.id})",
+                f"  GM console:   {base}/console/{rcs.id}#token={rcs_tokens['gm']}",
+                f"  Overlay:      {base}/overlay/{rcs.id}?token={rcs_tokens['overlay']}",
             ]
+            if devices:
+                simulated.start(
+                    demo_devices.DemoDevices(
+                        base, (game.id, tokens["gm"]), (rcs.id, rcs_tokens["gm"])
+                    )
+                )
+                lines.append(
+                    "  Simulated devices: an NFC card reader and a dice tray deal and "
+                    "roll whenever these tables wait for them (see the consoles)"
+                )
+            else:
+                lines.append("  (install the nfc and serial extras to see simulated devices)")
         lines.append(f"  New table:    {base}/console")
         print("\n".join(lines), flush=True)
 

@@ -1,37 +1,50 @@
-"""The demo table ``seize serve --demo`` has ready: the source text's Four Color Hack fight,
-dealt, with fresh GM and overlay tokens printed at each start (old demo tokens are revoked)."""
+"""The demo tables ``seize serve --demo`` has ready, with fresh tokens printed at each start (old
+demo tokens are revoked): the Four Color Hack's example fight, and an RCS firefight. When the
+simulated devices run (server/demo_devices.py) the deal and the first roll await them, so a
+newcomer sees cards dealt and dice rolled; without them the engine deals and rolls."""
 
 from __future__ import annotations
 
-from rules.four_color.commands import Deal, Join, Kind, Member
+from typing import Any
+
+from pydantic import BaseModel
+
+from rules.four_color.commands import Deal, Kind, Member
+from rules.four_color.commands import Join as FourColorJoin
+from rules.megatraveller_rcs.commands import Character, RollInitiative
+from rules.megatraveller_rcs.commands import Join as RcsJoin
+from rules.randomness import Source
 from rules.roles import GM, OVERLAY, Viewer, player
 from server.access import Principal, digest, mint, token_row
 from server.context import Seize
 from server.games import Game
 
 NAME = "Demo: The Four Color Hack"
+RCS_NAME = "Demo: MegaTraveller RCS"
 CAST = (
     ("doom", "Doctor Doom", Kind.VILLAIN), ("sue", "Invisible Woman", Kind.HERO),
     ("ben", "The Thing", Kind.HERO), ("reed", "Mr. Fantastic", Kind.HERO),
     ("johnny", "Human Torch", Kind.HERO), ("peter", "Spider-Man", Kind.HERO),
     ("jen", "She-Hulk", Kind.HERO), ("bots", "Doombots", Kind.MOB),
 )  # fmt: skip
+CREW = (
+    ("jena", "Jena Vance", "crew", 9, 2, 1), ("tomas", "Tomas Kell", "crew", 7, 2, 0),
+    ("guard", "Corporate guard", "corp", 7, 1, 0), ("sarge", "Sergeant Okoro", "corp", 8, 1, 2),
+)  # fmt: skip
 
 
-async def ready(seize: Seize) -> tuple[Game, dict[str, str]]:
-    """The demo table and a fresh token for each of its roles."""
-    existing = seize.store.tables_named(NAME)
+async def _table(
+    seize: Seize, name: str, system: str, setup: list[BaseModel], viewers: dict[str, Viewer]
+) -> tuple[Game, dict[str, str]]:
+    existing = seize.store.tables_named(name)
     game = seize.games.get(existing[0].id) if existing else None
-    tokens = {"gm": mint(), "overlay": mint(), "peter": mint()}
     if game is None:
-        created = await seize.games.create("four-color", NAME, {})
+        created = await seize.games.create(system, name, {})
         game = created.game
         principal = Principal(game.id, GM, digest(created.gm_token))
-        for member_id, name, kind in CAST:
-            member = Member(id=member_id, name=name, kind=kind)
-            await seize.games.execute(game, principal, Join(member=member), None, None)
-        await seize.games.execute(game, principal, Deal(), None, None)
-    viewers: dict[str, Viewer] = {"gm": GM, "overlay": OVERLAY, "peter": player("peter")}
+        for command in setup:
+            await seize.games.execute(game, principal, command, None, None)
+    tokens = {label: mint() for label in viewers}
     for label in tokens:
         await seize.store.revoke_tokens(game.id, f"demo-{label}")
         seize.tokens.forget(game.id, f"demo-{label}")
@@ -42,3 +55,22 @@ async def ready(seize: Seize) -> tuple[Game, dict[str, str]]:
         ]
     )
     return game, tokens
+
+
+async def ready(seize: Seize, *, devices: bool = False) -> tuple[Game, dict[str, str]]:
+    """The Four Color Hack demo table and a fresh token for each of its roles."""
+    setup: list[Any] = [FourColorJoin(member=Member(id=m, name=n, kind=k)) for m, n, k in CAST]
+    setup.append(Deal(source=Source.DEVICE if devices else Source.ENGINE))
+    viewers = {"gm": GM, "overlay": OVERLAY, "peter": player("peter")}
+    return await _table(seize, NAME, "four-color", setup, viewers)
+
+
+async def ready_rcs(seize: Seize, *, devices: bool = False) -> tuple[Game, dict[str, str]]:
+    """The RCS demo table: two sides of two, initiative awaited from the tray (or rolled)."""
+    setup: list[Any] = [
+        RcsJoin(character=Character(id=c, name=n, side=s, dex=d, movement=m, tactics=t))
+        for c, n, s, d, m, t in CREW
+    ]
+    setup.append(RollInitiative(source=Source.DEVICE if devices else Source.ENGINE))
+    viewers = {"gm": GM, "overlay": OVERLAY, "jena": player("jena")}
+    return await _table(seize, RCS_NAME, "megatraveller-rcs", setup, viewers)

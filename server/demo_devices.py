@@ -1,0 +1,131 @@
+"""Simulated devices for ``seize serve --demo``: a dealer laying NFC-tagged cards on a reader,
+and a dice tray, both fed through the real adapters (nfcpy's udp driver, pyserial on a
+pseudo-terminal) into the server's own API, as hardware at a table would be.
+
+Whenever the Four Color Hack demo table awaits a card, the dealer lays the next card of its
+shuffled deck; whenever the RCS demo table awaits a roll, the tray rolls 2D6. The GM runs the
+tables from the console as usual: deal by hand, or await rolls, and the devices answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib.util
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from rules.cards import full_deck
+
+PAUSE = 0.6  # seconds between a simulated hand's moves
+
+
+def available() -> bool:
+    """The devices need the hardware extras: nfcpy and pyserial."""
+    return all(importlib.util.find_spec(name) for name in ("nfc", "serial"))
+
+
+class DemoDevices:
+    def __init__(
+        self, base: str, cards: tuple[str, str], dice: tuple[str, str], pause: float = PAUSE
+    ) -> None:
+        self.base, self.pause = base, pause
+        self.cards, self.dice = cards, dice  # (table id, GM token)
+        self.deck = list(full_deck())
+        random.shuffle(self.deck)
+
+    async def run(self, stop: asyncio.Event) -> None:
+        from adapters.card_reader import CardAdapter  # noqa: PLC0415 - hardware extras
+        from adapters.link import TableLink  # noqa: PLC0415
+        from adapters.simulators.tray import TraySimulator  # noqa: PLC0415
+        from adapters.tray import TrayAdapter  # noqa: PLC0415
+
+        folder = Path(tempfile.mkdtemp(prefix="seize-demo-"))
+        tray = TraySimulator(folder / "tray").plug()
+        port = _free_udp_port()
+        tag = subprocess.Popen(
+            [sys.executable, "-m", "adapters.simulators.ntag", "--port", str(port)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert tag.stdout is not None and tag.stdin is not None
+        tag.stdout.readline()
+        tray_adapter = TrayAdapter(
+            str(tray.link), TableLink(self.base, *self.dice), name="demo tray"
+        )
+        reader = CardAdapter(
+            f"udp:127.0.0.1:{port}",
+            TableLink(self.base, *self.cards),
+            name="demo reader",
+            debounce=0,
+        )
+        tasks = [asyncio.create_task(tray_adapter.run()), asyncio.create_task(reader.run(stop))]
+        try:
+            async with aiohttp.ClientSession() as session:
+                while not stop.is_set():
+                    with contextlib.suppress(aiohttp.ClientError, OSError):  # server starting
+                        await self._move(session, tray, tag)
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(stop.wait(), self.pause)
+        finally:
+            tray_adapter.stop()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            tray.unplug()
+            with contextlib.suppress(Exception):
+                _tell(tag, "quit")
+            tag.wait(timeout=5)
+
+    async def _move(
+        self, session: aiohttp.ClientSession, tray: Any, tag: subprocess.Popen[str]
+    ) -> None:
+        """One move of the simulated hands: roll if a roll is awaited, lay a card if one is."""
+        if await self._awaits(session, self.dice, "roll"):
+            tray.roll(6, random.randint(1, 6), random.randint(1, 6))
+        if await self._awaits(session, self.cards, "card") and self.deck:
+            card = self.deck.pop()
+            await asyncio.to_thread(_tell, tag, f"present {_uid(card.code)} {card}")
+            await asyncio.sleep(self.pause / 2)
+            await asyncio.to_thread(_tell, tag, "remove")
+
+    async def _awaits(
+        self, session: aiohttp.ClientSession, table: tuple[str, str], what: str
+    ) -> bool:
+        table_id, token = table
+        async with session.get(
+            f"{self.base}/api/tables/{table_id}", headers={"Authorization": f"Bearer {token}"}
+        ) as answer:
+            view: dict[str, Any] = (await answer.json())["view"]
+        if view["system"] == "four-color":
+            if not view["to_deal"] and view["phase"] == "page_done":
+                self.deck = list(full_deck())  # a new page is dealt from a fresh deck
+                random.shuffle(self.deck)
+            return bool(view["to_deal"])
+        return any(wait["what"] == what for wait in view["awaiting"])
+
+
+def _free_udp_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _uid(code: str) -> str:
+    """A stable 7-byte UID for each card of the demo deck."""
+    return "04D3" + code.encode().hex().upper().ljust(10, "0")[:10]
+
+
+def _tell(process: subprocess.Popen[str], line: str) -> None:
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(line + "\n")
+    process.stdin.flush()
+    if line != "quit":
+        process.stdout.readline()
