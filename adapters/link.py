@@ -60,7 +60,10 @@ class TableLink:
         if self._closed:
             raise ConnectionError("the link to the table is closed")
         if self._session is None or self._session.closed:
-            self._session = aiohttp.ClientSession(headers=self.headers)
+            # A server that accepts but never answers must not hold a reading forever.
+            self._session = aiohttp.ClientSession(
+                headers=self.headers, timeout=aiohttp.ClientTimeout(total=10)
+            )
         return self._session
 
     async def view(self) -> View:

@@ -61,19 +61,26 @@ def _allow_many_connections() -> None:
 
 
 class _Devices:
-    """The demo's simulated devices: started once the server is up, stopped with it."""
+    """Devices beside the server (configured adapters, the demo's simulated hardware): started
+    once the server is up, stopped with it."""
 
     def __init__(self) -> None:
         self.stop = asyncio.Event()
-        self.running: asyncio.Task[None] | None = None
+        self.running: list[asyncio.Task[None]] = []
 
-    def start(self, devices: demo_devices.DemoDevices) -> None:
-        self.running = asyncio.get_running_loop().create_task(devices.run(self.stop))
+    def start(self, run: hardware.Adapter) -> None:
+        self.running.append(asyncio.get_running_loop().create_task(run(self.stop)))
 
     async def shutdown(self, app: web.Application) -> None:
+        """Ask the devices to stop; any still talking to this server, which no longer answers,
+        is cancelled after a moment's grace rather than holding the shutdown."""
         self.stop.set()
-        if self.running is not None:
-            await self.running
+        if not self.running:
+            return
+        _, hanging = await asyncio.wait(self.running, timeout=1)
+        for task in hanging:
+            task.cancel()
+        await asyncio.gather(*self.running, return_exceptions=True)
 
 
 def _announce(settings: Settings, *, demo: bool, simulated: _Devices) -> Any:
@@ -103,7 +110,7 @@ def _announce(settings: Settings, *, demo: bool, simulated: _Devices) -> Any:
                 simulated.start(
                     demo_devices.DemoDevices(
                         base, (game.id, tokens["gm"]), (rcs.id, rcs_tokens["gm"])
-                    )
+                    ).run
                 )
                 lines.append(
                     "  Simulated devices: an NFC card reader and a dice tray deal and "
@@ -111,6 +118,20 @@ def _announce(settings: Settings, *, demo: bool, simulated: _Devices) -> Any:
                 )
             else:
                 lines.append("  (install the nfc and serial extras to see simulated devices)")
+        for device in settings.devices:
+            simulated.start(
+                hardware.adapter(
+                    device.kind,
+                    device.device,
+                    base,
+                    device.table,
+                    device.token.get_secret_value(),
+                    deck=device.deck,
+                    seat=device.seat,
+                    name=device.name,
+                )
+            )
+            lines.append(f"  Device:       {device.kind} at {device.device} → table {device.table}")
         lines.append(f"  New table:    {base}/console")
         print("\n".join(lines), flush=True)
 

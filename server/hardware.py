@@ -15,6 +15,7 @@ import asyncio
 import random
 import re
 import sys
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -130,27 +131,59 @@ def _pn532(link: Path) -> int:
     return 0
 
 
-async def _adapter(args: argparse.Namespace) -> int:
+Adapter = Callable[[asyncio.Event], Coroutine[Any, Any, None]]
+
+
+def adapter(
+    kind: str,
+    device: str,
+    server: str,
+    table: str,
+    token: str,
+    *,
+    deck: Path | None = None,
+    seat: str | None = None,
+    name: str | None = None,
+) -> Adapter:
+    """An adapter for one device feeding one table, ready to run until its stop event."""
+    from adapters.deck import DeckMap  # noqa: PLC0415 - hardware extras
     from adapters.link import TableLink  # noqa: PLC0415
 
-    link = TableLink(args.server, args.table, args.token)
-    if args.kind == "tray":
+    link = TableLink(server, table, token)
+    deck_map = DeckMap.load(deck) if deck else None
+    if kind == "tray":
         from adapters.tray import TrayAdapter  # noqa: PLC0415
 
-        await TrayAdapter(args.port, link, name=args.name).run()
-        return 0
-    from adapters.card_reader import CardAdapter  # noqa: PLC0415
-    from adapters.deck import DeckMap  # noqa: PLC0415
+        tray = TrayAdapter(device, link, name=name or "tray")
 
-    if args.kind == "station":
+        async def run_tray(stop: asyncio.Event) -> None:
+            running = asyncio.create_task(tray.run())
+            await stop.wait()
+            tray.stop()
+            await running
+
+        return run_tray
+    if kind == "station":
         from adapters.station import StationAdapter  # noqa: PLC0415
 
-        station = StationAdapter(
-            args.port, link, DeckMap.load(args.deck), seat=args.seat, name=args.name
-        )
-        await station.run(asyncio.Event())
-        return 0
+        if deck_map is None:
+            raise ValueError("a reader station reports UIDs only: give it a deck map")
+        return StationAdapter(device, link, deck_map, seat=seat, name=name or "station").run
+    from adapters.card_reader import CardAdapter  # noqa: PLC0415
 
-    deck = DeckMap.load(args.deck) if args.deck else None
-    await CardAdapter(args.device, link, deck, seat=args.seat, name=args.name).run(asyncio.Event())
+    return CardAdapter(device, link, deck_map, seat=seat, name=name or "reader").run
+
+
+async def _adapter(args: argparse.Namespace) -> int:
+    run = adapter(
+        args.kind,
+        getattr(args, "device", None) or args.port,
+        args.server,
+        args.table,
+        args.token,
+        deck=getattr(args, "deck", None),
+        seat=getattr(args, "seat", None),
+        name=args.name,
+    )
+    await run(asyncio.Event())
     return 0

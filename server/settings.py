@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal
 
 import platformdirs
-from pydantic import Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -19,6 +20,27 @@ from pydantic_settings import (
 def default_db() -> Path:
     """One SQLite file in the user's data folder (created on first start)."""
     return Path(platformdirs.user_data_dir("seize")) / "seize.db"
+
+
+class DeviceSetting(BaseModel):
+    """A card reader, reader station or dice tray the server runs an adapter for."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["nfc", "tray", "station"]
+    table: str
+    token: SecretStr = Field(description="The table's GM token")
+    device: str = Field(description="nfcpy's path (usb, tty:USB0:pn532) or the serial port")
+    deck: Path | None = None
+    seat: str | None = None
+    name: str | None = None
+
+    @model_validator(mode="after")
+    def _station_has_deck(self) -> DeviceSetting:
+        """A station reports bare tag UIDs: without a deck map no tag could name a card."""
+        if self.kind == "station" and self.deck is None:
+            raise ValueError("deck: a reader station needs a deck map")
+        return self
 
 
 class Settings(BaseSettings):
@@ -40,6 +62,9 @@ class Settings(BaseSettings):
         description="Bytes a live subscriber may have waiting before it is told to resume",
     )
     heartbeat: float = Field(default=15.0, gt=0, description="Seconds between heartbeats")
+    devices: list[DeviceSetting] = Field(
+        default_factory=list, description="Adapters to run beside the server ([[devices]] in TOML)"
+    )
     public_url: str | None = Field(
         default=None,
         description="How clients reach the server, for printed links and served modules",

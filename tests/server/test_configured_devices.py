@@ -1,0 +1,69 @@
+"""``[[devices]]`` in the settings file: ``seize serve`` runs those adapters itself, so a table's
+dice tray works from the moment the server is up, with no second command to keep alive."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from adapters.simulators.tray import TraySimulator
+from server.settings import DeviceSetting
+
+from .process import ServerProcess, call
+
+
+def until(check: Any, timeout: float = 20) -> Any:
+    deadline = time.monotonic() + timeout
+    while not (found := check()):
+        assert time.monotonic() < deadline, "it never happened"
+        time.sleep(0.05)
+    return found
+
+
+def test_a_configured_tray_rolls_into_its_table(tmp_path: Path) -> None:
+    db, config, port = tmp_path / "seize.db", tmp_path / "seize.toml", tmp_path / "seize-tray"
+    with ServerProcess(db) as first:
+        _, table = call(
+            f"{first.url}/api/tables", "POST", {"system": "megatraveller-rcs", "name": "t"}
+        )
+        commands = f"{first.url}/api/tables/{table['id']}/commands"
+        for cid in ("jena", "guard"):
+            character = {"id": cid, "name": cid, "side": cid, "dex": 0, "movement": 0}
+            call(commands, "POST", {"type": "join", "character": character}, table["gm_token"])
+        awaiting = {"type": "roll_initiative", "source": "device"}
+        assert call(commands, "POST", awaiting, table["gm_token"])[0] == 200
+    config.write_text(
+        f'[[devices]]\nkind = "tray"\ndevice = "{port}"\nname = "tray"\n'
+        f'table = "{table["id"]}"\ntoken = "{table["gm_token"]}"\n'
+    )
+    tray = TraySimulator(port).plug()
+    try:
+        with ServerProcess(db, config=config) as server:
+            devices = f"{server.url}/api/tables/{table['id']}/devices"
+            until(lambda: call(devices, token=table["gm_token"])[1]["devices"].get("tray"))
+            tray.hello()
+            tray.roll(6, 3, 5)
+            events = f"{server.url}/api/tables/{table['id']}/events?after=3"
+            rolled = until(lambda: call(events, token=table["gm_token"])[1]["events"])
+    finally:
+        tray.unplug()
+    (entered,) = rolled
+    assert entered["event"]["type"] == "roll_entered" and entered["event"]["source"] == "device"
+    assert entered["event"]["roll"] == {"character": "jena", "dice": [3, 5], "initiative": 8}
+
+
+def test_a_device_setting_is_checked_field_by_field() -> None:
+    with pytest.raises(ValidationError, match="table"):
+        DeviceSetting.model_validate({"kind": "tray", "device": "/dev/ttyACM0", "token": "x"})
+    with pytest.raises(ValidationError, match="kind"):
+        DeviceSetting.model_validate(
+            {"kind": "dice", "device": "/dev/ttyACM0", "token": "x", "table": "t"}
+        )
+    with pytest.raises(ValidationError, match="deck"):
+        DeviceSetting.model_validate(
+            {"kind": "station", "device": "/dev/ttyACM0", "token": "x", "table": "t"}
+        )
