@@ -54,16 +54,12 @@ class TrayAdapter:
         self.link = link
         self.tray = Tray()
         self.status = TrayStatus()
-        self._stop = asyncio.Event()
         self.lines = SerialLines(path, self.heard, self.connected, max_pause=max_pause)
 
-    def stop(self) -> None:
-        self._stop.set()
-
-    async def run(self) -> None:
-        """Read the tray until stopped, reopening it whenever it comes back."""
+    async def run(self, stop: asyncio.Event) -> None:
+        """Read the tray until ``stop``, reopening it whenever it comes back."""
         try:
-            await self.lines.run(self._stop)
+            await self.lines.run(stop)
         finally:
             await self.link.close()
 

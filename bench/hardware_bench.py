@@ -68,7 +68,8 @@ async def rolls(url: str, folder: Path, count: int) -> list[float]:
         )
         tray = TraySimulator(folder / "tray").plug()
         adapter = TrayAdapter(str(folder / "tray"), TableLink(url, made["id"], made["gm_token"]))
-        running = asyncio.create_task(adapter.run())
+        stop = asyncio.Event()
+        running = asyncio.create_task(adapter.run(stop))
         while not adapter.status.connected:
             await asyncio.sleep(0.01)
         delays = []
@@ -82,7 +83,7 @@ async def rolls(url: str, folder: Path, count: int) -> list[float]:
                 tray.roll(6, 1 + n % 6, 1 + (n * 5) % 6)
                 await ws.receive_json()
                 delays.append((time.perf_counter() - start) * 1000)
-        adapter.stop()
+        stop.set()
         await running
         tray.unplug()
         return delays

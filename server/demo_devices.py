@@ -67,7 +67,7 @@ class DemoDevices:
             name="demo reader",
             debounce=0,
         )
-        tasks = [asyncio.create_task(tray_adapter.run()), asyncio.create_task(reader.run(stop))]
+        tasks = [asyncio.create_task(tray_adapter.run(stop)), asyncio.create_task(reader.run(stop))]
         try:
             async with aiohttp.ClientSession() as session:
                 while not stop.is_set():
@@ -76,7 +76,6 @@ class DemoDevices:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(stop.wait(), self.pause)
         finally:
-            tray_adapter.stop()
             await asyncio.gather(*tasks, return_exceptions=True)
             tray.unplug()
             with contextlib.suppress(Exception):

@@ -40,8 +40,11 @@ def add_commands(commands: Any) -> None:
     )
     kinds.choices["nfc"].add_argument("--deck", type=Path, help="a deck map (UID → card)")
     kinds.choices["nfc"].add_argument("--seat", help="the participant this reader deals to")
-    kinds.choices["tray"].add_argument("--port", required=True, help="the serial device")
-    kinds.choices["station"].add_argument("--port", required=True, help="the serial device")
+    for serial_kind in ("tray", "station"):
+        kinds.choices[serial_kind].add_argument(
+            "--port", dest="device", metavar="PORT", required=True, help="the serial device"
+        )
+    kinds.choices["tray"].set_defaults(deck=None, seat=None)
     kinds.choices["station"].add_argument(
         "--deck", type=Path, required=True, help="the deck map: a station reports UIDs only"
     )
@@ -151,38 +154,31 @@ def adapter(
 
     link = TableLink(server, table, token)
     deck_map = DeckMap.load(deck) if deck else None
+    name = name or kind
     if kind == "tray":
         from adapters.tray import TrayAdapter  # noqa: PLC0415
 
-        tray = TrayAdapter(device, link, name=name or "tray")
-
-        async def run_tray(stop: asyncio.Event) -> None:
-            running = asyncio.create_task(tray.run())
-            await stop.wait()
-            tray.stop()
-            await running
-
-        return run_tray
+        return TrayAdapter(device, link, name=name).run
     if kind == "station":
         from adapters.station import StationAdapter  # noqa: PLC0415
 
         if deck_map is None:
             raise ValueError("a reader station reports UIDs only: give it a deck map")
-        return StationAdapter(device, link, deck_map, seat=seat, name=name or "station").run
+        return StationAdapter(device, link, deck_map, seat=seat, name=name).run
     from adapters.card_reader import CardAdapter  # noqa: PLC0415
 
-    return CardAdapter(device, link, deck_map, seat=seat, name=name or "reader").run
+    return CardAdapter(device, link, deck_map, seat=seat, name=name).run
 
 
 async def _adapter(args: argparse.Namespace) -> int:
     run = adapter(
         args.kind,
-        getattr(args, "device", None) or args.port,
+        args.device,
         args.server,
         args.table,
         args.token,
-        deck=getattr(args, "deck", None),
-        seat=getattr(args, "seat", None),
+        deck=args.deck,
+        seat=args.seat,
         name=args.name,
     )
     await run(asyncio.Event())

@@ -28,12 +28,13 @@ async def tray_at(
     simulator = TraySimulator(path).plug()
     link = TableLink(str(client.make_url("")), table["id"], table["gm_token"])
     adapter = TrayAdapter(str(path), link, max_pause=0.2)
-    running = asyncio.create_task(adapter.run())
+    stop = asyncio.Event()
+    running = asyncio.create_task(adapter.run(stop))
     await eventually(lambda: adapter.status.connected)
     try:
         yield simulator, adapter
     finally:
-        adapter.stop()
+        stop.set()
         await running
         simulator.unplug()
 
