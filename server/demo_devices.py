@@ -55,6 +55,9 @@ class DemoDevices:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
+            # Ctrl-C is the server's to handle: it tells the tag to quit, and the tag also
+            # quits when its standard input closes, so it never outlives the server.
+            start_new_session=True,
         )
         assert tag.stdout is not None and tag.stdin is not None
         tag.stdout.readline()
