@@ -110,7 +110,8 @@ class Wait(_Command):
 
 class React(_Command):
     """A waiting character reacts to someone in the exchange: just after (no roll), or just
-    before, a pre-emption rolled on a d10 (from the engine, a tray, or typed)."""
+    before, a pre-emption rolled on a d10. The engine rolls it; a die from a tray or typed
+    comes with the command, or later with ``enter_preemption`` when the command has none."""
 
     type: Literal["react"] = "react"
     character: ParticipantId
@@ -120,6 +121,17 @@ class React(_Command):
     mode: Mode = Mode.NORMAL
     die: int | None = None
     source: Source = Source.ENGINE
+    seed: Seed | None = None
+
+
+class EnterPreemption(_Command):
+    """The d10 of a pre-emption declared without one: from a tray, typed, or (when the dice
+    are away) rolled by the engine."""
+
+    type: Literal["enter_preemption"] = "enter_preemption"
+    character: ParticipantId
+    die: int | None = None
+    source: Source = Source.DEVICE
     seed: Seed | None = None
 
 
@@ -147,6 +159,7 @@ Command = (
     | Act
     | Wait
     | React
+    | EnterPreemption
     | Resolve
     | OverrideInitiative
 )

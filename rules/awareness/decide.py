@@ -13,6 +13,7 @@ from rules.awareness.commands import (
     Act,
     Command,
     EnterInitiative,
+    EnterPreemption,
     Join,
     Mode,
     OverrideInitiative,
@@ -32,6 +33,7 @@ from rules.awareness.events import (
     InitiativeOverridden,
     InitiativeRolled,
     Joined,
+    PreemptionAwaited,
     Reacted,
     Resolved,
     RollsAwaited,
@@ -58,6 +60,8 @@ def decide(sit: Situation, command: Command, actor: Viewer) -> list[Event]:
             return [_wait(sit, command, actor)]
         case React():
             return [_react(sit, command, actor)]
+        case EnterPreemption():
+            return [_enter_preemption(sit, command, actor)]
         case Resolve():
             return [_resolve(sit, command, actor)]
         case OverrideInitiative():
@@ -223,8 +227,9 @@ def _wait(sit: Situation, command: Wait, actor: Viewer) -> Declared:
     return Declared(character=command.character, kind="wait", what=command.trigger)
 
 
-def _react(sit: Situation, command: React, actor: Viewer) -> Reacted:
-    """Rulings 10 and 11: just after, or a pre-emption rolled to go just before."""
+def _react(sit: Situation, command: React, actor: Viewer) -> Reacted | PreemptionAwaited:
+    """Rulings 10 and 11: just after, or a pre-emption rolled to go just before. A pre-emption
+    read from a tray or typed may come without its die: it then waits for ``enter_preemption``."""
     _sheet(sit, command.character)
     actor.require_plays(command.character, "react for them")
     exchange = sit.exchange
@@ -240,29 +245,77 @@ def _react(sit: Situation, command: React, actor: Viewer) -> Reacted:
         raise RuleError(
             "awareness.11", f"{command.to!r} has no action in this exchange", field="to"
         )
+    if command.to not in exchange.placed():
+        raise RuleError(
+            "awareness.11",
+            f"{command.to!r} has no place in the exchange until their pre-emption die is in",
+            field="to",
+        )
     _all_out(sit, command.character, command.mode)
-    common = {
-        "character": command.character,
-        "to": command.to,
-        "what": command.what,
-        "mode": command.mode,
-    }
     if command.timing == "after":
-        return Reacted(**common, preempt=False, placed="after")
-    die = _preemption_die(sit.options, command)
-    target = preemption_target(sit, command.character, command.to)
+        return Reacted(
+            character=command.character,
+            to=command.to,
+            what=command.what,
+            mode=command.mode,
+            preempt=False,
+            placed="after",
+        )
+    declared = PreemptionAwaited(
+        character=command.character,
+        to=command.to,
+        what=command.what,
+        mode=command.mode,
+        source=command.source,
+    )
+    if command.source is not Source.ENGINE and command.die is None:
+        return declared
+    return _preemption(sit, declared, _preemption_die(sit.options, command))
+
+
+def _enter_preemption(sit: Situation, command: EnterPreemption, actor: Viewer) -> Reacted:
+    """Ruling 10: the die of a pending pre-emption places it, by the QRs as they stand now."""
+    _sheet(sit, command.character)
+    actor.require_plays(command.character, "enter their pre-emption die")
+    exchange = sit.exchange
+    declared = (
+        next(
+            (p for p in exchange.pending if p.character == command.character),
+            None,
+        )
+        if exchange is not None
+        else None
+    )
+    if declared is None:
+        raise RuleError(
+            "awareness.10",
+            f"no pre-emption die is awaited for {command.character!r}",
+            field="character",
+        )
+    return _preemption(
+        sit,
+        declared.model_copy(update={"source": command.source}),
+        _preemption_die(sit.options, command),
+    )
+
+
+def _preemption(sit: Situation, declared: PreemptionAwaited, die: int) -> Reacted:
+    target = preemption_target(sit, declared.character, declared.to)
     success = preempts(sit.options, die, target)
     return Reacted(
-        **common,
+        character=declared.character,
+        to=declared.to,
+        what=declared.what,
+        mode=declared.mode,
         preempt=True,
         die=die,
         target=target,
-        source=command.source,
+        source=declared.source,
         placed="before" if success else "after",
     )
 
 
-def _preemption_die(options: AwarenessOptions, command: React) -> int:
+def _preemption_die(options: AwarenessOptions, command: React | EnterPreemption) -> int:
     sides = options.die_sides
     if command.source is Source.ENGINE:
         return roll(engine_rng(command.source, command.seed, "awareness.10"), 1, sides)[0]
@@ -299,6 +352,11 @@ def _resolve(sit: Situation, command: Resolve, actor: Viewer) -> Resolved:
     """Rulings 7 and 11: the GM records each outcome in the exchange's order, and whether a
     pre-empted action could still happen."""
     actor.require_gm("record an outcome")
+    if sit.exchange is not None and sit.exchange.pending:
+        awaited = ", ".join(repr(p.character) for p in sit.exchange.pending)
+        raise RuleError(
+            "awareness.10", f"the exchange's order waits for the pre-emption die of {awaited}"
+        )
     who = sit.next_to_resolve()
     if who is None:
         raise RuleError("awareness.7", "no action is waiting to be resolved")

@@ -73,6 +73,17 @@ class Declared(_Event):
     mode: Mode = Mode.NORMAL
 
 
+class PreemptionAwaited(_Event):
+    """A pre-emption declared with its die still to come; it is placed when the die is in."""
+
+    type: Literal["preemption_awaited"] = "preemption_awaited"
+    character: str
+    to: str
+    what: str
+    mode: Mode = Mode.NORMAL
+    source: Source
+
+
 class Reacted(_Event):
     """A waiting character reacted to ``to``: placed just before or just after them.
 
@@ -110,6 +121,7 @@ Event = (
     | RollsAwaited
     | InitiativeEntered
     | Declared
+    | PreemptionAwaited
     | Reacted
     | Resolved
     | InitiativeOverridden

@@ -3,7 +3,8 @@
 An *exchange* is what one act sets off: the actor, and the waiting characters who react to it
 or to each other, each placed just before or just after the one they react to. The order the
 exchange resolves in follows from those placements (``sequence``); the GM records each outcome
-in that order.
+in that order. A pre-emption declared without its die is *pending*: it is placed when the die
+comes (from a tray, say), and nothing resolves before that.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from rules.awareness.events import (
     InitiativeOverridden,
     InitiativeRolled,
     Joined,
+    PreemptionAwaited,
     Reacted,
     Resolved,
     RollsAwaited,
@@ -78,14 +80,19 @@ class Exchange(BaseModel):
 
     act: Declared
     reactions: tuple[Reacted, ...] = ()
+    pending: tuple[PreemptionAwaited, ...] = ()  # pre-emptions whose die is awaited
     resolved: tuple[Resolved, ...] = ()
 
     @property
     def actor(self) -> str:
         return self.act.character
 
-    def involved(self) -> set[str]:
+    def placed(self) -> set[str]:
+        """Who has a place in the order: the actor and every reaction whose place is known."""
         return {self.actor} | {r.character for r in self.reactions}
+
+    def involved(self) -> set[str]:
+        return self.placed() | {p.character for p in self.pending}
 
 
 class Situation(BaseModel):
@@ -169,7 +176,8 @@ class Situation(BaseModel):
         return tuple(around(exchange.actor))
 
     def next_to_resolve(self) -> str | None:
-        if self.exchange is None:
+        """Nobody while a pre-emption's die is awaited: the order is not known until it lands."""
+        if self.exchange is None or self.exchange.pending:
             return None
         return self.sequence()[len(self.exchange.resolved)]
 
@@ -223,10 +231,19 @@ def _apply(sit: Situation, event: Event) -> Situation:
             return sit if event.rolloff is None else _start_round(sit, results, event.rolloff)
         case Declared():
             return _declared(sit, event)
+        case PreemptionAwaited():
+            assert sit.exchange is not None
+            exchange = sit.exchange.model_copy(update={"pending": (*sit.exchange.pending, event)})
+            return sit.model_copy(update={"exchange": exchange})
         case Reacted():
             assert sit.exchange is not None
             exchange = sit.exchange.model_copy(
-                update={"reactions": (*sit.exchange.reactions, event)}
+                update={
+                    "reactions": (*sit.exchange.reactions, event),
+                    "pending": tuple(
+                        p for p in sit.exchange.pending if p.character != event.character
+                    ),
+                }
             )
             return sit.model_copy(update={"exchange": exchange})
         case Resolved():

@@ -23,6 +23,7 @@ from rules.awareness.events import (
     InitiativeOverridden,
     InitiativeRolled,
     Joined,
+    PreemptionAwaited,
     Reacted,
     Resolved,
 )
@@ -61,6 +62,7 @@ class ExchangeView(BaseModel):
 
     act: Declared
     reactions: tuple[ReactionView, ...]
+    pending: tuple[PreemptionAwaited, ...]  # pre-emptions declared, their die awaited (public)
     resolved: tuple[Resolved, ...]
     sequence: tuple[str, ...] | None  # the order it resolves in: the GM's, or reveal_order
     next: str | None  # who the GM records next: the GM's, or reveal_order
@@ -70,7 +72,7 @@ class ExchangeView(BaseModel):
 class Awaiting(BaseModel):
     model_config = ConfigDict(frozen=True)
 
-    what: Literal["roll_initiative", "initiative", "declare", "react_or_resolve"]
+    what: Literal["roll_initiative", "initiative", "declare", "preemption", "react_or_resolve"]
     who: tuple[str, ...] = ()
 
 
@@ -141,6 +143,7 @@ def _exchange(sit: Situation, viewer: Viewer, sees_order: bool) -> ExchangeView 
     return ExchangeView(
         act=exchange.act,
         reactions=reactions,
+        pending=exchange.pending,
         resolved=exchange.resolved,
         sequence=sit.sequence() if sees_order else None,
         next=following if sees_order else None,
@@ -156,7 +159,9 @@ def _awaiting(sit: Situation, viewer: Viewer) -> tuple[Awaiting, ...]:
         return (Awaiting(what="initiative", who=who),)
     if sit.exchange is not None:
         reactors = tuple(s.id for s in sit.sheets if viewer.plays(s.id) and sit.may_react(s.id))
-        return (Awaiting(what="react_or_resolve", who=reactors),)
+        dice = tuple(p.character for p in sit.exchange.pending)
+        reacting = Awaiting(what="react_or_resolve", who=reactors)
+        return (Awaiting(what="preemption", who=dice), reacting) if dice else (reacting,)
     declaring = sit.declaring
     return (Awaiting(what="declare", who=(declaring,) if declaring else ()),)
 

@@ -13,6 +13,7 @@ from rules.awareness.commands import (
     Awareness,
     Command,
     EnterInitiative,
+    EnterPreemption,
     Join,
     Mode,
     React,
@@ -84,6 +85,11 @@ def candidates(sit: Situation, data: st.DataObject) -> list[tuple[Command | Undo
                 seed=seed,
             )
             options += [(react, player(reactor))] * 6
+            at_the_table = react.model_copy(update={"timing": "before", "source": Source.DEVICE})
+            options += [(at_the_table, player(reactor))] * 3
+        for pending in sit.exchange.pending:
+            die = EnterPreemption(character=pending.character, die=pick.randint(1, 10))
+            options += [(die, GM), (die, player(pending.character))] * 3
     if sit.declaring:
         options += [(Act(character=sit.declaring, what="acts", mode=mode), GM)] * 3
         options += [(Wait(character=sit.declaring, trigger="a trigger"), GM)] * 4
