@@ -19,31 +19,32 @@ def awaited(view: View, what: str) -> list[str]:
 
 
 def command_for_roll(view: View, roll: Roll) -> dict[str, Any] | None:
-    """The roll's command: the 2D6 of the next RCS character whose initiative is awaited, or the
-    d10 of the next awareness character; None when the table waits for no such roll."""
+    """The roll's command: the 2D6 of the next RCS character whose initiative is awaited; in the
+    awareness one-pager, the d10 of a pre-emption waiting for its die (the oldest first), else of
+    the next character whose initiative is awaited. None when the table waits for no such roll."""
     options = view["options"]
-    if view["system"] == "megatraveller-rcs":
-        who = awaited(view, "roll")
-        if (
-            who
-            and len(roll.faces) == options["initiative_dice"]
-            and (roll.sides == options["die_sides"])
-        ):
-            return {
-                "type": "enter_roll",
-                "character": who[0],
-                "dice": list(roll.faces),
-                "source": "device",
-            }
-    if view["system"] == "awareness":
-        who = awaited(view, "initiative")
-        if who and len(roll.faces) == 1 and roll.sides == options["die_sides"]:
-            return {
-                "type": "enter_initiative",
-                "character": who[0],
-                "die": roll.faces[0],
-                "source": "device",
-            }
+    if (
+        len(roll.faces) == 1
+        and view["system"] == "awareness"
+        and roll.sides == options["die_sides"]
+    ):
+        die = {"die": roll.faces[0], "source": "device"}
+        if who := awaited(view, "preemption"):
+            return {"type": "enter_preemption", "character": who[0], **die}
+        if who := awaited(view, "initiative"):
+            return {"type": "enter_initiative", "character": who[0], **die}
+    if (
+        view["system"] == "megatraveller-rcs"
+        and (who := awaited(view, "roll"))
+        and len(roll.faces) == options["initiative_dice"]
+        and roll.sides == options["die_sides"]
+    ):
+        return {
+            "type": "enter_roll",
+            "character": who[0],
+            "dice": list(roll.faces),
+            "source": "device",
+        }
     return None
 
 

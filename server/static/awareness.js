@@ -59,8 +59,17 @@ export function awareness(table) {
         choices: () => [["before", "just before (pre-empt)"], ["after", "just after"]] },
       { name: "what", label: "What" },
       { name: "mode", label: "Mode", type: "select", choices: () => MODES },
+      { name: "die", label: "Pre-emption d10", type: "select",
+        choices: () => [["engine", "the engine rolls it"], ["device", "rolled at the table"]] },
     ], (v) => ({ type: "react", character: v.character, to: v.to, timing: v.timing,
-                 what: v.what, mode: v.mode }), { name: "react" }),
+                 what: v.what, mode: v.mode, source: v.die }), { name: "react" }),
+    form(table, "Pre-emption die from the table", [
+      { name: "character", label: "Pre-empting", type: "select",
+        choices: (v) => v.awaiting.flatMap((a) => a.what === "preemption" ? a.who : [])
+          .map((id) => [id, id]) },
+      { name: "die", label: "d10", type: "number" },
+    ], (v) => ({ type: "enter_preemption", character: v.character, die: v.die, source: "gm" }),
+    { name: "enter_preemption" }),
   ];
   const render = (v) => {
     const who = Object.fromEntries(v.characters.map((c) => [c.id, c.name]));
@@ -85,7 +94,9 @@ export function awareness(table) {
         h("p", {}, `${who[exchange.act.character]} acts: ${exchange.act.what}`),
         h("ul", {}, exchange.reactions.map((r) => h("li", {},
           `${who[r.character]} ${r.preempt ? "pre-empts" : "reacts to"} ${who[r.to]}: `
-          + `${r.placed}${r.die ? ` (d10 ${r.die} vs ${r.target})` : ""}`))),
+          + `${r.placed}${r.die ? ` (d10 ${r.die} vs ${r.target})` : ""}`)),
+          exchange.pending.map((p) => h("li", { "data-pending": p.character },
+            `${who[p.character]} pre-empts ${who[p.to]}: d10 awaited from the table`))),
         h("p", {}, "Resolves in order: ", (exchange.sequence ?? []).map((id) => who[id]).join(" → ")),
         exchange.next ? h("p", { class: "awaiting" }, `Next: ${who[exchange.next]}`,
           exchange.next_preempted ? " (pre-empted: could it still happen?)" : "") : null,

@@ -91,8 +91,15 @@ function awareness(table, v) {
       actions.push(h("p", {}, `React to ${who[actor]}: `,
         button(table, "Pre-empt", { type: "react", character: c.id, to: actor, timing: "before",
                                     what: "pre-empts" }, { primary: true, name: "preempt" }),
+        button(table, "Pre-empt, rolling the tray", { type: "react", character: c.id, to: actor,
+                                                      timing: "before", what: "pre-empts",
+                                                      source: "device" }, { name: "preempt_tray" }),
         button(table, "Just after", { type: "react", character: c.id, to: actor,
                                       timing: "after", what: "reacts" }, { name: "after" })));
+    }
+    if (v.exchange?.pending.some((p) => p.character === c.id)) {
+      actions.push(h("p", { class: "awaiting", "data-pending": c.id },
+        "Your pre-emption waits for your d10: roll it in the tray"));
     }
     const initiative = c.initiative;
     out.push(section(c.name, initiative

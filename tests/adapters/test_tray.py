@@ -119,3 +119,46 @@ async def test_an_awareness_d10_goes_to_the_next_character_awaited(
     view = (await read.json())["view"]
     dice = {c["id"]: c["initiative"]["die"] for c in view["characters"]}
     assert dice == {"kid": 4, "marshal": 9} and view["phase"] == "declaring"
+
+
+async def test_a_preemption_d10_from_the_tray_places_the_reaction(
+    client: Client, tmp_path: Path
+) -> None:
+    """The player declares a pre-emption and rolls for it in the tray: the exchange waits for
+    that die, and the subscriber sees the reaction placed by it."""
+    table = await new_table(client, "awareness")
+    for cid, coordination in (("kid", 6), ("marshal", 5)):
+        sheet = {
+            "id": cid,
+            "name": cid,
+            "perception": 5,
+            "stealth": 5,
+            "coordination": coordination,
+        }
+        await send(client, table, {"type": "join", "sheet": sheet})
+    await send(client, table, {"type": "roll_initiative", "source": "device"})
+    url = f"/api/tables/{table['id']}/ws"
+    async with (
+        client.ws_connect(url, headers=bearer(table["overlay_token"])) as ws,
+        tray_at(client, table, tmp_path / "seize-tray") as (tray, adapter),
+    ):
+        await ws.receive_json()
+        tray.roll(10, 3)  # the kid: QR 3
+        tray.roll(10, 5)  # the marshal: QR 5
+        await eventually(lambda: adapter.status.rolls_sent == 2)
+        await send(client, table, {"type": "wait", "character": "kid", "trigger": "he draws"})
+        await send(client, table, {"type": "act", "character": "marshal", "what": "draws"})
+        react = {"type": "react", "character": "kid", "to": "marshal", "timing": "before",
+                 "what": "fires first", "source": "device"}  # fmt: skip
+        assert (await send(client, table, react))[0] == 200
+        seen = [await ws.receive_json() for _ in range(5)]
+        assert seen[-1]["event"]["type"] == "preemption_awaited"
+        assert seen[-1]["view"]["awaiting"][0] == {"what": "preemption", "who": ["kid"]}
+        tray.roll(10, 8)  # target 6 + (5 - 3) = 8: made it
+        placed = await ws.receive_json()
+    assert placed["event"]["type"] == "reacted" and placed["event"]["placed"] == "before"
+    assert placed["event"]["die"] is None  # the overlay never sees the die
+    assert adapter.status.rolls_sent == 3
+    gm = await client.get(f"/api/tables/{table['id']}", headers=bearer(table["gm_token"]))
+    (reaction,) = (await gm.json())["view"]["exchange"]["reactions"]
+    assert reaction["die"] == 8 and reaction["target"] == 8

@@ -142,15 +142,25 @@ def test_the_console_runs_an_awareness_round(page: Any, server: ServerProcess) -
     submit(page, "act", character="marshal", what="draws", mode="normal")
     at_seq(page, 7)
     submit(
-        page, "react", character="kid", to="marshal", timing="before", what="fires", mode="normal"
+        page,
+        "react",
+        character="kid",
+        to="marshal",
+        timing="before",
+        what="fires",
+        mode="normal",
+        die="device",
     )
     at_seq(page, 8)
-    assert "Resolves in order" in page.inner_text("[data-section='The exchange']")
+    page.wait_for_selector("[data-pending=kid]")  # the exchange waits for the kid's d10
+    submit(page, "enter_preemption", character="kid", die="4")  # target 6 + (3 - 1) = 8
+    at_seq(page, 9)
+    assert "Resolves in order: Kid → Marshal" in page.inner_text("[data-section='The exchange']")
     shoot(page, "console-awareness")
     page.click("[data-action=resolve]")
-    at_seq(page, 9)
-    page.click("[data-action=resolve]")
     at_seq(page, 10)
+    page.click("[data-action=resolve]")
+    at_seq(page, 11)
     assert gm_view(server, page, table_id)["view"]["phase"] == "round_over"
 
 
@@ -238,3 +248,10 @@ def test_a_player_page_shows_only_the_players_own_secrets(page: Any, server: Ser
     page.click("[data-action=wait]")
     page.wait_for_selector("text=Waiting for: the Marshal draws")
     shoot(page, "player-awareness")
+    table.send(
+        {"type": "act", "character": "marshal", "what": "draws", "mode": "all_out_offensive"}
+    )  # QR 7: the Marshal panicked
+    page.click("[data-action=preempt_tray]")
+    page.wait_for_selector("[data-pending=kid]")  # the page asks for the d10 from the tray
+    pending = table.view(table.gm)["view"]["exchange"]["pending"]
+    assert [(p["character"], p["source"]) for p in pending] == [("kid", "device")]
