@@ -41,8 +41,12 @@ class TraySimulator:
             self.link.unlink()
 
     def send(self, line: str) -> None:
+        self.spew(line.encode() + b"\r\n")
+
+    def spew(self, data: bytes) -> None:
+        """Raw bytes on the line, as a tray at the wrong speed or a loose wire gives."""
         assert self._master is not None, "the tray is unplugged"
-        os.write(self._master, line.encode() + b"\r\n")
+        os.write(self._master, data)
 
     def message(self, kind: str, *fields: str) -> str:
         line = framed(self.device, self.seq, kind, *fields)

@@ -162,3 +162,16 @@ async def test_a_preemption_d10_from_the_tray_places_the_reaction(
     gm = await client.get(f"/api/tables/{table['id']}", headers=bearer(table["gm_token"]))
     (reaction,) = (await gm.json())["view"]["exchange"]["reactions"]
     assert reaction["die"] == 8 and reaction["target"] == 8
+
+
+async def test_noise_with_no_line_end_is_refused_in_pieces_and_rolls_go_on(
+    client: Client, tmp_path: Path
+) -> None:
+    table = await rcs_awaiting_rolls(client)
+    async with tray_at(client, table, tmp_path / "seize-tray") as (tray, adapter):
+        tray.spew(b"\xff\x00noise" * 1000)  # 7000 bytes and never a line end
+        await eventually(lambda: adapter.tray.bad["garbled"] >= 1)  # handed on, not hoarded
+        tray.spew(b"\r\n")
+        tray.roll(6, 3, 5)
+        await eventually(lambda: adapter.status.rolls_sent == 1)
+    assert adapter.status.rolls_unwanted == 0
