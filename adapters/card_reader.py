@@ -21,7 +21,7 @@ import aiohttp
 import nfc
 
 from adapters.deck import DeckMap, card_from_text
-from adapters.link import TableLink
+from adapters.link import Link
 from rules.cards import Card
 
 log = logging.getLogger("seize.nfc")
@@ -145,7 +145,7 @@ class CardDealer:
     """What happens to a card read at the table, whoever read it: the command it answers, and
     what is reported to the GM."""
 
-    def __init__(self, link: TableLink, seat: str | None, name: str) -> None:
+    def __init__(self, link: Link, seat: str | None, name: str) -> None:
         self.link, self.seat, self.name = link, seat, name
         self.status = ReaderStatus()
 
@@ -191,7 +191,7 @@ class CardAdapter:
     def __init__(
         self,
         device: str,
-        link: TableLink,
+        link: Link,
         deck: DeckMap | None = None,
         seat: str | None = None,
         name: str = "reader",

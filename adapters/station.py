@@ -10,7 +10,7 @@ import time
 
 from adapters.card_reader import CardDealer, Read
 from adapters.deck import DeckMap
-from adapters.link import TableLink
+from adapters.link import Link
 from adapters.serial_lines import SerialLines
 
 TAG_LINE = re.compile(rb"^TAG ([0-9A-F]{8,20})\r?\n?$")
@@ -20,7 +20,7 @@ class StationAdapter:
     def __init__(
         self,
         path: str,
-        link: TableLink,
+        link: Link,
         deck: DeckMap,
         *,
         seat: str | None = None,

@@ -15,7 +15,7 @@ from typing import Any
 
 import aiohttp
 
-from adapters.link import TableLink, command_for_roll
+from adapters.link import Link, command_for_roll
 from adapters.serial_lines import SerialLines
 from adapters.tray_protocol import Heartbeat, Hello, Roll, Tray
 
@@ -47,7 +47,7 @@ class TrayStatus:
 
 class TrayAdapter:
     def __init__(
-        self, path: str, link: TableLink, *, max_pause: float = 5.0, name: str = "tray"
+        self, path: str, link: Link, *, max_pause: float = 5.0, name: str = "tray"
     ) -> None:
         self.path = path
         self.name = name
