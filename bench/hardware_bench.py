@@ -1,18 +1,27 @@
 """Hardware to subscriber: how long from a roll written on the tray's line, or a tag laid on the
 reader, to the WebSocket message. Prints figures; asserts nothing.
 
-    .venv/bin/python -m bench.hardware_bench [--count N]
+    .venv/bin/python -m bench.hardware_bench [--count N] [--gap SECONDS]
 
-The server, the tray adapter and the card adapter run in this process as they would in one
-program; the simulated tag runs in its own process. The tag figure is measured from the
-moment the tag is laid, so it includes nfcpy's own detection (its udp driver polls once a
-second with a one-second timeout); the figure beside it is the part after nfcpy read the tag.
+Rolls, twice: ``seize serve`` in its own process with the tray configured in its settings file,
+and then ``seize adapter tray`` in a third process reaching that server over the network; the
+simulated tray and the subscriber are in this process. The table has six
+characters; each roll is taken back by the GM's undo, so the next is awaited at a table of the
+same size. Rolls come ``--gap`` apart (a die takes far longer than that to settle), after a few
+unmeasured ones (the standalone adapter opens its live stream on the first).
+
+Tags: the server and the card adapter run in this process as they would in one program; the
+simulated tag runs in its own process. The tag figure is measured from the moment the tag is
+laid, so it includes nfcpy's own detection (its udp driver polls once a second with a
+one-second timeout); the figure beside it is the part after nfcpy read the tag.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -24,11 +33,10 @@ from aiohttp import web
 from adapters.card_reader import CardAdapter
 from adapters.link import TableLink
 from adapters.simulators.tray import TraySimulator
-from adapters.tray import TrayAdapter
 from server.app import make_app
 from server.settings import Settings
 from tests.adapters.test_card_reader import Ntag
-from tests.server.process import free_port
+from tests.server.process import ServerProcess, call, free_port
 
 
 def pct(values: list[float], p: float) -> float:
@@ -51,42 +59,92 @@ async def table(
     return made
 
 
-async def rolls(url: str, folder: Path, count: int) -> list[float]:
-    async with aiohttp.ClientSession() as session:
-        joins = [
-            {
-                "type": "join",
-                "character": {"id": f"c{n}", "name": f"C{n}", "side": "a", "dex": 0, "movement": 0},
-            }
-            for n in range(count)
-        ]
-        made = await table(
-            session,
-            url,
-            "megatraveller-rcs",
-            [*joins, {"type": "roll_initiative", "source": "device"}],
+LIMITS: dict[str, Any] = {"rate_burst": 10**6, "rate_per_second": 10**6}
+WARM_UP = 5
+PLAYERS = 6
+
+
+def table_awaiting_rolls(folder: Path, count: int) -> tuple[Path, dict[str, Any]]:
+    """An RCS table of ``count`` characters awaiting their rolls from a tray, and the settings
+    file that runs the tray."""
+    db, config = folder / "rolls.db", folder / "seize.toml"
+    with ServerProcess(db, **LIMITS) as first:
+        _, made = call(
+            f"{first.url}/api/tables", "POST", {"system": "megatraveller-rcs", "name": "b"}
         )
-        tray = TraySimulator(folder / "tray").plug()
-        adapter = TrayAdapter(str(folder / "tray"), TableLink(url, made["id"], made["gm_token"]))
-        stop = asyncio.Event()
-        running = asyncio.create_task(adapter.run(stop))
-        while not adapter.status.connected:
-            await asyncio.sleep(0.01)
-        delays = []
-        async with session.ws_connect(
+        commands = f"{first.url}/api/tables/{made['id']}/commands"
+        for n in range(count):
+            character = {"id": f"c{n}", "name": f"C{n}", "side": "a", "dex": 0, "movement": 0}
+            call(commands, "POST", {"type": "join", "character": character}, made["gm_token"])
+        call(commands, "POST", {"type": "roll_initiative", "source": "device"}, made["gm_token"])
+    config.write_text(
+        f'[[devices]]\nkind = "tray"\ndevice = "{folder / "tray"}"\n'
+        f'table = "{made["id"]}"\ntoken = "{made["gm_token"]}"\n'
+    )
+    return config, made
+
+
+async def rolls(
+    url: str, tray: TraySimulator, made: dict[str, Any], count: int, gap: float
+) -> list[float]:
+    delays = []
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(
             f"{url}/api/tables/{made['id']}/ws",
             headers={"Authorization": f"Bearer {made['gm_token']}"},
-        ) as ws:
-            await ws.receive_json()
-            for n in range(count):
-                start = time.perf_counter()
-                tray.roll(6, 1 + n % 6, 1 + (n * 5) % 6)
-                await ws.receive_json()
+        ) as ws,
+    ):
+        await ws.receive_json()
+        for n in range(WARM_UP + count):
+            start = time.perf_counter()
+            tray.roll(6, 1 + n % 6, 1 + (n * 5) % 6)
+            await asyncio.wait_for(ws.receive_json(), 10)
+            if n >= WARM_UP:
                 delays.append((time.perf_counter() - start) * 1000)
-        stop.set()
-        await running
+            # The GM takes the roll back, so the table awaits it again at the same size.
+            async with session.post(
+                f"{url}/api/tables/{made['id']}/commands",
+                json={"type": "undo"},
+                headers={"Authorization": f"Bearer {made['gm_token']}"},
+            ):
+                await ws.receive_json()
+            await asyncio.sleep(gap)
+    return delays
+
+
+def measure_rolls(folder: Path, count: int, gap: float, *, inside: bool) -> list[float]:
+    """Rolls through a tray configured in ``seize serve`` (``inside``), or through ``seize
+    adapter tray`` in a process of its own, reaching the server over the network."""
+    config, made = table_awaiting_rolls(folder, PLAYERS)
+    tray = TraySimulator(folder / "tray").plug()
+    settings: dict[str, Any] = {"config": config} if inside else {}
+    try:
+        with ServerProcess(folder / "rolls.db", **settings, **LIMITS) as server:
+            beside = None
+            if not inside:
+                beside = subprocess.Popen(
+                    [sys.executable, "-m", "server", "adapter", "tray", "--port",
+                     str(folder / "tray"), "--server", server.url, "--table", made["id"],
+                     "--token", made["gm_token"]],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )  # fmt: skip
+            devices = f"{server.url}/api/tables/{made['id']}/devices"
+            while (
+                not call(devices, token=made["gm_token"])[1]["devices"]
+                .get("tray", {})
+                .get("connected")
+            ):
+                time.sleep(0.05)
+            try:
+                return asyncio.run(rolls(server.url, tray, made, count, gap))
+            finally:
+                if beside is not None:
+                    beside.terminate()
+                    beside.wait()
+    finally:
         tray.unplug()
-        return delays
 
 
 async def tags(url: str, count: int) -> tuple[list[float], list[float]]:
@@ -132,29 +190,36 @@ async def tags(url: str, count: int) -> tuple[list[float], list[float]]:
     return total, after_read
 
 
-async def main_async(count: int) -> None:
+def main_sync(count: int, gap: float) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        settings = Settings(db=Path(folder) / "bench.db", rate_burst=10**6, rate_per_second=10**6)
-        runner = web.AppRunner(make_app(settings), access_log=None)
-        await runner.setup()
-        port = free_port()
-        await web.TCPSite(runner, "127.0.0.1", port).start()
-        url = f"http://127.0.0.1:{port}"
-        delays = await rolls(url, Path(folder), count)
-        print(
-            f"roll on the tray's line → WebSocket message   p50 {pct(delays, 0.5):6.2f} ms   "
-            f"p99 {pct(delays, 0.99):6.2f} ms   ({count} rolls; target p99 ≤ 5 ms)"
-        )
-        total, after = await tags(url, min(count, 10))
-        print(
-            f"tag laid → WebSocket message                   p50 {pct(total, 0.5):7.1f} ms   "
-            f"p99 {pct(total, 0.99):7.1f} ms   (nfcpy udp polling included)"
-        )
-        print(
-            f"  of which after nfcpy read the tag            p50 {pct(after, 0.5):7.2f} ms   "
-            f"p99 {pct(after, 0.99):7.2f} ms   (target p99 ≤ 50 ms beyond detection)"
-        )
-        await runner.cleanup()
+        for inside, how in ((True, "tray in seize serve"), (False, "seize adapter tray  ")):
+            place = Path(folder) / ("inside" if inside else "beside")
+            place.mkdir()
+            delays = measure_rolls(place, count, gap, inside=inside)
+            print(
+                f"roll → WebSocket message, {how}  p50 {pct(delays, 0.5):6.2f} ms   "
+                f"p99 {pct(delays, 0.99):6.2f} ms   ({count} rolls {gap * 1000:.0f} ms apart; "
+                "target p99 ≤ 5 ms)"
+            )
+        asyncio.run(measure_tags(Path(folder), min(count, 10)))
+
+
+async def measure_tags(folder: Path, count: int) -> None:
+    settings = Settings(db=folder / "tags.db", rate_burst=10**6, rate_per_second=10**6)
+    runner = web.AppRunner(make_app(settings), access_log=None)
+    await runner.setup()
+    port = free_port()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    total, after = await tags(f"http://127.0.0.1:{port}", count)
+    print(
+        f"tag laid → WebSocket message                   p50 {pct(total, 0.5):7.1f} ms   "
+        f"p99 {pct(total, 0.99):7.1f} ms   (nfcpy udp polling included)"
+    )
+    print(
+        f"  of which after nfcpy read the tag            p50 {pct(after, 0.5):7.2f} ms   "
+        f"p99 {pct(after, 0.99):7.2f} ms   (target p99 ≤ 50 ms beyond detection)"
+    )
+    await runner.cleanup()
 
 
 def main() -> None:
@@ -162,7 +227,9 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--count", type=int, default=200)
-    asyncio.run(main_async(parser.parse_args().count))
+    parser.add_argument("--gap", type=float, default=0.05, help="seconds between rolls")
+    args = parser.parse_args()
+    main_sync(args.count, args.gap)
 
 
 if __name__ == "__main__":

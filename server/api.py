@@ -228,13 +228,28 @@ def _idempotency_key(request: web.Request) -> str | None:
 
 @routes.post("/api/tables/{table_id}/commands")
 async def command(request: web.Request) -> web.Response:
-    started = time.perf_counter()
-    seize = request.app[SEIZE]
     game = game_of(request)
     principal = caller(request, game)
     if_match, key = _if_match(request), _idempotency_key(request)
+    body = await json_body(request)
+    return web.json_response(
+        await apply_command(request.app[SEIZE], game, principal, body, key, if_match)
+    )
+
+
+async def apply_command(
+    seize: Seize,
+    game: Game,
+    principal: Principal,
+    body: Any,
+    key: str | None = None,
+    if_match: int | None = None,
+) -> dict[str, Any]:
+    """Parse and run one command, whoever sent it (a client over HTTP, or a device inside the
+    server); a refusal is raised as the problem the API answers with."""
+    started = time.perf_counter()
     try:
-        parsed = game.system.commands.validate_python(await json_body(request))
+        parsed = game.system.commands.validate_python(body)
     except ValidationError as error:
         seize.metrics.command(game.system.name, "invalid", time.perf_counter() - started)
         raise invalid(error) from None
@@ -257,7 +272,7 @@ async def command(request: web.Request) -> web.Response:
     seize.metrics.command(
         game.system.name, "applied", time.perf_counter() - started, len(answer["events"])
     )
-    return web.json_response(answer)
+    return answer
 
 
 @routes.get("/api/tables/{table_id}/events")

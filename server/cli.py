@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import resource
 import secrets
 from collections.abc import Sequence
@@ -16,9 +17,12 @@ from server import demo_devices, hardware
 from server.app import make_app
 from server.context import SEIZE
 from server.demo_table import ready, ready_rcs
+from server.local_link import LocalLink
 from server.logs import configure
 from server.settings import Settings
 from server.terminal_demo import play_demo
+
+log = logging.getLogger("seize")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -119,19 +123,24 @@ def _announce(settings: Settings, *, demo: bool, simulated: _Devices) -> Any:
             else:
                 lines.append("  (install the nfc and serial extras to see simulated devices)")
         for device in settings.devices:
+            lines.append(f"  Device:       {device.kind} at {device.device} → table {device.table}")
+            link = LocalLink(app[SEIZE], device.table, device.token.get_secret_value())
+            try:
+                link.check()
+            except ConnectionError as wrong:
+                lines.append(f"                not started: {wrong}")
+                log.error("device not started", extra={"device": device.device, "why": str(wrong)})
+                continue
             simulated.start(
                 hardware.adapter(
                     device.kind,
                     device.device,
-                    base,
-                    device.table,
-                    device.token.get_secret_value(),
+                    link,
                     deck=device.deck,
                     seat=device.seat,
                     name=device.name,
                 )
             )
-            lines.append(f"  Device:       {device.kind} at {device.device} → table {device.table}")
         lines.append(f"  New table:    {base}/console")
         print("\n".join(lines), flush=True)
 

@@ -7,11 +7,12 @@ again whenever it changes or reconnects.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from aiohttp import web
 
 from server.api import caller, game_of, json_body
-from server.context import SEIZE
+from server.context import SEIZE, Seize
 from server.errors import problem
 
 routes = web.RouteTableDef()
@@ -34,9 +35,13 @@ async def report(request: web.Request) -> web.Response:
         raise problem(
             web.HTTPUnprocessableEntity, "invalid", "a device reports a JSON object", field="body"
         )
-    devices = request.app[SEIZE].devices.setdefault(table_id, {})
-    devices[request.match_info["device"]] = {**body, "reported": time.time()}
+    record(request.app[SEIZE], table_id, request.match_info["device"], body)
     return web.json_response({"ok": True})
+
+
+def record(seize: Seize, table_id: str, device: str, status: dict[str, Any]) -> None:
+    """Keep a device's latest report, from the network or from a device inside the server."""
+    seize.devices.setdefault(table_id, {})[device] = {**status, "reported": time.time()}
 
 
 @routes.get("/api/tables/{table_id}/devices")

@@ -17,7 +17,10 @@ import re
 import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from adapters.link import Link
 
 COMMANDS = {"adapter", "sim", "deck"}
 
@@ -140,19 +143,16 @@ Adapter = Callable[[asyncio.Event], Coroutine[Any, Any, None]]
 def adapter(
     kind: str,
     device: str,
-    server: str,
-    table: str,
-    token: str,
+    link: Link,
     *,
     deck: Path | None = None,
     seat: str | None = None,
     name: str | None = None,
 ) -> Adapter:
-    """An adapter for one device feeding one table, ready to run until its stop event."""
+    """An adapter for one device feeding one table through ``link``, ready to run until its
+    stop event."""
     from adapters.deck import DeckMap  # noqa: PLC0415 - hardware extras
-    from adapters.link import TableLink  # noqa: PLC0415
 
-    link = TableLink(server, table, token)
     deck_map = DeckMap.load(deck) if deck else None
     name = name or kind
     if kind == "tray":
@@ -171,12 +171,13 @@ def adapter(
 
 
 async def _adapter(args: argparse.Namespace) -> int:
+    """A device beside a server elsewhere: it reaches the table over the network."""
+    from adapters.link import TableLink  # noqa: PLC0415
+
     run = adapter(
         args.kind,
         args.device,
-        args.server,
-        args.table,
-        args.token,
+        TableLink(args.server, args.table, args.token),
         deck=args.deck,
         seat=args.seat,
         name=args.name,

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from adapters.link import TableLink
 from server.context import SEIZE
+from server.local_link import LocalLink
 from tests.server.conftest import Client, bearer, new_table, send
 
 from .test_tray import eventually
@@ -54,3 +57,35 @@ async def test_the_link_never_routes_by_a_view_older_than_its_own_last_command(
         assert [m["id"] for m in view["members"]] == ["v"]
     finally:
         await link.close()
+
+
+async def test_inside_the_server_a_link_answers_as_the_api_does(client: Client) -> None:
+    table = await new_table(client, "four-color")
+    seize = client.app[SEIZE]
+    link = LocalLink(seize, table["id"], table["gm_token"])
+    status, answer = await link.send(JOIN)
+    assert status == 200 and answer["seq"] == 1 and answer["events"][0]["type"] == "joined"
+    assert await link.view() == await gm_view(client, table)
+    status, refused = await link.send({"type": "deal_card", "card": "AS", "source": "device"})
+    over_http = await send(client, table, {"type": "deal_card", "card": "AS", "source": "device"})
+    assert (status, refused) == over_http and status == 422 and refused["rule"]
+    status, invalid = await link.send({"type": "nonsense"})
+    assert status == 422 and invalid == (await send(client, table, {"type": "nonsense"}))[1]
+
+    await link.report("tray", {"kind": "dice tray", "connected": True})
+    listed = await client.get(
+        f"/api/tables/{table['id']}/devices", headers=bearer(table["gm_token"])
+    )
+    assert (await listed.json())["devices"]["tray"]["connected"] is True
+
+
+async def test_inside_the_server_a_device_needs_the_tables_gm_token(client: Client) -> None:
+    table = await new_table(client, "four-color")
+    seize = client.app[SEIZE]
+    with pytest.raises(ConnectionError, match=r"^table: "):
+        LocalLink(seize, "nosuchtable", table["gm_token"]).check()
+    with pytest.raises(ConnectionError, match=r"^token: unknown token"):
+        LocalLink(seize, table["id"], "not-a-token").check()
+    with pytest.raises(ConnectionError, match=r"^token: a device needs the table's GM token"):
+        LocalLink(seize, table["id"], table["overlay_token"]).check()
+    LocalLink(seize, table["id"], table["gm_token"]).check()

@@ -25,8 +25,10 @@ def free_port() -> int:
 class ServerProcess:
     """``python -m server serve`` on a free loopback port, over the SQLite file ``db``."""
 
-    def __init__(self, db: Path, **settings: Any) -> None:
+    def __init__(self, db: Path, output: Path | None = None, **settings: Any) -> None:
+        """``output``: a file for what the server prints (its startup lines, its log)."""
         self.db = db
+        self.output = output
         self.env = {**os.environ, **{f"SEIZE_{k.upper()}": str(v) for k, v in settings.items()}}
         self.process: subprocess.Popen[bytes] | None = None
         self.url = ""
@@ -35,12 +37,22 @@ class ServerProcess:
         """Start the server; ``same_port`` restarts it where clients already look for it."""
         port = int(self.url.rsplit(":", 1)[1]) if same_port and self.url else free_port()
         self.url = f"http://127.0.0.1:{port}"
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "server", "serve", "--port", str(port), "--db", str(self.db)],
-            env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        with (self.output or Path(os.devnull)).open("ab") as printed:
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "server",
+                    "serve",
+                    "--port",
+                    str(port),
+                    "--db",
+                    str(self.db),
+                ],
+                env=self.env,
+                stdout=printed,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:

@@ -67,3 +67,21 @@ def test_a_device_setting_is_checked_field_by_field() -> None:
         DeviceSetting.model_validate(
             {"kind": "station", "device": "/dev/ttyACM0", "token": "x", "table": "t"}
         )
+
+
+def test_a_device_configured_with_a_wrong_token_is_not_started_and_says_why(
+    tmp_path: Path,
+) -> None:
+    db, config, output = tmp_path / "seize.db", tmp_path / "seize.toml", tmp_path / "printed"
+    with ServerProcess(db) as first:
+        _, table = call(f"{first.url}/api/tables", "POST", {"system": "awareness", "name": "t"})
+    config.write_text(
+        f'[[devices]]\nkind = "tray"\ndevice = "{tmp_path / "tray"}"\n'
+        f'table = "{table["id"]}"\ntoken = "{table["overlay_token"]}"\n'
+    )
+    with ServerProcess(db, output=output, config=config) as server:
+        devices = f"{server.url}/api/tables/{table['id']}/devices"
+        assert call(devices, token=table["gm_token"]) == (200, {"devices": {}})
+    printed = output.read_text()
+    assert "not started: token: a device needs the table's GM token" in printed
+    assert table["overlay_token"] not in printed  # the secret is never printed

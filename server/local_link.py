@@ -1,0 +1,72 @@
+"""The link of a device that ``seize serve`` runs itself (``[[devices]]`` in the settings).
+
+A device inside the server reaches its table without the network: no request to its own
+address, no WebSocket to follow the view. That round trip was most of a roll's time from the
+tray to the subscribers. Everything else is as over HTTP: the same token and role checks, the
+same command path (``apply_command``), the same refusals as the API's problems, and reports
+kept where the console reads them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aiohttp import web
+
+from server.access import Principal
+from server.api import apply_command
+from server.context import Seize
+from server.devices import record
+from server.games import Game
+
+
+class LocalLink:
+    """One table of this server, reached in-process with the table's GM token."""
+
+    def __init__(self, seize: Seize, table: str, token: str) -> None:
+        self.seize, self.table, self.token = seize, table, token
+
+    def check(self) -> None:
+        """Refuse a table that is not here or a token that is not its GM's, naming which:
+        raises ConnectionError, as a link does when its table cannot be reached."""
+        self._reach()
+
+    def _reach(self) -> tuple[Game, Principal]:
+        game = self.seize.games.get(self.table)
+        if game is None:
+            raise ConnectionError(f"table: there is no table {self.table!r} on this server")
+        try:
+            principal = self.seize.tokens.principal(self.token, game.id)
+        except web.HTTPException as refused:
+            raise ConnectionError(f"token: {_problem(refused).get('message')}") from None
+        if not principal.viewer.is_gm:
+            raise ConnectionError("token: a device needs the table's GM token")
+        return game, principal
+
+    async def view(self) -> dict[str, Any]:
+        game, principal = self._reach()
+        view: dict[str, Any] = game.table.view(principal.viewer).model_dump(mode="json")
+        return view
+
+    async def send(self, command: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """Run the command as the API would, answering with its status and body."""
+        game, principal = self._reach()
+        try:
+            answer = await apply_command(self.seize, game, principal, command)
+        except web.HTTPException as refused:
+            return refused.status, _problem(refused)
+        return 200, answer
+
+    async def report(self, device: str, status: dict[str, Any]) -> None:
+        game, _ = self._reach()
+        record(self.seize, game.id, device, status)
+
+    async def close(self) -> None:
+        """Nothing to let go of: the server owns the table."""
+
+
+def _problem(refused: web.HTTPException) -> dict[str, Any]:
+    """The problem document the API would have answered with."""
+    body: dict[str, Any] = json.loads(refused.text or "{}")
+    return body
