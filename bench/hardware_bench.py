@@ -1,7 +1,7 @@
 """Hardware to subscriber: how long from a roll written on the tray's line, or a tag laid on the
 reader, to the WebSocket message. Prints figures; asserts nothing.
 
-    .venv/bin/python -m bench.hardware_bench [--count N] [--gap SECONDS]
+    .venv/bin/python -m bench.hardware_bench [--count N] [--gap SECONDS] [--where FOLDER]
 
 Rolls, twice: ``seize serve`` in its own process with the tray configured in its settings file,
 and then ``seize adapter tray`` in a third process reaching that server over the network; the
@@ -190,8 +190,8 @@ async def tags(url: str, count: int) -> tuple[list[float], list[float]]:
     return total, after_read
 
 
-def main_sync(count: int, gap: float) -> None:
-    with tempfile.TemporaryDirectory() as folder:
+def main_sync(count: int, gap: float, where: Path | None) -> None:
+    with tempfile.TemporaryDirectory(dir=where) as folder:
         for inside, how in ((True, "tray in seize serve"), (False, "seize adapter tray  ")):
             place = Path(folder) / ("inside" if inside else "beside")
             place.mkdir()
@@ -228,8 +228,14 @@ def main() -> None:
     )
     parser.add_argument("--count", type=int, default=200)
     parser.add_argument("--gap", type=float, default=0.05, help="seconds between rolls")
+    parser.add_argument(
+        "--where",
+        type=Path,
+        help="the folder for the databases (default: the system's temporary folder); "
+        "/dev/shm shows the figures without the disk's flushes",
+    )
     args = parser.parse_args()
-    main_sync(args.count, args.gap)
+    main_sync(args.count, args.gap, args.where)
 
 
 if __name__ == "__main__":
