@@ -90,6 +90,7 @@ class TableLink:
         self._live: tuple[int, View] | None = None  # (seq, view) while the stream is up
         self._moved = asyncio.Condition()
         self._caused = 0  # the seq of the link's own last command
+        self.streams = 0  # how many times the table's stream was opened
 
     async def _client(self) -> aiohttp.ClientSession:
         if self._closed:
@@ -140,6 +141,7 @@ class TableLink:
                 session = await self._client()
                 async with session.ws_connect(f"{self.base}/ws", heartbeat=10) as ws:
                     pause = 0.05
+                    self.streams += 1
                     async for message in ws:
                         if message.type is not aiohttp.WSMsgType.TEXT:
                             break
