@@ -27,10 +27,22 @@ test("awareness: act and wait for the declarer, pre-empt for the waiting while s
   const { before, after } = fixtures.awareness;
   assert.ok(labels(before.view).includes(`Act (${before.view.declaring})`));
   const preempts = controlsFor(after.view).filter((c) => c.command.type === "react");
-  assert.deepEqual(preempts.map((c) => c.command.character), after.view.may_react);
+  const rolled = (source) => preempts.filter((c) => c.command.source === source);
+  assert.deepEqual(rolled(undefined).map((c) => c.command.character), after.view.may_react);
+  assert.deepEqual(rolled("device").map((c) => c.command.character), after.view.may_react);
   assert.ok(preempts.every((c) => c.command.to === after.view.exchange.act.character));
   assert.deepEqual(nextCommand(after.view), { type: "resolve" });
   assert.equal(nextCommand(before.view), null);
+});
+
+test("awareness: nothing is resolved while a pre-emption's d10 is awaited", () => {
+  const { after } = fixtures.awareness;
+  const waiting = { ...after.view, exchange: { ...after.view.exchange,
+    pending: [{ type: "preemption_awaited", character: after.view.may_react[0],
+                to: after.view.exchange.act.character, what: "fires", source: "device" }] } };
+  assert.ok(labels(after.view).includes("Resolve"));
+  assert.ok(!labels(waiting).includes("Resolve"));
+  assert.equal(nextCommand(waiting), null);
 });
 
 test("selected tokens join as each system's participants", () => {

@@ -29,10 +29,13 @@ export function controlsFor(view) {
     }
     if (view.exchange) {
       for (const id of view.may_react) {
-        add(`Pre-empt (${id})`, { type: "react", character: id, to: view.exchange.act.character,
-                                  timing: "before", what: "pre-empts" });
+        const preempt = { type: "react", character: id, to: view.exchange.act.character,
+                          timing: "before", what: "pre-empts" };
+        add(`Pre-empt (${id})`, preempt);
+        add(`Pre-empt, d10 from the tray (${id})`, { ...preempt, source: "device" });
       }
-      add("Resolve", { type: "resolve" });
+      // Nothing resolves while a pre-emption's d10 is awaited.
+      if (!view.exchange.pending.length) add("Resolve", { type: "resolve" });
     }
   }
   add("Undo", { type: "undo" });

@@ -7,6 +7,8 @@ export function nextCommand(view) {
     return { type: "end_turn", character: view.token };
   }
   if (view.system === "megatraveller-rcs" && view.declared) return { type: "resolve" };
-  if (view.system === "awareness" && view.exchange) return { type: "resolve" };
+  if (view.system === "awareness" && view.exchange && !view.exchange.pending.length) {
+    return { type: "resolve" };
+  }
   return null;
 }
