@@ -85,19 +85,21 @@ class Pn532Simulator:
         self.tag = None
 
     def _serve(self, master: int) -> None:
+        """Answer the host until unplugged; the terminal closing under a read or a write is how
+        an unplug reaches this thread."""
         while self._master == master:
             try:
                 readable, _, _ = select.select([master], [], [], 0.1)
                 if not readable:
                     continue
                 self._buffer += os.read(master, 1024)
+                for command in self._commands():
+                    os.write(master, ACK)
+                    reply = self.answer(command)
+                    if reply is not None:
+                        os.write(master, frame(bytes([0xD5, command[1] + 1, *reply])))
             except OSError:
                 return
-            for command in self._commands():
-                os.write(master, ACK)
-                reply = self.answer(command)
-                if reply is not None:
-                    os.write(master, frame(bytes([0xD5, command[1] + 1, *reply])))
 
     def _commands(self) -> list[bytes]:
         """Complete host frames in the buffer (wake-up preambles and ACKs skipped)."""
