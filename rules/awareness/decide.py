@@ -8,6 +8,7 @@ learns only what the rule is and what of their own character breaks it.
 from __future__ import annotations
 
 import random
+from typing import Literal
 
 from rules.awareness.commands import (
     Act,
@@ -252,15 +253,6 @@ def _react(sit: Situation, command: React, actor: Viewer) -> Reacted | Preemptio
             field="to",
         )
     _all_out(sit, command.character, command.mode)
-    if command.timing == "after":
-        return Reacted(
-            character=command.character,
-            to=command.to,
-            what=command.what,
-            mode=command.mode,
-            preempt=False,
-            placed="after",
-        )
     declared = PreemptionAwaited(
         character=command.character,
         to=command.to,
@@ -268,6 +260,8 @@ def _react(sit: Situation, command: React, actor: Viewer) -> Reacted | Preemptio
         mode=command.mode,
         source=command.source,
     )
+    if command.timing == "after":
+        return _placed(declared, "after")
     if command.source is not Source.ENGINE and command.die is None:
         return declared
     return _preemption(sit, declared, _preemption_die(sit.options, command))
@@ -277,41 +271,43 @@ def _enter_preemption(sit: Situation, command: EnterPreemption, actor: Viewer) -
     """Ruling 10: the die of a pending pre-emption places it, by the QRs as they stand now."""
     _sheet(sit, command.character)
     actor.require_plays(command.character, "enter their pre-emption die")
-    exchange = sit.exchange
-    declared = (
-        next(
-            (p for p in exchange.pending if p.character == command.character),
-            None,
-        )
-        if exchange is not None
-        else None
-    )
+    pending = sit.exchange.pending if sit.exchange is not None else ()
+    declared = next((p for p in pending if p.character == command.character), None)
     if declared is None:
         raise RuleError(
             "awareness.10",
             f"no pre-emption die is awaited for {command.character!r}",
             field="character",
         )
-    return _preemption(
-        sit,
-        declared.model_copy(update={"source": command.source}),
-        _preemption_die(sit.options, command),
-    )
+    declared = declared.model_copy(update={"source": command.source})
+    return _preemption(sit, declared, _preemption_die(sit.options, command))
 
 
 def _preemption(sit: Situation, declared: PreemptionAwaited, die: int) -> Reacted:
     target = preemption_target(sit, declared.character, declared.to)
-    success = preempts(sit.options, die, target)
+    return _placed(
+        declared, "before" if preempts(sit.options, die, target) else "after", die, target
+    )
+
+
+def _placed(
+    declared: PreemptionAwaited,
+    placed: Literal["before", "after"],
+    die: int | None = None,
+    target: int | None = None,
+) -> Reacted:
+    """The reaction with its place: a pre-emption (with its die) or going just after."""
+    preempt = die is not None
     return Reacted(
         character=declared.character,
         to=declared.to,
         what=declared.what,
         mode=declared.mode,
-        preempt=True,
+        preempt=preempt,
         die=die,
         target=target,
-        source=declared.source,
-        placed="before" if success else "after",
+        source=declared.source if preempt else None,
+        placed=placed,
     )
 
 
@@ -353,10 +349,7 @@ def _resolve(sit: Situation, command: Resolve, actor: Viewer) -> Resolved:
     pre-empted action could still happen."""
     actor.require_gm("record an outcome")
     if sit.exchange is not None and sit.exchange.pending:
-        awaited = ", ".join(repr(p.character) for p in sit.exchange.pending)
-        raise RuleError(
-            "awareness.10", f"the exchange's order waits for the pre-emption die of {awaited}"
-        )
+        raise RuleError("awareness.10", "the exchange's order waits for a pre-emption die")
     who = sit.next_to_resolve()
     if who is None:
         raise RuleError("awareness.7", "no action is waiting to be resolved")

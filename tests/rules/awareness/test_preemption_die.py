@@ -124,8 +124,7 @@ def test_undoing_the_die_puts_the_preemption_back_to_waiting() -> None:
 def test_nothing_resolves_while_a_preemption_die_is_awaited() -> None:
     table = exchange_open()
     declare(table)
-    error = refused(table, Resolve(outcome="b moves"), "awareness.10")
-    assert "'a'" in error.message
+    refused(table, Resolve(outcome="b moves"), "awareness.10")
 
 
 def test_no_one_reacts_to_a_preemption_not_yet_placed() -> None:
