@@ -103,9 +103,9 @@ class TableLink:
         return self._session
 
     @property
-    def following(self) -> bool:
-        """Whether the view comes from the live stream now."""
-        return self._live is not None
+    def seen(self) -> int | None:
+        """The sequence number of the view the stream gave last; None while it is down."""
+        return None if self._live is None else self._live[0]
 
     async def view(self) -> View:
         """The table's view, no older than the link's own last command. The first call starts

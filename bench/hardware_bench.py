@@ -36,7 +36,7 @@ from adapters.simulators.tray import TraySimulator
 from server.app import make_app
 from server.settings import Settings
 from tests.adapters.test_card_reader import Ntag
-from tests.server.process import ServerProcess, call, free_port
+from tests.server.process import UNLIMITED, ServerProcess, call, free_port
 
 
 def pct(values: list[float], p: float) -> float:
@@ -59,7 +59,6 @@ async def table(
     return made
 
 
-LIMITS: dict[str, Any] = {"rate_burst": 10**6, "rate_per_second": 10**6}
 WARM_UP = 5
 PLAYERS = 6
 
@@ -68,7 +67,7 @@ def table_awaiting_rolls(folder: Path, count: int) -> tuple[Path, dict[str, Any]
     """An RCS table of ``count`` characters awaiting their rolls from a tray, and the settings
     file that runs the tray."""
     db, config = folder / "rolls.db", folder / "seize.toml"
-    with ServerProcess(db, **LIMITS) as first:
+    with ServerProcess(db, **UNLIMITED) as first:
         _, made = call(
             f"{first.url}/api/tables", "POST", {"system": "megatraveller-rcs", "name": "b"}
         )
@@ -120,7 +119,7 @@ def measure_rolls(folder: Path, count: int, gap: float, *, inside: bool) -> list
     tray = TraySimulator(folder / "tray").plug()
     settings: dict[str, Any] = {"config": config} if inside else {}
     try:
-        with ServerProcess(folder / "rolls.db", **settings, **LIMITS) as server:
+        with ServerProcess(folder / "rolls.db", **settings, **UNLIMITED) as server:
             beside = None
             if not inside:
                 beside = subprocess.Popen(
@@ -205,7 +204,7 @@ def main_sync(count: int, gap: float, where: Path | None) -> None:
 
 
 async def measure_tags(folder: Path, count: int) -> None:
-    settings = Settings(db=folder / "tags.db", rate_burst=10**6, rate_per_second=10**6)
+    settings = Settings(db=folder / "tags.db", **UNLIMITED)
     runner = web.AppRunner(make_app(settings), access_log=None)
     await runner.setup()
     port = free_port()

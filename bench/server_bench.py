@@ -32,7 +32,7 @@ from typing import Any
 
 import aiohttp
 
-from tests.server.process import ServerProcess, call
+from tests.server.process import UNLIMITED, ServerProcess, call
 
 Table = dict[str, Any]
 SEQ = re.compile(r'\{"type": "event", "seq": (\d+)')
@@ -344,7 +344,7 @@ def main() -> None:
     count = 50 if args.quick else 200
     with (
         tempfile.TemporaryDirectory() as folder,
-        ServerProcess(Path(folder) / "bench.db", rate_burst=10**9, rate_per_second=10**9) as server,
+        ServerProcess(Path(folder) / "bench.db", **UNLIMITED) as server,
     ):
         asyncio.run(round_trip(server.url, count * 2))
         asyncio.run(throughput(server.url, 1.0 if args.quick else 3.0, tables=8, senders=32))

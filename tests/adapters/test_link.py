@@ -3,6 +3,7 @@ server that holds it. Both links answer alike."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -22,42 +23,43 @@ async def gm_view(client: Client, table: dict[str, Any]) -> Any:
     return (await read.json())["view"]
 
 
-async def test_the_link_follows_the_table_and_follows_it_again_when_the_stream_drops(
-    client: Client,
-) -> None:
+@pytest.fixture
+async def linked(client: Client) -> AsyncIterator[tuple[dict[str, Any], TableLink]]:
+    """A new table, and a link to it over the network."""
     table = await new_table(client, "four-color")
     link = TableLink(str(client.make_url("")), table["id"], table["gm_token"])
-    try:
-        assert await link.view() == await gm_view(client, table)  # asked: not following yet
-        await eventually(lambda: link.following)
-        await send(client, table, JOIN)  # someone else's command reaches the link live
-        await eventually(lambda: link._live is not None and link._live[0] == 1)
-        assert await link.view() == await gm_view(client, table)
+    yield table, link
+    await link.close()
 
-        client.app[SEIZE].hub.close_all("going away")  # the stream drops
-        await eventually(lambda: link.streams == 2 and link.following)  # followed again
-        await send(client, table, {"type": "deal", "seed": 1})
-        await eventually(lambda: link._live is not None and link._live[0] == 2)
-        assert await link.view() == await gm_view(client, table)
-    finally:
-        await link.close()
+
+async def test_the_link_follows_the_table_and_follows_it_again_when_the_stream_drops(
+    client: Client, linked: tuple[dict[str, Any], TableLink]
+) -> None:
+    table, link = linked
+    assert await link.view() == await gm_view(client, table)  # asked: not following yet
+    await eventually(lambda: link.seen == 0)
+    await send(client, table, JOIN)  # someone else's command reaches the link live
+    await eventually(lambda: link.seen == 1)
+    assert await link.view() == await gm_view(client, table)
+
+    client.app[SEIZE].hub.close_all("going away")  # the stream drops
+    await eventually(lambda: link.streams == 2 and link.seen == 1)  # followed again
+    await send(client, table, {"type": "deal", "seed": 1})
+    await eventually(lambda: link.seen == 2)
+    assert await link.view() == await gm_view(client, table)
 
 
 async def test_the_link_never_routes_by_a_view_older_than_its_own_last_command(
-    client: Client,
+    linked: tuple[dict[str, Any], TableLink],
 ) -> None:
-    table = await new_table(client, "four-color")
-    link = TableLink(str(client.make_url("")), table["id"], table["gm_token"])
-    try:
-        await link.view()
-        await eventually(lambda: link.following)
-        async with link._moved:  # the stream's news is held up while the link sends
-            status, _ = await link.send(JOIN)
-            assert status == 200 and link._live is not None and link._live[0] == 0
-        view = await link.view()  # returned only once the stream shows the join
-        assert [m["id"] for m in view["members"]] == ["v"]
-    finally:
-        await link.close()
+    _, link = linked
+    await link.view()
+    await eventually(lambda: link.seen == 0)
+    async with link._moved:  # the stream's news is held up while the link sends
+        status, _ = await link.send(JOIN)
+        assert status == 200 and link.seen == 0
+    view = await link.view()  # returned only once the stream shows the join
+    assert [m["id"] for m in view["members"]] == ["v"]
 
 
 async def test_inside_the_server_a_link_answers_as_the_api_does(client: Client) -> None:

@@ -54,6 +54,17 @@ async def rcs_awaiting_rolls(client: Client) -> dict[str, Any]:
     return table
 
 
+async def awareness_awaiting_rolls(client: Client, **coordination: int) -> dict[str, Any]:
+    """An awareness table of alert characters (Score 5) with the given Coordination, awaiting
+    each one's initiative d10 from the table."""
+    table = await new_table(client, "awareness")
+    for cid, value in coordination.items():
+        sheet = {"id": cid, "name": cid, "perception": 5, "stealth": 5, "coordination": value}
+        await send(client, table, {"type": "join", "sheet": sheet})
+    await send(client, table, {"type": "roll_initiative", "source": "device"})
+    return table
+
+
 async def test_a_roll_in_the_tray_reaches_a_subscriber_and_survives_an_unplug(
     client: Client, tmp_path: Path
 ) -> None:
@@ -100,17 +111,7 @@ async def test_a_roll_nobody_waits_for_is_reported_and_dropped(
 async def test_an_awareness_d10_goes_to_the_next_character_awaited(
     client: Client, tmp_path: Path
 ) -> None:
-    table = await new_table(client, "awareness")
-    for cid in ("kid", "marshal"):
-        await send(
-            client,
-            table,
-            {
-                "type": "join",
-                "sheet": {"id": cid, "name": cid, "perception": 5, "stealth": 5, "coordination": 5},
-            },
-        )
-    await send(client, table, {"type": "roll_initiative", "source": "device"})
+    table = await awareness_awaiting_rolls(client, kid=5, marshal=5)
     async with tray_at(client, table, tmp_path / "seize-tray") as (tray, adapter):
         tray.roll(10, 4)
         tray.roll(10, 9)
@@ -126,17 +127,7 @@ async def test_a_preemption_d10_from_the_tray_places_the_reaction(
 ) -> None:
     """The player declares a pre-emption and rolls for it in the tray: the exchange waits for
     that die, and the subscriber sees the reaction placed by it."""
-    table = await new_table(client, "awareness")
-    for cid, coordination in (("kid", 6), ("marshal", 5)):
-        sheet = {
-            "id": cid,
-            "name": cid,
-            "perception": 5,
-            "stealth": 5,
-            "coordination": coordination,
-        }
-        await send(client, table, {"type": "join", "sheet": sheet})
-    await send(client, table, {"type": "roll_initiative", "source": "device"})
+    table = await awareness_awaiting_rolls(client, kid=6, marshal=5)
     url = f"/api/tables/{table['id']}/ws"
     async with (
         client.ws_connect(url, headers=bearer(table["overlay_token"])) as ws,

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.server.process import ServerProcess, call
+from tests.server.process import UNLIMITED, ServerProcess, call
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"
@@ -47,7 +47,7 @@ def page(browser: Any) -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     db = tmp_path_factory.mktemp("pages") / "seize.db"
-    with ServerProcess(db, rate_burst=1_000_000, rate_per_second=1_000_000) as running:
+    with ServerProcess(db, **UNLIMITED) as running:
         yield running
 
 

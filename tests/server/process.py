@@ -14,6 +14,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+UNLIMITED: dict[str, Any] = {"rate_burst": 10**9, "rate_per_second": 10**9}
+"""Settings that lift the per-token rate limit, for tests and benchmarks that send fast."""
+
 
 def free_port() -> int:
     with socket.socket() as probe:

@@ -11,7 +11,7 @@ from typing import Any
 from rules.four_color import FOUR_COLOR, FourColorOptions
 from rules.roles import GM
 
-from .process import ServerProcess, call
+from .process import UNLIMITED, ServerProcess, call
 
 Acknowledged = dict[tuple[str, int], dict[str, Any]]
 
@@ -58,9 +58,7 @@ def hammer(
 
 
 def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) -> None:
-    server = ServerProcess(
-        tmp_path / "crash.db", snapshot_every=7, rate_burst=1_000_000, rate_per_second=1_000_000
-    ).start()
+    server = ServerProcess(tmp_path / "crash.db", snapshot_every=7, **UNLIMITED).start()
     tables = [new_table(server.url), new_table(server.url)]
     acknowledged: Acknowledged = {}
     chance = random.Random(2026)

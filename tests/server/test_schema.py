@@ -11,13 +11,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .process import ServerProcess, call
+from .process import UNLIMITED, ServerProcess, call
 
 
 def test_no_generated_request_gets_a_server_error(tmp_path: Path) -> None:
-    with ServerProcess(
-        tmp_path / "schema.db", rate_burst=1_000_000, rate_per_second=1_000_000
-    ) as server:
+    with ServerProcess(tmp_path / "schema.db", **UNLIMITED) as server:
         _, table = call(
             f"{server.url}/api/tables", "POST", {"system": "four-color", "name": "schema"}
         )

@@ -30,7 +30,7 @@ from ..rules.awareness.test_secrets import candidates as awareness_moves
 from ..rules.awareness.test_secrets import leaks
 from ..rules.four_color.test_properties import candidates as four_color_moves
 from ..rules.four_color.test_properties import secret_cards, shown_cards
-from .process import ServerProcess
+from .process import UNLIMITED, ServerProcess
 
 PLAYER = "p0"  # the participant the player token is bound to
 
@@ -38,7 +38,7 @@ PLAYER = "p0"  # the participant the player token is bound to
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     db = tmp_path_factory.mktemp("secrets") / "seize.db"
-    with ServerProcess(db, rate_burst=1_000_000, rate_per_second=1_000_000) as running:
+    with ServerProcess(db, **UNLIMITED) as running:
         yield running
 
 
