@@ -127,17 +127,41 @@ class Table(Generic[Opts, S, C, E]):
             self.apply(event)
         return events
 
+    def folded(self, events: Sequence[E | Undone]) -> S:
+        """The state these events would leave, the table itself unchanged: a server folds and
+        shows a command's events before it stores them, so none it cannot show is ever kept."""
+        state, standing = self.state, list(self._standing)
+        for event in events:
+            if isinstance(event, Undone):
+                if event.undoes - 1 in standing:
+                    standing.remove(event.undoes - 1)
+                state = self._replay(standing)
+            else:
+                state = self.system.evolve(state, event)
+        return state
+
     def apply(self, event: E | Undone) -> None:
         """Append an event to the log and fold it in."""
+        self._record(event)
+        if isinstance(event, Undone):
+            self.state = self._replay(self._standing)
+        else:
+            self.state = self.system.evolve(self.state, event)
+
+    def record(self, events: Sequence[E | Undone], state: S) -> None:
+        """Append events whose fold is already known (``folded``), without folding again."""
+        for event in events:
+            self._record(event)
+        self.state = state
+
+    def _record(self, event: E | Undone) -> None:
         position = len(self.log)
         self.log.append(event)
         if isinstance(event, Undone):
             if event.undoes - 1 in self._standing:
                 self._standing.remove(event.undoes - 1)
-            self.state = self._replay(self._standing)
         else:
             self._standing.append(position)
-            self.state = self.system.evolve(self.state, event)
 
     def _replay(self, positions: Sequence[int]) -> S:
         state = self.system.initial_state(self.options)

@@ -11,22 +11,37 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 import uuid
 from collections.abc import Iterator, MutableSequence
 from dataclasses import dataclass, field
-from typing import Any, overload
+from typing import Any, NoReturn, overload
 
 from pydantic import BaseModel, ValidationError
 
-from rules.roles import GM, OVERLAY, player
-from rules.table import Table
+from rules.errors import RuleError
+from rules.roles import GM, OVERLAY, Role, Viewer, player
+from rules.table import Table, Undo
 from server.access import Principal, mint, token_row
-from server.hub import Hub
+from server.hub import Hub, Shown
 from server.store import Append, Snapshot, Store, TableRow
 from server.systems import SYSTEMS, AnySystem
 
 AnyTable = Table[Any, Any, Any, Any]
+logger = logging.getLogger("seize")
+
+
+class ServerFaultError(Exception):
+    """The server could not decide or show a command's outcome: its fault, not the caller's.
+    Nothing was stored, and the table goes on as it was."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"the server could not work out what {command} does to this table, so it stored "
+            "nothing; the table is as it was (the fault is the server's, and it is logged)"
+        )
+        self.command = command
 
 
 class StaleError(Exception):
@@ -81,11 +96,22 @@ class Game:
     id: str
     name: str
     table: AnyTable
+    viewers: set[Viewer] = field(default_factory=lambda: {GM, OVERLAY})
+    """Every role the table's tokens serve: each must be able to see a command's outcome."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
     def system(self) -> AnySystem:
         return self.table.system
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A command's events, and how each role the table serves sees them."""
+
+    events: list[Any]
+    state: Any
+    by: dict[Viewer, Shown]
 
 
 @dataclass(frozen=True)
@@ -134,6 +160,10 @@ class Games:
         if row is None:
             return None
         game = Game(id=row.id, name=row.name, table=self._load(row))
+        game.viewers |= {
+            Viewer(role=Role(role), participants=frozenset(participants))
+            for role, participants in self.store.bindings(table_id)
+        }
         self._loaded[table_id] = game
         return game
 
@@ -156,8 +186,9 @@ class Games:
         return table
 
     async def mint_player(self, game: Game, participants: frozenset[str], label: str) -> str:
-        token = mint()
-        await self.store.add_tokens([token_row(token, game.id, player(*participants), label)])
+        token, viewer = mint(), player(*participants)
+        await self.store.add_tokens([token_row(token, game.id, viewer, label)])
+        game.viewers.add(viewer)
         return token
 
     async def execute(
@@ -183,28 +214,76 @@ class Games:
                     return replay
             if if_match is not None and if_match != table.version:
                 raise StaleError(table.version)
-            events = table.decide(command, principal.viewer)
             first = table.version + 1
+            shown = self._show(game, command, principal.viewer, first)
             response = {
-                "seq": first + len(events) - 1,
-                "events": [table.censor(event, principal.viewer) for event in events],
+                "seq": first + len(shown.events) - 1,
+                "events": shown.by[principal.viewer].events,
             }
             remembered = (principal.token_hash, key, json.dumps(response)) if key else None
             await self.store.append(
                 Append(
                     table_id=game.id,
                     first_seq=first,
-                    events=[(event.type, event.model_dump_json()) for event in events],
+                    events=[(event.type, event.model_dump_json()) for event in shown.events],
                     idempotency=remembered,
                 )
             )
-            for event in events:
-                table.apply(event)
-            delivery = self.hub.publish(game.id, table, first, events)
+            table.record(shown.events, shown.state)
+            delivery = self.hub.publish(game.id, first, shown.by)
             asyncio.get_running_loop().call_soon(delivery)
-            if events and table.version // self.snapshot_every > (first - 1) // self.snapshot_every:
+            if (
+                shown.events
+                and table.version // self.snapshot_every > (first - 1) // self.snapshot_every
+            ):
                 await self._snapshot(game)
         return response
+
+    def _show(self, game: Game, command: BaseModel, actor: Viewer, first: int) -> Outcome:
+        """Decide the command, fold its events and show them to every role the table serves,
+        all before anything is stored: a command whose outcome some role could not be shown
+        would leave a table nobody can read, so the server refuses it as its own fault. The
+        one exception is an undo on a table whose view has already broken (a log written by
+        an older version): it cannot make things worse, and it is how the GM gets out."""
+        table = game.table
+        viewers = game.viewers | {actor} | self.hub.viewers(game.id)
+        kind = str(getattr(command, "type", type(command).__name__))
+        try:
+            events = table.decide(command, actor)
+            state = table.folded(events)
+            censored = {v: [table.censor(e, v) for e in events] for v in viewers}
+        except RuleError:
+            raise
+        except Exception:
+            self._fault(game, kind, first)
+        by: dict[Viewer, Shown] = {}
+        for viewer in viewers:
+            try:
+                view: str | None = table.system.view(state, viewer).model_dump_json()
+                json.dumps(censored[viewer])
+            except Exception:
+                if not (isinstance(command, Undo) and not self.showable(game, viewer)):
+                    self._fault(game, kind, first)
+                view = None
+            by[viewer] = Shown(censored[viewer], view)
+        return Outcome(events, state, by)
+
+    @staticmethod
+    def showable(game: Game, viewer: Viewer) -> bool:
+        """Whether the table as it stands can be shown to ``viewer``."""
+        try:
+            game.table.view(viewer).model_dump_json()
+        except Exception:
+            return False
+        return True
+
+    @staticmethod
+    def _fault(game: Game, command: str, seq: int) -> NoReturn:
+        logger.exception(
+            "command refused: its outcome could not be shown",
+            extra={"table": game.id, "seq": seq, "command": command},
+        )
+        raise ServerFaultError(command) from None
 
     async def _snapshot(self, game: Game) -> None:
         table = game.table

@@ -15,12 +15,11 @@ from __future__ import annotations
 import asyncio
 import json
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from rules.roles import Viewer
-from rules.table import Table
 
 TOO_SLOW = "too slow to keep up"
 
@@ -171,16 +170,21 @@ class StreamSubscriber(Subscriber):
         return bye_frame(self.delivered, self.reason or "")
 
 
-def encode(
-    table: Table[Any, Any, Any, Any], viewer: Viewer, first: int, events: Sequence[Any]
-) -> list[Frame]:
-    """A command's events as ``viewer`` may see them, the view after them on the last."""
-    view = table.view(viewer).model_dump_json()
-    last = len(events) - 1
-    return [
-        event_frame(first + n, table.censor(event, viewer), view if n == last else None)
-        for n, event in enumerate(events)
-    ]
+@dataclass(frozen=True)
+class Shown:
+    """A command as one role sees it: its events censored, and the view they leave (as JSON).
+    ``view`` is None only while an undo repairs a table whose view had already broken."""
+
+    events: list[dict[str, Any] | None]
+    view: str | None
+
+    def frames(self, first: int) -> list[Frame]:
+        """The events as messages, the view riding on the last."""
+        last = len(self.events) - 1
+        return [
+            event_frame(first + n, event, self.view if n == last else None)
+            for n, event in enumerate(self.events)
+        ]
 
 
 class Hub:
@@ -199,15 +203,19 @@ class Hub:
             if not group:
                 del groups[subscriber.viewer]
 
+    def viewers(self, table_id: str) -> set[Viewer]:
+        """Whom the table's subscribers see it as: each needs the command shown to it."""
+        return set(self._tables.get(table_id, {}))
+
     def publish(
-        self, table_id: str, table: Table[Any, Any, Any, Any], first: int, events: Sequence[Any]
+        self, table_id: str, first: int, shown: Mapping[Viewer, Shown]
     ) -> Callable[[], None]:
-        """Encode the events for every group now (from the state they leave), and return the
-        delivery, which the caller runs once it has answered the command: the sender is not
-        kept waiting on a thousand sockets. Delivery goes to those subscribed now; whoever
-        subscribes before it runs gets these events in their catch-up instead."""
+        """Encode the events for every group now, and return the delivery, which the caller
+        runs once it has answered the command: the sender is not kept waiting on a thousand
+        sockets. Delivery goes to those subscribed now; whoever subscribes before it runs gets
+        these events in their catch-up instead. ``shown`` has every subscribed viewer."""
         targets = [
-            (list(group), encode(table, viewer, first, events))
+            (list(group), shown[viewer].frames(first))
             for viewer, group in self._tables.get(table_id, {}).items()
         ]
 

@@ -14,7 +14,7 @@ import socket
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from rules.roles import Viewer
-from server.api import caller, game_of, sequence_param
+from server.api import caller, game_of, sequence_param, view_of
 from server.context import SEIZE
 from server.games import Game
 from server.hub import (
@@ -71,6 +71,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     game = game_of(request)
     principal = caller(request, game)
     after = _after(request, request.query.get("after"))
+    view_of(game, principal.viewer)  # a table this version cannot show is refused before upgrading
     ws = web.WebSocketResponse(heartbeat=seize.settings.heartbeat, compress=False)
     await ws.prepare(request)
     bound_send_buffer(request)
@@ -104,6 +105,7 @@ async def server_sent_events(request: web.Request) -> web.StreamResponse:
     game = game_of(request)
     principal = caller(request, game)
     after = _after(request, request.headers.get("Last-Event-ID", request.query.get("after")))
+    view_of(game, principal.viewer)  # a table this version cannot show is refused before streaming
     response = web.StreamResponse(
         headers={
             "Content-Type": "text/event-stream",

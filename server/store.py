@@ -261,6 +261,13 @@ class Store:
             return None
         return TokenRow(found[0], found[1], found[2], tuple(json.loads(found[3])), found[4])
 
+    def bindings(self, table_id: str) -> list[tuple[str, tuple[str, ...]]]:
+        """Each distinct (role, participants) a token of the table carries: whom it serves."""
+        rows = self._read.execute(
+            "select distinct role, participants from tokens where table_id = ?", (table_id,)
+        ).fetchall()
+        return [(role, tuple(json.loads(participants))) for role, participants in rows]
+
     def idempotent(self, table_id: str, token_hash: bytes, key: str) -> str | None:
         found = self._read.execute(
             "select response from idempotency where table_id = ? and token_hash = ? and key = ?",
