@@ -57,10 +57,24 @@ def unauthorized(message: str) -> web.HTTPError:
     )
 
 
+def text_header(request: web.Request, name: str) -> str | None:
+    """A header's value, refused with a 400 naming it when its bytes are not UTF-8 (the HTTP
+    parser hands those over as unpaired surrogates, which no later step could encode)."""
+    value = request.headers.get(name)
+    if value is not None:
+        try:
+            value.encode()
+        except UnicodeEncodeError:
+            raise problem(
+                web.HTTPBadRequest, "malformed", f"{name}: not UTF-8 text", field=name
+            ) from None
+    return value
+
+
 def presented(request: web.Request) -> str | None:
     """The token in ``Authorization: Bearer …``, or in ``?token=`` (for pages such as overlays,
     which a streaming tool loads by URL and cannot add headers to)."""
-    header = request.headers.get("Authorization", "")
+    header = text_header(request, "Authorization") or ""
     if header.startswith("Bearer "):
         return header.removeprefix("Bearer ").strip()
     return request.query.get("token")

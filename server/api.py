@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import time
 from typing import Annotated, Any, Literal
 
@@ -11,12 +12,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rules.errors import RoleError, RuleError
 from rules.participants import ParticipantId
-from server.access import Principal, admin_allowed
+from rules.roles import Viewer
+from server.access import Principal, admin_allowed, text_header
 from server.context import SEIZE, Seize
 from server.errors import problem
-from server.games import Game, StaleError
+from server.games import Game, ServerFaultError, StaleError
 
 routes = web.RouteTableDef()
+log = logging.getLogger("seize")
 
 
 class NewTable(BaseModel):
@@ -64,7 +67,13 @@ class TableAnswer(BaseModel):
     name: str
     you: Caller
     seq: int
-    view: dict[str, Any] = Field(description="The table as the caller's role may see it")
+    view: dict[str, Any] | None = Field(
+        description="The table as the caller's role may see it; null only with ``fault``"
+    )
+    fault: str | None = Field(
+        default=None,
+        description="Only for the GM of a table this version cannot show: what to do about it",
+    )
 
 
 class CommandAnswer(BaseModel):
@@ -96,13 +105,65 @@ def invalid(error: ValidationError, prefix: str = "") -> web.HTTPError:
     )
 
 
+DEEPEST = 64  # levels of nesting a body may have: no command needs more than a few
+LONGEST_INTEGER = 40  # digits: room for a 128-bit seed, none for a number that costs to parse
+
+
+class _Oversized(int):
+    """An integer too long to take, kept in its place so the refusal can say where it is."""
+
+
+def _integer(digits: str) -> int:
+    if len(digits.lstrip("-")) > LONGEST_INTEGER:
+        return _Oversized(0)
+    return int(digits)
+
+
 async def json_body(request: web.Request) -> Any:
-    """The request's JSON (a body over the size limit is refused with 413 by aiohttp)."""
-    raw = await request.read()
+    """The request's JSON (a body over the size limit is refused with 413 by aiohttp), refused
+    with a 400 naming the place when it nests too deep or holds an integer too long."""
     try:
-        return json.loads(raw or b"null")
+        raw = await request.read()
+    except web.HTTPRequestEntityTooLarge:
+        largest = request.app[SEIZE].settings.max_body
+        body = {"error": "too_large", "message": f"body: over {largest} bytes", "field": "body"}
+        raise web.HTTPRequestEntityTooLarge(
+            max_size=largest, text=json.dumps(body), content_type="application/json"
+        ) from None
+    try:
+        body = json.loads(raw or b"null", parse_int=_integer)
+    except RecursionError:
+        raise malformed("body", f"the body nests deeper than {DEEPEST} levels") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise problem(web.HTTPBadRequest, "malformed", f"the body is not JSON: {error}") from None
+    _check_shape(body)
+    return body
+
+
+def _check_shape(body: Any) -> None:
+    pending: list[tuple[Any, str, int]] = [(body, "body", 0)]
+    while pending:
+        value, where, depth = pending.pop()
+        if depth > DEEPEST:
+            raise malformed(where, f"the body nests deeper than {DEEPEST} levels")
+        if isinstance(value, _Oversized):
+            raise malformed(where, f"an integer has more than {LONGEST_INTEGER} digits")
+        if isinstance(value, dict | list):
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            pending.extend((v, _within(where, value, k), depth + 1) for k, v in items)
+
+
+def _within(where: str, container: Any, key: Any) -> str:
+    """A field's name as validation errors give it (``character.dex``), and ``body.3`` for the
+    entries of a body that is a list."""
+    if where == "body" and isinstance(container, dict):
+        return str(key)
+    return f"{where}.{key}"
+
+
+def malformed(field: str, message: str) -> web.HTTPError:
+    """A 400 for input that is not even well formed, naming the field or header at fault."""
+    return problem(web.HTTPBadRequest, "malformed", f"{field}: {message}", field=field)
 
 
 def game_of(request: web.Request) -> Game:
@@ -156,11 +217,39 @@ async def create_table(request: web.Request) -> web.Response:
     return web.json_response(answer.model_dump(), status=201)
 
 
+UNSHOWABLE = (
+    "this version of Seize cannot show the table as its log leaves it; the GM can undo the "
+    "last event, and the fault is logged"
+)
+
+
+def view_of(game: Game, viewer: Viewer) -> dict[str, Any]:
+    """The table as ``viewer`` sees it; a 503 if this version of the server cannot show it (a
+    log an older version wrote): the table is not lost, and its GM can still repair it."""
+    try:
+        view: dict[str, Any] = game.table.view(viewer).model_dump(mode="json")
+    except Exception:
+        log.exception("the table cannot be shown", extra={"table": game.id})
+        raise problem(
+            web.HTTPServiceUnavailable,
+            "unshowable",
+            UNSHOWABLE,
+            headers={"Retry-After": "30"},
+        ) from None
+    return view
+
+
 @routes.get("/api/tables/{table_id}")
 async def read_table(request: web.Request) -> web.Response:
     game = game_of(request)
     principal = caller(request, game)
-    view = game.table.view(principal.viewer).model_dump(mode="json")
+    fault = None
+    try:
+        view: dict[str, Any] | None = view_of(game, principal.viewer)
+    except web.HTTPServiceUnavailable:
+        if not principal.viewer.is_gm:
+            raise
+        view, fault = None, UNSHOWABLE
     you = Caller(
         role=principal.viewer.role.value, participants=sorted(principal.viewer.participants)
     )
@@ -171,6 +260,7 @@ async def read_table(request: web.Request) -> web.Response:
         you=you,
         seq=game.table.version,
         view=view,
+        fault=fault,
     )
     return web.json_response(answer.model_dump())
 
@@ -203,26 +293,19 @@ async def mint_token(request: web.Request) -> web.Response:
 
 
 def _if_match(request: web.Request) -> int | None:
-    raw = request.headers.get("If-Match")
+    raw = text_header(request, "If-Match")
     if raw is None:
         return None
     try:
         return int(raw.removeprefix("W/").strip('" '))
     except ValueError:
-        raise problem(
-            web.HTTPBadRequest, "malformed", "If-Match takes a sequence number", field="If-Match"
-        ) from None
+        raise malformed("If-Match", "takes a sequence number") from None
 
 
 def _idempotency_key(request: web.Request) -> str | None:
-    key = request.headers.get("Idempotency-Key")
+    key = text_header(request, "Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 200:
-        raise problem(
-            web.HTTPBadRequest,
-            "malformed",
-            "Idempotency-Key is 1 to 200 characters",
-            field="Idempotency-Key",
-        )
+        raise malformed("Idempotency-Key", "is 1 to 200 characters")
     return key
 
 
@@ -269,10 +352,18 @@ async def apply_command(
         ) from None
     except StaleError as stale:
         raise problem(web.HTTPConflict, "stale", str(stale), seq=stale.current) from None
+    except ServerFaultError as fault:
+        seize.metrics.command(game.system.name, "fault", time.perf_counter() - started)
+        raise server_fault(fault) from None
     seize.metrics.command(
         game.system.name, "applied", time.perf_counter() - started, len(answer["events"])
     )
     return answer
+
+
+def server_fault(fault: ServerFaultError) -> web.HTTPError:
+    """A 500 that says the server is at fault, names the command, and promises nothing stored."""
+    return problem(web.HTTPInternalServerError, "server_fault", str(fault), command=fault.command)
 
 
 @routes.get("/api/tables/{table_id}/events")
@@ -296,9 +387,7 @@ def sequence_param(raw: str | None) -> int:
     except ValueError:
         after = -1
     if after < 0:
-        raise problem(
-            web.HTTPBadRequest, "malformed", "after is a sequence number (0 or more)", field="after"
-        )
+        raise malformed("after", "is a sequence number (0 or more)")
     return after
 
 

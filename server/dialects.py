@@ -7,22 +7,23 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from aiohttp import web
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from rules.errors import RuleError
 from rules.roles import OVERLAY, Viewer
-from server.api import caller, game_of, invalid, json_body
+from server.api import caller, game_of, invalid, json_body, server_fault, view_of
 from server.context import SEIZE
 from server.errors import problem
-from server.games import Game
+from server.games import Game, ServerFaultError
 from server.turns import TurnOrder, turn_order
 
 routes = web.RouteTableDef()
 
 ROLL20_PREFIX = "r20"  # a participant imported from a Roll20 token: r20 + the token's id
+ROLL20_ID = 64 - len(ROLL20_PREFIX)  # so that r20 + the id is still a participant id
 
 
 def foundry_id(table_id: str, key: str) -> str:
@@ -33,7 +34,7 @@ def foundry_id(table_id: str, key: str) -> str:
 def _order(request: web.Request, game: Game) -> TurnOrder:
     principal = caller(request, game)
     viewer: Viewer = OVERLAY if request.query.get("as") == "public" else principal.viewer
-    return turn_order(game.table.view(viewer).model_dump(mode="json"))
+    return turn_order(view_of(game, viewer))
 
 
 def foundry_combat(table_id: str, system: str, order: TurnOrder) -> dict[str, Any]:
@@ -101,9 +102,9 @@ class Roll20Entry(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    id: str
+    id: Annotated[str, Field(max_length=ROLL20_ID)]
     pr: str | float | int = ""
-    custom: str = ""
+    custom: Annotated[str, Field(max_length=80)] = ""
     pageid: str = Field(default="", alias="_pageid")
 
 
@@ -111,7 +112,7 @@ class Defaults(BaseModel):
     """What a Roll20 turn order does not say, given as query parameters."""
 
     kind: Literal["hero", "villain", "mob"] = "villain"
-    side: str = "roll20"
+    side: Annotated[str, Field(min_length=1, max_length=40)] = "roll20"
 
 
 def _participant_id(entry: Roll20Entry) -> str:
@@ -142,27 +143,41 @@ async def roll20_import(request: web.Request) -> web.Response:
     if not principal.viewer.is_gm:
         raise problem(web.HTTPForbidden, "forbidden", "only the GM may import", rule="roles")
     try:
-        entries = [Roll20Entry.model_validate(e) for e in _entries(await json_body(request))]
         defaults = Defaults.model_validate(dict(request.query))
     except ValidationError as error:
         raise invalid(error) from None
+    try:
+        entries = ENTRIES.validate_python(_entries(await json_body(request)))
+    except ValidationError as error:
+        raise invalid(error, "body") from None
     present = game.system.participants(game.table.state)
-    joined, skipped, refused = [], [], []
-    for entry in entries:
+    joins: dict[str, BaseModel] = {}
+    skipped = []
+    for index, entry in enumerate(entries):
         pid = _participant_id(entry)
-        if pid in present or pid in joined:
+        if pid in present or pid in joins:
             skipped.append(pid)
             continue
-        command = game.system.commands.validate_python(
-            _join(game.system.name, pid, entry.custom or pid, defaults)
-        )
+        try:  # every entry is checked before anyone joins: a bad one changes nothing
+            joins[pid] = game.system.commands.validate_python(
+                _join(game.system.name, pid, entry.custom or pid, defaults)
+            )
+        except ValidationError as error:
+            raise invalid(error, f"body.{index}") from None
+    joined, refused = [], []
+    for pid, command in joins.items():
         try:
             await request.app[SEIZE].games.execute(game, principal, command, None, None)
+        except ServerFaultError as fault:
+            raise server_fault(fault) from None
         except RuleError as refusal:
             refused.append({"id": pid, "rule": refusal.rule, "message": refusal.message})
             continue
         joined.append(pid)
     return web.json_response({"joined": joined, "skipped": skipped, "refused": refused})
+
+
+ENTRIES = TypeAdapter(list[Roll20Entry])
 
 
 def _entries(body: Any) -> list[Any]:

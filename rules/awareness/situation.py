@@ -10,8 +10,9 @@ comes (from a tray, say), and nothing resolves before that.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from rules.awareness.commands import Awareness, Sheet
 from rules.awareness.events import (
@@ -35,20 +36,20 @@ class AwarenessOptions(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    modifiers: dict[Awareness, int] = {
+    modifiers: dict[Awareness, Annotated[int, Field(ge=-20, le=20)]] = {
         Awareness.SURPRISED: -4,
         Awareness.STARTLED: -2,
         Awareness.ALERT: 0,
         Awareness.READY: 2,
         Awareness.LYING_IN_WAIT: 4,
     }
-    position_limit: int = 4
-    die_sides: int = 10
-    qr_pivot: int = 5  # QR = clamp(d10 - (Score - pivot), 1, die_sides)
-    panic_from: int = 7
-    panic_to: int = 9
-    freeze_at: int = 10
-    tie_bonus: int = 1  # pre-emption between equal QRs: ± this for the higher Score
+    position_limit: int = Field(default=4, ge=0, le=20)
+    die_sides: int = Field(default=10, ge=2, le=100)
+    qr_pivot: int = Field(default=5, ge=-100, le=100)  # QR = clamp(d10 - (Score - pivot), 1, sides)
+    panic_from: int = Field(default=7, ge=1, le=101)
+    panic_to: int = Field(default=9, ge=1, le=101)
+    freeze_at: int = Field(default=10, ge=1, le=101)  # past die_sides: nobody ever freezes
+    tie_bonus: int = Field(default=1, ge=0, le=10)  # equal QRs: ± this for the higher Score
     reveal_order: bool = False
 
     def score(self, sheet: Sheet) -> int:

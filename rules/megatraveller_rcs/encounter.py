@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from rules.megatraveller_rcs.commands import Character
 from rules.megatraveller_rcs.events import (
@@ -38,8 +38,8 @@ class RcsOptions(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    initiative_dice: int = 2
-    die_sides: int = 6
+    initiative_dice: int = Field(default=2, ge=1, le=10)
+    die_sides: int = Field(default=6, ge=2, le=100)
 
 
 class Phase(StrEnum):

@@ -189,12 +189,10 @@ async def test_an_oversized_body_is_413(make_client: MakeClient) -> None:
     client = await make_client(max_body=1024)
     table = await new_table(client, "four-color")
     big = {"type": "join", "member": {"id": "h1", "name": "x" * 5000, "kind": "hero"}}
-    status = (
-        await client.post(
-            f"/api/tables/{table['id']}/commands", json=big, headers=bearer(table["gm_token"])
-        )
-    ).status
-    assert status == 413
+    answer = await client.post(
+        f"/api/tables/{table['id']}/commands", json=big, headers=bearer(table["gm_token"])
+    )
+    assert answer.status == 413 and (await answer.json())["field"] == "body"
 
 
 async def test_too_many_requests_from_one_token_is_429(make_client: MakeClient) -> None:
