@@ -11,7 +11,9 @@ import hashlib
 import hmac
 import secrets
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from aiohttp import web
 
@@ -81,11 +83,13 @@ def presented(request: web.Request) -> str | None:
 
 
 class Tokens:
-    """Resolves tokens to principals, with a cache so a busy table does not read the disk."""
+    """Resolves tokens to principals, with a cache so a busy table does not read the disk. The
+    cache keeps the ``most`` tokens used last: a server that runs for weeks stays its size."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, most: int = 10_000) -> None:
         self._store = store
-        self._cache: dict[bytes, TokenRow] = {}
+        self._cache: OrderedDict[bytes, TokenRow] = OrderedDict()
+        self._most = most
 
     def resolve(self, request: web.Request, table_id: str) -> Principal:
         token = presented(request)
@@ -99,7 +103,7 @@ class Tokens:
         row = self._cache.get(token_hash) or self._store.token(token_hash)
         if row is None or not hmac.compare_digest(row.hash, token_hash):
             raise unauthorized("unknown token")
-        self._cache[token_hash] = row
+        _keep(self._cache, token_hash, row, self._most)
         if row.table_id != table_id:
             raise problem(web.HTTPForbidden, "forbidden", "this token belongs to another table")
         viewer = Viewer(role=Role(row.role), participants=frozenset(row.participants))
@@ -107,20 +111,38 @@ class Tokens:
 
     def forget(self, table_id: str, label: str) -> None:
         """Drop revoked tokens from the cache."""
-        self._cache = {
-            h: row
+        self._cache = OrderedDict(
+            (h, row)
             for h, row in self._cache.items()
             if not (row.table_id == table_id and row.label == label)
-        }
+        )
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _keep(cache: OrderedDict[K, V], key: K, value: V, most: int) -> None:
+    """Put ``key`` last (used last) and forget the least recently used past ``most``."""
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > most:
+        cache.popitem(last=False)
 
 
 @dataclass
 class RateLimit:
-    """A token bucket per token: ``burst`` requests at once, refilled at ``per_second``."""
+    """A bucket per key (a token, a client's address): ``burst`` requests at once, refilled at
+    ``per_second``. It keeps the ``most`` buckets used last; one forgotten was long idle, so
+    it would have refilled anyway."""
 
     per_second: float
     burst: int
-    _buckets: dict[bytes, tuple[float, float]] = field(default_factory=dict)
+    most: int = 10_000
+    _buckets: OrderedDict[bytes, tuple[float, float]] = field(default_factory=OrderedDict)
 
     def allow(self, key: bytes) -> float | None:
         """None if the request may go ahead, else the seconds to wait before trying again."""
@@ -128,14 +150,15 @@ class RateLimit:
         tokens, since = self._buckets.get(key, (float(self.burst), now))
         tokens = min(float(self.burst), tokens + (now - since) * self.per_second)
         if tokens < 1:
-            self._buckets[key] = (tokens, now)
+            _keep(self._buckets, key, (tokens, now), self.most)
             return (1 - tokens) / self.per_second
-        self._buckets[key] = (tokens - 1, now)
+        _keep(self._buckets, key, (tokens - 1, now), self.most)
         return None
 
+    def __len__(self) -> int:
+        return len(self._buckets)
 
-def admin_allowed(request: web.Request, admin_token: str | None) -> bool:
-    if admin_token is None:
-        return True
+
+def admin_allowed(request: web.Request, admin_token: str) -> bool:
     token = presented(request)
     return token is not None and hmac.compare_digest(digest(token), digest(admin_token))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import time
 from typing import Annotated, Any, Literal
 
@@ -178,21 +179,32 @@ def caller(request: web.Request, game: Game) -> Principal:
     """The caller's token, checked against this table, and their rate of calls."""
     seize = request.app[SEIZE]
     principal = seize.tokens.resolve(request, game.id)
-    wait = seize.rate.allow(principal.token_hash)
+    reading = request.method in ("GET", "HEAD")
+    limited(
+        (seize.reads if reading else seize.rate).allow(principal.token_hash),
+        "too many reads from this token" if reading else "too many commands from this token",
+    )
+    return principal
+
+
+def limited(wait: float | None, message: str) -> None:
+    """A 429 saying when to try again, when a rate limit says to wait."""
     if wait is not None:
         raise problem(
             web.HTTPTooManyRequests,
             "rate_limited",
-            "too many requests from this token",
-            headers={"Retry-After": str(max(1, round(wait)))},
+            message,
+            headers={"Retry-After": str(max(1, math.ceil(wait)))},
         )
-    return principal
 
 
 @routes.post("/api/tables")
 async def create_table(request: web.Request) -> web.Response:
     seize = request.app[SEIZE]
-    if not admin_allowed(request, seize.admin_token):
+    if seize.admin_token is None:
+        address = (request.remote or "").encode()
+        limited(seize.creations.allow(address), "too many new tables from this address")
+    elif not admin_allowed(request, seize.admin_token):
         raise problem(
             web.HTTPUnauthorized,
             "unauthorized",

@@ -83,6 +83,20 @@ async def _openapi(request: web.Request) -> web.Response:
 OPENAPI = web.AppKey("openapi", dict)
 
 
+async def _sweep(seize: Seize) -> None:
+    """Now and then, let tables that sat idle leave memory."""
+    idle = seize.settings.idle_table_seconds
+    while True:
+        await asyncio.sleep(min(idle / 2, 60.0))
+        try:
+            left = await seize.games.evict_idle(idle)
+        except Exception:  # a failed snapshot must not end the sweeping
+            log.exception("idle tables could not leave memory")
+            continue
+        if left:
+            log.info("idle tables left memory", extra={"tables": left})
+
+
 def make_app(settings: Settings) -> web.Application:
     app = web.Application(middlewares=[cross_origin, logged], client_max_size=settings.max_body)
     app.add_routes(api.routes)
@@ -95,9 +109,11 @@ def make_app(settings: Settings) -> web.Application:
     app[OPENAPI] = openapi.build()
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
-        app[SEIZE] = Seize.open(settings)
+        app[SEIZE] = seize = Seize.open(settings)
+        sweeping = asyncio.create_task(_sweep(seize))
         yield
-        app[SEIZE].store.close()
+        sweeping.cancel()
+        seize.store.close()
 
     async def shutting_down(app: web.Application) -> None:
         """Every subscriber gets a goodbye saying where to resume; sockets still open after a

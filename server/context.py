@@ -23,6 +23,11 @@ class Seize:
     games: Games
     tokens: Tokens
     rate: RateLimit
+    """Commands, per token."""
+    reads: RateLimit
+    """Reads and reconnects, per token: generous, so a stream's overlays all come back."""
+    creations: RateLimit
+    """New tables, per client address, when no admin token guards creation."""
     metrics: Metrics
     sockets: set[web.WebSocketResponse] = field(default_factory=set)
     devices: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
@@ -46,6 +51,8 @@ class Seize:
             games=Games(store, hub, settings.snapshot_every),
             tokens=Tokens(store),
             rate=RateLimit(settings.rate_per_second, settings.rate_burst),
+            reads=RateLimit(settings.read_rate_per_second, settings.read_burst),
+            creations=RateLimit(settings.create_per_minute / 60, settings.create_burst),
             metrics=metrics,
         )
 

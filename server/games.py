@@ -13,6 +13,7 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 import uuid
 from collections.abc import Iterator, MutableSequence
 from dataclasses import dataclass, field
@@ -98,6 +99,11 @@ class Game:
     table: AnyTable
     viewers: set[Viewer] = field(default_factory=lambda: {GM, OVERLAY})
     """Every role the table's tokens serve: each must be able to see a command's outcome."""
+    snapshotted: int = 0
+    """The sequence of the table's last snapshot: one is saved when it leaves memory."""
+    used: float = field(default_factory=time.monotonic)
+    evicted: bool = False
+    """Left memory: a command that was waiting for it runs on the table loaded afresh."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
@@ -155,11 +161,14 @@ class Games:
     def get(self, table_id: str) -> Game | None:
         """The table, loaded from its latest snapshot and the events after it."""
         if table_id in self._loaded:
-            return self._loaded[table_id]
+            game = self._loaded[table_id]
+            game.used = time.monotonic()
+            return game
         row = self.store.table(table_id)
         if row is None:
             return None
-        game = Game(id=row.id, name=row.name, table=self._load(row))
+        table, snapshotted = self._load(row)
+        game = Game(id=row.id, name=row.name, table=table, snapshotted=snapshotted)
         game.viewers |= {
             Viewer(role=Role(role), participants=frozenset(participants))
             for role, participants in self.store.bindings(table_id)
@@ -167,7 +176,29 @@ class Games:
         self._loaded[table_id] = game
         return game
 
-    def _load(self, row: TableRow) -> AnyTable:
+    async def evict_idle(self, idle: float) -> int:
+        """Let tables that no one has used for ``idle`` seconds and no one follows leave
+        memory, each with a snapshot so it loads again quickly; returns how many left. A
+        server that runs for weeks holds the tables in play, not every table it ever saw."""
+        now = time.monotonic()
+        leaving = [
+            game
+            for game in self._loaded.values()
+            if now - game.used >= idle and not game.lock.locked() and not self.hub.viewers(game.id)
+        ]
+        for game in leaving:
+            game.evicted = True
+            del self._loaded[game.id]
+        for game in leaving:
+            if game.table.version > game.snapshotted:
+                await self._snapshot(game)
+        return len(leaving)
+
+    @property
+    def loaded(self) -> int:
+        return len(self._loaded)
+
+    def _load(self, row: TableRow) -> tuple[AnyTable, int]:
         system = SYSTEMS[row.system]
         options = system.options_model.model_validate_json(row.options)
         snapshot = self.store.snapshot(row.id)
@@ -183,7 +214,7 @@ class Games:
             table, after = system.table(options), 0
         for _, body in self.store.events(row.id, after):
             table.apply(system.events.validate_json(body))
-        return table
+        return table, after
 
     async def mint_player(self, game: Game, participants: frozenset[str], label: str) -> str:
         token, viewer = mint(), player(*participants)
@@ -205,38 +236,55 @@ class Games:
         idempotency key returns the first answer and applies nothing.
         """
         command = with_entropy(command)
+        while True:
+            async with game.lock:
+                if not game.evicted:
+                    return await self._run(game, principal, command, key, if_match)
+            reloaded = self.get(game.id)
+            assert reloaded is not None  # tables are never deleted
+            game = reloaded
+
+    async def _run(
+        self,
+        game: Game,
+        principal: Principal,
+        command: BaseModel,
+        key: str | None,
+        if_match: int | None,
+    ) -> dict[str, Any]:
+        """``execute`` under the table's lock."""
         table = game.table
-        async with game.lock:
-            if key is not None:
-                answered = self.store.idempotent(game.id, principal.token_hash, key)
-                if answered is not None:
-                    replay: dict[str, Any] = json.loads(answered)
-                    return replay
-            if if_match is not None and if_match != table.version:
-                raise StaleError(table.version)
-            first = table.version + 1
-            shown = self._show(game, command, principal.viewer, first)
-            response = {
-                "seq": first + len(shown.events) - 1,
-                "events": shown.by[principal.viewer].events,
-            }
-            remembered = (principal.token_hash, key, json.dumps(response)) if key else None
-            await self.store.append(
-                Append(
-                    table_id=game.id,
-                    first_seq=first,
-                    events=[(event.type, event.model_dump_json()) for event in shown.events],
-                    idempotency=remembered,
-                )
+        game.used = time.monotonic()
+        if key is not None:
+            answered = self.store.idempotent(game.id, principal.token_hash, key)
+            if answered is not None:
+                replay: dict[str, Any] = json.loads(answered)
+                return replay
+        if if_match is not None and if_match != table.version:
+            raise StaleError(table.version)
+        first = table.version + 1
+        shown = self._show(game, command, principal.viewer, first)
+        response = {
+            "seq": first + len(shown.events) - 1,
+            "events": shown.by[principal.viewer].events,
+        }
+        remembered = (principal.token_hash, key, json.dumps(response)) if key else None
+        await self.store.append(
+            Append(
+                table_id=game.id,
+                first_seq=first,
+                events=[(event.type, event.model_dump_json()) for event in shown.events],
+                idempotency=remembered,
             )
-            table.record(shown.events, shown.state)
-            delivery = self.hub.publish(game.id, first, shown.by)
-            asyncio.get_running_loop().call_soon(delivery)
-            if (
-                shown.events
-                and table.version // self.snapshot_every > (first - 1) // self.snapshot_every
-            ):
-                await self._snapshot(game)
+        )
+        table.record(shown.events, shown.state)
+        delivery = self.hub.publish(game.id, first, shown.by)
+        asyncio.get_running_loop().call_soon(delivery)
+        if (
+            shown.events
+            and table.version // self.snapshot_every > (first - 1) // self.snapshot_every
+        ):
+            await self._snapshot(game)
         return response
 
     def _show(self, game: Game, command: BaseModel, actor: Viewer, first: int) -> Outcome:
@@ -289,3 +337,4 @@ class Games:
         table = game.table
         snapshot = Snapshot(table.version, table.state.model_dump_json(), table.standing)
         await self.store.save_snapshot(game.id, snapshot)
+        game.snapshotted = snapshot.seq

@@ -56,8 +56,13 @@ def catch_up(game: Game, viewer: Viewer, after: int | None) -> list[Frame]:
 
 
 def _start(game: Game, subscriber: Subscriber, request: web.Request, after: int | None) -> None:
-    request.app[SEIZE].hub.subscribe(game.id, subscriber)
-    for frame in catch_up(game, subscriber.viewer, after):
+    seize = request.app[SEIZE]
+    seize.hub.subscribe(game.id, subscriber)
+    # The table as loaded now: if it left memory while the connection was set up, commands
+    # since went to it as loaded afresh, and the catch-up must include them.
+    current = seize.games.get(game.id)
+    assert current is not None  # tables are never deleted
+    for frame in catch_up(current, subscriber.viewer, after):
         subscriber.push(frame, catching_up=True)
 
 

@@ -62,6 +62,19 @@ class Settings(BaseSettings):
         description="Bytes a live subscriber may have waiting before it is told to resume",
     )
     heartbeat: float = Field(default=15.0, gt=0, description="Seconds between heartbeats")
+    read_rate_per_second: float = Field(
+        default=500.0, gt=0, description="Reads and reconnects a token may make"
+    )
+    read_burst: int = Field(
+        default=5000, ge=1, description="Reads at once: every overlay of a stream reconnecting"
+    )
+    create_per_minute: float = Field(
+        default=6.0, gt=0, description="Tables one address may create without the admin token"
+    )
+    create_burst: int = Field(default=30, ge=1)
+    idle_table_seconds: float = Field(
+        default=600.0, gt=0, description="A table nobody follows leaves memory after this"
+    )
     devices: list[DeviceSetting] = Field(
         default_factory=list, description="Adapters to run beside the server ([[devices]] in TOML)"
     )

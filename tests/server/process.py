@@ -14,8 +14,15 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-UNLIMITED: dict[str, Any] = {"rate_burst": 10**9, "rate_per_second": 10**9}
-"""Settings that lift the per-token rate limit, for tests and benchmarks that send fast."""
+UNLIMITED: dict[str, Any] = {
+    "rate_burst": 10**9,
+    "rate_per_second": 10**9,
+    "read_burst": 10**9,
+    "read_rate_per_second": 10**9,
+    "create_burst": 10**9,
+    "create_per_minute": 10**9,
+}
+"""Settings that lift the rate limits, for tests and benchmarks that send fast."""
 
 
 def free_port() -> int:
