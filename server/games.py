@@ -15,7 +15,8 @@ import logging
 import secrets
 import time
 import uuid
-from collections.abc import Iterator, MutableSequence
+from collections.abc import AsyncIterator, Iterator, MutableSequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, overload
 
@@ -236,56 +237,53 @@ class Games:
         idempotency key returns the first answer and applies nothing.
         """
         command = with_entropy(command)
+        async with self._holding(game) as held:
+            table = held.table
+            held.used = time.monotonic()
+            if key is not None:
+                answered = self.store.idempotent(held.id, principal.token_hash, key)
+                if answered is not None:
+                    replay: dict[str, Any] = json.loads(answered)
+                    return replay
+            if if_match is not None and if_match != table.version:
+                raise StaleError(table.version)
+            first = table.version + 1
+            shown = self._show(held, command, principal.viewer, first)
+            response = {
+                "seq": first + len(shown.events) - 1,
+                "events": shown.by[principal.viewer].events,
+            }
+            remembered = (principal.token_hash, key, json.dumps(response)) if key else None
+            await self.store.append(
+                Append(
+                    table_id=held.id,
+                    first_seq=first,
+                    events=[(event.type, event.model_dump_json()) for event in shown.events],
+                    idempotency=remembered,
+                )
+            )
+            table.record(shown.events, shown.state)
+            delivery = self.hub.publish(held.id, first, shown.by)
+            asyncio.get_running_loop().call_soon(delivery)
+            if (
+                shown.events
+                and table.version // self.snapshot_every > (first - 1) // self.snapshot_every
+            ):
+                await self._snapshot(held)
+            return response
+
+    @asynccontextmanager
+    async def _holding(self, game: Game) -> AsyncIterator[Game]:
+        """The table's lock, held on the table as loaded now: if it left memory while a command
+        waited for it, the command runs on it loaded afresh, so no two copies ever append."""
         while True:
             async with game.lock:
                 if not game.evicted:
-                    return await self._run(game, principal, command, key, if_match)
+                    yield game
+                    return
             reloaded = self.get(game.id)
             assert reloaded is not None  # tables are never deleted
             game = reloaded
-
-    async def _run(
-        self,
-        game: Game,
-        principal: Principal,
-        command: BaseModel,
-        key: str | None,
-        if_match: int | None,
-    ) -> dict[str, Any]:
-        """``execute`` under the table's lock."""
-        table = game.table
-        game.used = time.monotonic()
-        if key is not None:
-            answered = self.store.idempotent(game.id, principal.token_hash, key)
-            if answered is not None:
-                replay: dict[str, Any] = json.loads(answered)
-                return replay
-        if if_match is not None and if_match != table.version:
-            raise StaleError(table.version)
-        first = table.version + 1
-        shown = self._show(game, command, principal.viewer, first)
-        response = {
-            "seq": first + len(shown.events) - 1,
-            "events": shown.by[principal.viewer].events,
-        }
-        remembered = (principal.token_hash, key, json.dumps(response)) if key else None
-        await self.store.append(
-            Append(
-                table_id=game.id,
-                first_seq=first,
-                events=[(event.type, event.model_dump_json()) for event in shown.events],
-                idempotency=remembered,
-            )
-        )
-        table.record(shown.events, shown.state)
-        delivery = self.hub.publish(game.id, first, shown.by)
-        asyncio.get_running_loop().call_soon(delivery)
-        if (
-            shown.events
-            and table.version // self.snapshot_every > (first - 1) // self.snapshot_every
-        ):
-            await self._snapshot(game)
-        return response
 
     def _show(self, game: Game, command: BaseModel, actor: Viewer, first: int) -> Outcome:
         """Decide the command, fold its events and show them to every role the table serves,

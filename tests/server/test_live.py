@@ -12,15 +12,7 @@ from aiohttp import ClientResponse, WSMsgType
 from server.app import make_app
 
 from .conftest import Client, MakeClient, bearer, new_table, send
-
-
-async def rcs_table(client: Client) -> dict[str, Any]:
-    """An RCS table with two characters, so commands can be sent without end (set_pool)."""
-    table = await new_table(client, "megatraveller-rcs")
-    for cid in ("a", "b"):
-        character = {"id": cid, "name": cid, "side": cid, "dex": 1, "movement": 1}
-        await send(client, table, {"type": "join", "character": character})
-    return table
+from .tables import rcs_table
 
 
 async def pools(client: Client, table: dict[str, Any], count: int) -> list[int]:

@@ -24,6 +24,18 @@ async def _seq(client: Client, table: dict[str, Any]) -> int:
     return seq
 
 
+async def _post_text(
+    client: Client, table: dict[str, Any], text: str
+) -> tuple[int, dict[str, Any]]:
+    """A command body sent as it is written, for JSON no encoder would produce."""
+    answer = await client.post(
+        f"/api/tables/{table['id']}/commands",
+        data=text,
+        headers={**bearer(table["gm_token"]), "Content-Type": "application/json"},
+    )
+    return answer.status, await answer.json()
+
+
 async def _raw(client: Client, request: bytes) -> tuple[int, dict[str, Any]]:
     """Send raw bytes and read the answer's status and JSON body."""
     reader, writer = await asyncio.open_connection(client.host, client.port)
@@ -44,14 +56,8 @@ async def test_a_body_nested_sixty_thousand_deep_is_400_naming_the_body(
     """With room for the body, so that it reaches the parser rather than the size limit."""
     client = await make_client(max_body=256 * 1024)
     table = await new_table(client, "four-color")
-    deep = "[" * 60_000 + "]" * 60_000
-    answer = await client.post(
-        f"/api/tables/{table['id']}/commands",
-        data=deep,
-        headers={**bearer(table["gm_token"]), "Content-Type": "application/json"},
-    )
-    body = await answer.json()
-    assert answer.status == 400 and body["field"] == "body", body
+    status, body = await _post_text(client, table, "[" * 60_000 + "]" * 60_000)
+    assert status == 400 and body["field"] == "body", body
     assert await _seq(client, table) == 0
 
 
@@ -70,13 +76,8 @@ async def test_an_integer_of_five_thousand_digits_is_400_naming_its_field(client
         '{"type": "join", "character": {"id": "a", "name": "A", "side": "s", '
         '"dex": ' + "9" * 5000 + ', "movement": 0}}'
     )
-    answer = await client.post(
-        f"/api/tables/{table['id']}/commands",
-        data=raw,
-        headers={**bearer(table["gm_token"]), "Content-Type": "application/json"},
-    )
-    body = await answer.json()
-    assert answer.status == 400 and body["field"] == "character.dex", body
+    status, body = await _post_text(client, table, raw)
+    assert status == 400 and body["field"] == "character.dex", body
     assert await _seq(client, table) == 0
 
 

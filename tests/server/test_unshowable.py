@@ -21,7 +21,8 @@ from server import systems
 from server.app import make_app
 from server.settings import Settings
 
-from .conftest import Client, bearer, new_table, send
+from .conftest import Client, bearer, send
+from .tables import rcs_table
 
 RCS = systems.SYSTEMS["megatraveller-rcs"]
 
@@ -39,14 +40,6 @@ def faulty_view() -> Iterator[None]:
     systems.SYSTEMS["megatraveller-rcs"] = RCS
 
 
-async def _table(client: Client) -> dict[str, Any]:
-    table = await new_table(client, "megatraveller-rcs")
-    for cid in ("a", "b"):
-        character = {"id": cid, "name": cid, "side": cid, "dex": 1, "movement": 1}
-        await send(client, table, {"type": "join", "character": character})
-    return table
-
-
 def _pool(points: int) -> dict[str, Any]:
     return {"type": "set_pool", "side": "a", "points": points}
 
@@ -61,7 +54,7 @@ async def _read(client: Client, table: dict[str, Any], token: str) -> tuple[int,
 async def test_a_command_whose_outcome_cannot_be_shown_is_refused_and_stores_nothing(
     client: Client, caplog: pytest.LogCaptureFixture
 ) -> None:
-    table = await _table(client)
+    table = await rcs_table(client)
     async with client.ws_connect(
         f"/api/tables/{table['id']}/ws", headers=bearer(table["overlay_token"])
     ) as ws:
@@ -90,7 +83,7 @@ async def test_a_command_whose_outcome_cannot_be_shown_is_refused_and_stores_not
 @pytest.mark.usefixtures("faulty_view")
 async def test_a_refusal_also_covers_a_player_bound_to_someone(client: Client) -> None:
     """The GM's view is not the only one: every role a token serves must be shown."""
-    table = await _table(client)
+    table = await rcs_table(client)
     minted = await client.post(
         f"/api/tables/{table['id']}/tokens",
         json={"participants": ["b"]},
@@ -107,7 +100,7 @@ async def test_a_stored_log_that_cannot_be_shown_still_answers_its_gm_and_undoes
     """A log written by a version that could show it, read by one that cannot."""
     settings = Settings(db=tmp_path / "older.db", port=0)
     older: Client = await aiohttp_client(make_app(settings))
-    table = await _table(older)
+    table = await rcs_table(older)
     assert (await send(older, table, _pool(3)))[0] == 200
     await older.close()
 
@@ -144,7 +137,7 @@ async def test_rcs_round_two_with_typed_dice_stays_readable_with_a_follower(
 ) -> None:
     """The bug that bricked tables in play: an engine round played to its end, then the next
     round's dice awaited from the table."""
-    table = await _table(client)
+    table = await rcs_table(client)
     async with client.ws_connect(
         f"/api/tables/{table['id']}/ws", headers=bearer(table["overlay_token"])
     ) as ws:
