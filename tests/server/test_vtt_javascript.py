@@ -30,9 +30,11 @@ async def snapshot(client: Client, table: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-async def four_color(client: Client) -> dict[str, Any]:
+async def four_color(
+    client: Client, members: tuple[str, str, str] = ("h1", "h2", "v1")
+) -> dict[str, Any]:
     table = await new_table(client, "four-color")
-    for member, kind in (("h1", "hero"), ("h2", "hero"), ("v1", "villain")):
+    for member, kind in zip(members, ("hero", "hero", "villain"), strict=True):
         await send(
             client,
             table,
@@ -41,7 +43,7 @@ async def four_color(client: Client) -> dict[str, Any]:
     await send(client, table, {"type": "deal", "source": "gm"})
     for card in ("QH", "3C", "KS", "9D"):
         await send(client, table, {"type": "deal_card", "card": card, "source": "gm"})
-    await send(client, table, {"type": "assign_card", "card": "9D", "acting": "v1"})
+    await send(client, table, {"type": "assign_card", "card": "9D", "acting": members[2]})
     before = await snapshot(client, table)
     await send(client, table, {"type": "next_panel"})
     return {"before": before, "after": await snapshot(client, table)}
@@ -72,6 +74,10 @@ async def test_the_javascript_suite(client: Client, tmp_path: Path) -> None:
         "four-color": await four_color(client),
         "megatraveller-rcs": await rcs(client),
         "awareness": await awareness(client),
+        # Everyone joined from a Foundry token, as "Add selected tokens" joins them.
+        "from-tokens": await four_color(
+            client, ("fvttValerosToken0001", "fvttSeoniToken000002", "fvttZombieToken00003")
+        ),
     }
     (tmp_path / "fixtures.json").write_text(json.dumps(fixtures))
     files = sorted(str(p) for p in JS_TESTS.glob("*.test.mjs"))
