@@ -16,10 +16,12 @@ export function controlsFor(view) {
   /** @type {Control[]} */
   const controls = [];
   /** @type {(label: string, command: Record<string, unknown>, ask?: string[]) => void} */
-  const add = (label, command, ask) => controls.push({ label, command, ...(ask ? { ask } : {}) });
+  const add = (label, command, ask) => {
+    controls.push({ label, command, ...(ask ? { ask } : {}) });
+  };
   if (view.system === "four-color") {
     if (["setup", "page_done"].includes(view.phase)) add("Deal", { type: "deal" });
-    if (view.awaiting.some((a) => a.what === "next_panel")) add("Next Panel", { type: "next_panel" });
+    if (view.awaiting.some((/** @type {{what: string}} */ a) => a.what === "next_panel")) add("Next Panel", { type: "next_panel" });
     for (const joker of view.jokers) {
       if (joker.acting) add(`Play joker (${joker.acting})`, { type: "play_joker", card: joker.card });
     }

@@ -32,6 +32,12 @@ let view = null;
 /** The round and turn this client last wrote, to tell a GM's Next Turn from other changes. */
 /** @type {Position | null} */
 let written = null;
+/**
+ * The options of every write: Foundry passes options it does not know through to the hooks,
+ * which is how the module recognises its own writes (its types know only Foundry's own).
+ * @type {{}}
+ */
+const OWN_WRITE = writeOptions({ turnEvents: false });
 /** Every write and every command, one at a time. */
 const queue = new Queue();
 /** Whether a sync is queued and not yet started (one is enough: it reads the latest). */
@@ -69,7 +75,7 @@ Hooks.on("userConnected", () => connect());
  */
 function guardSystemSort() {
   const System = CONFIG.Combat.documentClass;
-  CONFIG.Combat.documentClass = class SeizeCombat extends System {
+  class SeizeCombat extends System {
     /**
      * Called unbound (``turns.sort(this._sortCombatants)``): the Combat is the combatant's parent.
      * @param {Combatant.Implementation} a
@@ -79,7 +85,10 @@ function guardSystemSort() {
       if (seizeTableOf(a.parent) && !(a.actor && b.actor)) return byInitiative(a, b);
       return super._sortCombatants(a, b);
     }
-  };
+  }
+  // Foundry's types describe the configured class as generic over its subtypes; this subclass
+  // keeps every subtype of the system's class.
+  CONFIG.Combat.documentClass = /** @type {typeof System} */ (/** @type {unknown} */ (SeizeCombat));
 }
 
 function connect() {
@@ -137,8 +146,12 @@ async function sync() {
   const dialect = /** @type {Dialect} */ (await answer.json());
   const combat = seizeCombat(table) ?? await createCombat(table);
   if (!combat) return;
-  const plan = planCombat(combat.combatants.contents.map((c) => c.toObject()), dialect);
-  const options = writeOptions({ turnEvents: false });
+  const existing = [...combat.combatants.entries()].map(([id, c]) => ({
+    _id: id, name: c.name, initiative: c.initiative, hidden: c.hidden, defeated: c.defeated,
+    flags: { seize: c.flags.seize },
+  }));
+  const plan = planCombat(existing, dialect);
+  const options = OWN_WRITE;
   if (plan.delete.length) await combat.deleteEmbeddedDocuments("Combatant", plan.delete, options);
   if (plan.create.length) {
     await combat.createEmbeddedDocuments("Combatant", plan.create.map(withToken),
@@ -160,7 +173,7 @@ async function sync() {
 function createCombat(table) {
   const active = !game.combats?.some((combat) => combat.active);
   return CONFIG.Combat.documentClass.create({ ...combatData(table), scene: null, active },
-                                            writeOptions());
+                                            OWN_WRITE);
 }
 
 /**
@@ -273,10 +286,12 @@ async function ask(title, fields) {
   /** @type {Record<string, string> | null | undefined} */
   let answers;
   if ((game.release?.generation ?? 12) >= 13) {
-    answers = await foundry.applications.api.DialogV2.prompt({
-      window: { title }, content, rejectClose: false,
-      ok: { callback: (_event, button) => read(button.form) },
-    });
+    /** @type {foundry.applications.api.DialogV2.ButtonCallback} */
+    const callback = (_event, button) => read(button.form);
+    answers = /** @type {Record<string, string> | null} */ (
+      await foundry.applications.api.DialogV2.prompt({
+        window: { title }, content, rejectClose: false, ok: { callback },
+      }));
   } else {
     answers = await Dialog.prompt({
       title, content, rejectClose: false, callback: (html) => read(html[0] ?? html),

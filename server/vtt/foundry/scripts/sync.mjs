@@ -98,7 +98,7 @@ export function turnIn(turns, dialect) {
  * Whether a change to the tracker's round or turn moves it forward from where Seize put it: a
  * GM's Next Turn (or Next Round), which is the engine's "next". Anything else is put back.
  * @param {Position} written
- * @param {{round?: number, turn?: number | null}} changes
+ * @param {{round?: number | null, turn?: number | null}} changes
  */
 export function isAdvance(written, changes) {
   const round = changes.round ?? written.round;
