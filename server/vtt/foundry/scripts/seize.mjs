@@ -57,6 +57,7 @@ Hooks.once("init", () => {
     game.settings?.register(ID, key, {
       name: localize(`SEIZE.Settings.${key}.Name`),
       hint: localize(`SEIZE.Settings.${key}.Hint`),
+      // Foundry 13's "user" scope (CONST.SETTING_SCOPES.USER) is newer than the types' union.
       scope: /** @type {"world" | "client"} */ (scope), config: true, type: String, default: "",
       onChange: () => connect(),
     });
