@@ -87,6 +87,7 @@ USERSCRIPT_HEADER = """// ==UserScript==
 // @name         Seize bridge for Roll20
 // @namespace    seize
 // @version      {version}
+// @downloadURL  {base}/roll20/seize.user.js
 // @description  Follows a Seize table in Roll20's turn order and sends the GM's "next" back.
 // @match        https://app.roll20.net/editor/*
 // @noframes
@@ -116,7 +117,7 @@ def userscript(base: str) -> str:
     body = "\n".join(_as_script(part) for part in parts)
     main = (HERE / "roll20/userscript.js").read_text(encoding="utf-8")
     main = main.replace("SEIZE_SERVER", json.dumps(base))
-    header = USERSCRIPT_HEADER.format(version=version())
+    header = USERSCRIPT_HEADER.format(version=version(), base=base)
     return header + "(() => {\n" + body + "\n" + main + "})();\n"
 
 

@@ -57,6 +57,8 @@ async def test_the_manifest_and_the_userscript_carry_the_installed_version(
     assert json.loads(archive.read("module.json"))["version"] == "9.8.7"
     script = await (await client.get("/roll20/seize.user.js")).text()
     assert re.search(r"^// @version +9\.8\.7$", script, flags=re.MULTILINE)
+    base = str(client.make_url("")).rstrip("/")
+    assert f"// @downloadURL  {base}/roll20/seize.user.js\n" in script  # where updates come from
 
 
 async def test_the_zip_holds_every_file_the_manifest_names_and_every_import(
