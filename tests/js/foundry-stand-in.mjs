@@ -47,7 +47,6 @@ export class CoreCombat {
     const { game } = globalThis;
     game.combats.set(combat.id, combat);
     world.log.push({ combat: combat.id, what: "create combat", options });
-    world.call("createCombat", combat, options, game.user.id);
     return combat;
   }
 

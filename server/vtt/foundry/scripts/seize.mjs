@@ -29,8 +29,10 @@ let link = null;
 let linkedWith = "";
 /** @type {View | null} */
 let view = null;
-/** The round and turn this client last wrote, to tell a GM's Next Turn from other changes. */
-/** @type {Position | null} */
+/**
+ * The round and turn this client last wrote, to tell a GM's Next Turn from other changes.
+ * @type {Position | null}
+ */
 let written = null;
 /**
  * The options of every write: Foundry passes options it does not know through to the hooks,
@@ -92,10 +94,18 @@ function guardSystemSort() {
   CONFIG.Combat.documentClass = /** @type {typeof System} */ (/** @type {unknown} */ (SeizeCombat));
 }
 
+/**
+ * Whether this client is the one that talks to Seize: Foundry's own active GM
+ * (``game.users.activeGM``, on Foundry 12 and 13 alike), so exactly one client is elected.
+ */
+function isActiveGm() {
+  return Boolean(game.user && game.users?.activeGM?.id === game.user.id);
+}
+
 function connect() {
   const [server, table, token] = /** @type {Key[]} */ (["server", "table", "token"]).map(setting);
-  const wanted = game.user?.isActiveGM && server && table ? `${server} ${table} ${token}` : "";
-  if (wanted === linkedWith && (link || !wanted)) return;
+  const wanted = isActiveGm() && server && table ? `${server} ${table} ${token}` : "";
+  if (wanted === linkedWith) return;
   link?.close();
   link = null;
   linkedWith = wanted;
@@ -152,16 +162,19 @@ async function sync() {
     flags: { seize: c.flags.seize },
   }));
   const plan = planCombat(existing, dialect);
-  const options = OWN_WRITE;
-  if (plan.delete.length) await combat.deleteEmbeddedDocuments("Combatant", plan.delete, options);
+  if (plan.delete.length) {
+    await combat.deleteEmbeddedDocuments("Combatant", plan.delete, OWN_WRITE);
+  }
   if (plan.create.length) {
     await combat.createEmbeddedDocuments("Combatant", plan.create.map(withToken),
-                                         { ...options, keepId: true });
+                                         { ...OWN_WRITE, keepId: true });
   }
-  if (plan.update.length) await combat.updateEmbeddedDocuments("Combatant", plan.update, options);
+  if (plan.update.length) {
+    await combat.updateEmbeddedDocuments("Combatant", plan.update, OWN_WRITE);
+  }
   const position = { round: dialect.round, turn: turnIn(combat.setupTurns(), dialect) };
   if (combat.round !== position.round || combat.turn !== position.turn) {
-    await combat.update(position, options);
+    await combat.update(position, OWN_WRITE);
   }
   written = position;
 }
