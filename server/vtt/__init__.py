@@ -104,16 +104,17 @@ def _as_script(module: str) -> str:
     return re.sub(r"^export ", "", code, flags=re.MULTILINE)
 
 
+INLINED = (
+    "foundry/scripts/link.mjs",
+    "foundry/scripts/engine.mjs",
+    "foundry/scripts/sync.mjs",
+    "roll20/bridge.mjs",
+)
+"""The modules the userscript holds, in the order they depend on each other."""
+
+
 def userscript(base: str) -> str:
-    parts = [
-        (HERE / name).read_text(encoding="utf-8")
-        for name in (
-            "foundry/scripts/link.mjs",
-            "foundry/scripts/engine.mjs",
-            "foundry/scripts/sync.mjs",
-            "roll20/bridge.mjs",
-        )
-    ]
+    parts = [(HERE / name).read_text(encoding="utf-8") for name in INLINED]
     body = "\n".join(_as_script(part) for part in parts)
     main = (HERE / "roll20/userscript.js").read_text(encoding="utf-8")
     main = main.replace("SEIZE_SERVER", json.dumps(base))

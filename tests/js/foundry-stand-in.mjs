@@ -184,7 +184,7 @@ export async function load({ generation = 13, system = CoreCombat, user = { id: 
       },
       i18n: { localize: (key) => key },
       user: { isGM: true, ...user },
-      users: { activeGM: user.isActiveGM ? user : null },
+      users: { activeGM: user.isActiveGM ? user : { id: "anotherGm", isGM: true } },
       combats: collection(combats),
       scenes: collection(scenes.map((scene) => ({ ...scene, tokens: collection(scene.tokens) }))),
       actors: collection(actors),

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  Queue, byInitiative, isAdvance, isOwnWrite, planCombat, seizeTableOf, tokenOf, turnIn,
+  Queue, byInitiative, movesForward, isOwnWrite, planCombat, seizeTableOf, tokenOf, turnIn,
   writeOptions,
 } from "../../server/vtt/foundry/scripts/sync.mjs";
 import { SYSTEMS, fixtures } from "./fixtures.mjs";
@@ -65,11 +65,11 @@ test("the turn is found by the current combatant's id in whatever order the syst
 
 test("a turn or round moved forward is an advance; back, or nowhere, is not", () => {
   const at = { round: 2, turn: 1 };
-  assert.equal(isAdvance(at, { turn: 2 }), true);
-  assert.equal(isAdvance(at, { round: 3, turn: 0 }), true);
-  assert.equal(isAdvance(at, { turn: 0 }), false);
-  assert.equal(isAdvance(at, { round: 1, turn: 3 }), false);
-  assert.equal(isAdvance(at, { turn: 1 }), false);
+  assert.equal(movesForward(at, { turn: 2 }), true);
+  assert.equal(movesForward(at, { round: 3, turn: 0 }), true);
+  assert.equal(movesForward(at, { turn: 0 }), false);
+  assert.equal(movesForward(at, { round: 1, turn: 3 }), false);
+  assert.equal(movesForward(at, { turn: 1 }), false);
 });
 
 test("only a Combat flagged with a table is Seize's; a token's participant names its token", () => {

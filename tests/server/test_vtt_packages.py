@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from server import vtt
+
 from .conftest import Client
 
 
@@ -109,6 +111,21 @@ async def test_the_userscript_is_one_plain_script_with_the_servers_address(
         check=False,
     )
     assert checked.returncode == 0, checked.stderr
+
+
+def test_the_scripts_the_userscript_inlines_declare_each_name_once() -> None:
+    """The userscript puts several modules' code in one scope, where a second declaration of a
+    name would silently replace the first."""
+    parts = [
+        (vtt.HERE / name).read_text(encoding="utf-8")
+        for name in (*vtt.INLINED, "roll20/userscript.js")
+    ]
+    names = re.findall(
+        r"^(?:export )?(?:async )?(?:function|class|const|let) +(\w+)",
+        "\n".join(parts),
+        flags=re.MULTILINE,
+    )
+    assert sorted(n for n in set(names) if names.count(n) > 1) == []
 
 
 async def test_other_origins_may_call_the_api_with_a_token(client: Client) -> None:

@@ -9,7 +9,7 @@ import { controlsFor, joinsFor } from "./controls.mjs";
 import { nextCommand } from "./engine.mjs";
 import { Link } from "./link.mjs";
 import {
-  Queue, byInitiative, combatData, isAdvance, isOwnWrite, planCombat, seizeTableOf, tokenOf,
+  Queue, byInitiative, combatData, isOwnWrite, movesForward, planCombat, seizeTableOf, tokenOf,
   turnIn, writeOptions,
 } from "./sync.mjs";
 
@@ -226,7 +226,7 @@ function changedByHand(combat, options) {
 
 Hooks.on("updateCombat", (combat, changes, options) => {
   if (!changedByHand(combat, options) || !("turn" in changes || "round" in changes)) return;
-  const command = written && view && isAdvance(written, changes) ? nextCommand(view) : null;
+  const command = written && view && movesForward(written, changes) ? nextCommand(view) : null;
   if (command) queue.run(() => send(command)).catch((error) => console.error("Seize |", error));
   requestSync();
 });

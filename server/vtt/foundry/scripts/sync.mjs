@@ -100,7 +100,7 @@ export function turnIn(turns, dialect) {
  * @param {Position} written
  * @param {{round?: number | null, turn?: number | null}} changes
  */
-export function isAdvance(written, changes) {
+export function movesForward(written, changes) {
   const round = changes.round ?? written.round;
   const turn = changes.turn ?? written.turn ?? 0;
   return round > written.round || (round === written.round && turn > (written.turn ?? 0));
