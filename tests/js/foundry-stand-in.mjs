@@ -262,7 +262,6 @@ export function tracker() {
   world.call("renderCombatTracker", {}, root);
   const buttons = root.bar?.children ?? [];
   return {
-    labels: buttons.map((b) => b.textContent),
     click: async (label) => {
       const button = buttons.find((b) => b.textContent === label);
       for (const listener of button.listeners) listener();
