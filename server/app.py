@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import ssl
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 
 from aiohttp import WSCloseCode, web
 
@@ -95,6 +97,14 @@ async def _sweep(seize: Seize) -> None:
             continue
         if left:
             log.info("idle tables left memory", extra={"tables": left})
+
+
+def tls_context(cert: Path, key: Path) -> ssl.SSLContext:
+    """A server-side TLS context from PEM files: HTTPS and WSS, for VTT pages served over https
+    that may not reach a plain-http server on another machine (docs/foundry.md)."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    return context
 
 
 def make_app(settings: Settings) -> web.Application:

@@ -14,7 +14,7 @@ from typing import Any
 from aiohttp import web
 
 from server import demo_devices, hardware
-from server.app import make_app
+from server.app import make_app, tls_context
 from server.context import SEIZE
 from server.demo_table import ready, ready_rcs
 from server.local_link import LocalLink
@@ -33,6 +33,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--port", type=int, help="port to listen on (default 8080)")
     serve.add_argument("--db", type=Path, help="the SQLite file (default: the user data folder)")
     serve.add_argument("--demo", action="store_true", help="have a demo table ready")
+    serve.add_argument(
+        "--tls-cert", type=Path, help="serve HTTPS and WSS with this PEM certificate"
+    )
+    serve.add_argument("--tls-key", type=Path, help="the PEM private key of --tls-cert")
     demo = commands.add_parser("demo", help="play a Four Color Hack scene in the terminal")
     demo.add_argument("--seed", type=int, help="replay a particular deal (default: a fresh one)")
     hardware.add_commands(commands)
@@ -45,14 +49,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     flags: dict[str, Any] = {
         k: v for k, v in vars(args).items() if k in ("host", "port", "db") and v is not None
     }
+    if (args.tls_cert is None) != (args.tls_key is None):
+        parser.error("--tls-cert and --tls-key go together")
+    tls = tls_context(args.tls_cert, args.tls_key) if args.tls_cert else None
     settings = Settings(**flags)
     configure()
     _allow_many_connections()
     app = make_app(settings)
     simulated = _Devices()
-    app.on_startup.append(_announce(settings, demo=args.demo, simulated=simulated))
+    # Served modules follow each request's scheme; the printed links say https under TLS.
+    shown = settings
+    if tls and settings.public_url is None:
+        shown = settings.model_copy(
+            update={"public_url": f"https://{settings.host}:{settings.port}"}
+        )
+    app.on_startup.append(_announce(shown, demo=args.demo, simulated=simulated))
     app.on_shutdown.append(simulated.shutdown)
-    web.run_app(app, host=settings.host, port=settings.port, print=None, access_log=None)
+    web.run_app(
+        app, host=settings.host, port=settings.port, ssl_context=tls, print=None, access_log=None
+    )
     return 0
 
 

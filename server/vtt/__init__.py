@@ -2,8 +2,9 @@
 
 Both are built from their files at request time, with this server's address written in, so
 "Install Module → Manifest URL" and installing the userscript work against a running server.
-The Foundry module's scripts folder also holds the logic both share (the live link, "next"),
-which the userscript inlines.
+Both carry the installed project's version, so a server upgrade offers Foundry (and the
+userscript manager) an update. The Foundry module's scripts folder also holds the logic both
+share (the live link, "next", the write queue), which the userscript inlines.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import io
 import json
 import re
 import zipfile
-from importlib import resources
+from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,6 @@ from server.context import SEIZE
 
 HERE = Path(str(resources.files("server").joinpath("vtt")))
 FOUNDRY = HERE / "foundry"
-VERSION = "0.1.0"
 
 routes = web.RouteTableDef()
 
@@ -41,13 +41,18 @@ def module_files() -> dict[str, bytes]:
     }
 
 
+def version() -> str:
+    """The installed project's version (pyproject.toml's, once installed)."""
+    return metadata.version("seize")
+
+
 def manifest(base: str) -> dict[str, Any]:
     return {
         "id": "seize",
         "title": "Seize",
         "description": "Runs this world's combat tracker from a Seize table: card-dealt Panels, "
         "hidden awareness, seizing the initiative.",
-        "version": VERSION,
+        "version": version(),
         "authors": [{"name": "Seize"}],
         "compatibility": {"minimum": "12", "verified": "13"},
         "esmodules": ["scripts/seize.mjs"],
@@ -82,8 +87,11 @@ USERSCRIPT_HEADER = """// ==UserScript==
 // @name         Seize bridge for Roll20
 // @namespace    seize
 // @version      {version}
+// @downloadURL  {base}/roll20/seize.user.js
 // @description  Follows a Seize table in Roll20's turn order and sends the GM's "next" back.
 // @match        https://app.roll20.net/editor/*
+// @noframes
+// @inject-into  page
 // @grant        none
 // ==/UserScript==
 """
@@ -96,15 +104,22 @@ def _as_script(module: str) -> str:
     return re.sub(r"^export ", "", code, flags=re.MULTILINE)
 
 
+INLINED = (
+    "foundry/scripts/link.mjs",
+    "foundry/scripts/engine.mjs",
+    "foundry/scripts/sync.mjs",
+    "roll20/bridge.mjs",
+)
+"""The modules the userscript holds, in the order they depend on each other."""
+
+
 def userscript(base: str) -> str:
-    parts = [
-        (HERE / name).read_text(encoding="utf-8")
-        for name in ("foundry/scripts/link.mjs", "foundry/scripts/engine.mjs", "roll20/bridge.mjs")
-    ]
+    parts = [(HERE / name).read_text(encoding="utf-8") for name in INLINED]
     body = "\n".join(_as_script(part) for part in parts)
     main = (HERE / "roll20/userscript.js").read_text(encoding="utf-8")
     main = main.replace("SEIZE_SERVER", json.dumps(base))
-    return USERSCRIPT_HEADER.format(version=VERSION) + "(() => {\n" + body + "\n" + main + "})();\n"
+    header = USERSCRIPT_HEADER.format(version=version(), base=base)
+    return header + "(() => {\n" + body + "\n" + main + "})();\n"
 
 
 @routes.get("/roll20/seize.user.js")

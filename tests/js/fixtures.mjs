@@ -1,4 +1,5 @@
-// What a real server served for each system, written by tests/test_javascript.py.
+// What a real server served for each system (and for participants joined from Foundry tokens),
+// written by tests/server/test_vtt_javascript.py.
 import { readFileSync } from "node:fs";
 
 export const fixtures = JSON.parse(readFileSync(process.env.SEIZE_FIXTURES, "utf8"));

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  electedGm, isOwnWrite, planCombat, sortedLikeFoundry, turnIndex, writeOptions,
+  Queue, byInitiative, movesForward, isOwnWrite, planCombat, seizeTableOf, tokenOf, turnIn,
+  writeOptions,
 } from "../../server/vtt/foundry/scripts/sync.mjs";
 import { SYSTEMS, fixtures } from "./fixtures.mjs";
 
@@ -21,7 +22,8 @@ function apply(existing, plan) {
   return [...byId.values()];
 }
 
-const order = (combatants) => sortedLikeFoundry(combatants.filter((c) => c.initiative !== null))
+const sorted = (combatants) => [...combatants].map((c) => ({ ...c, id: c._id })).sort(byInitiative);
+const order = (combatants) => sorted(combatants.filter((c) => c.initiative !== null))
   .map((c) => c.flags.seize.key);
 const engineOrder = (dialect) => dialect.combatants.filter((c) => c.initiative !== null)
   .map((c) => c.flags.seize.key);
@@ -32,10 +34,7 @@ for (const system of SYSTEMS) {
     const plan = planCombat([], combat);
     assert.equal(plan.create.length, combat.combatants.length);
     assert.deepEqual(plan.update, []);
-    const combatants = apply([], plan);
-    assert.deepEqual(order(combatants), engineOrder(combat));
-    const current = sortedLikeFoundry(combatants)[plan.combat.turn];
-    if (combat.turn !== null) assert.equal(current._id, combat.combatants[combat.turn]._id);
+    assert.deepEqual(order(apply([], plan)), engineOrder(combat));
   });
 
   test(`${system}: a combat in step writes nothing`, () => {
@@ -51,29 +50,57 @@ for (const system of SYSTEMS) {
     assert.ok(plan.create.length + plan.update.length + plan.delete.length > 0);
     for (const update of plan.update) assert.ok(Object.keys(update).length > 1);
     assert.deepEqual(order(apply(combatants, plan)), engineOrder(after.combat));
-    assert.equal(plan.combat.turn, turnIndex(after.combat));
   });
 }
 
-test("the tracker's turn points at the engine's current actor", () => {
+test("the turn is found by the current combatant's id in whatever order the system sorted", () => {
   const { combat } = fixtures["megatraveller-rcs"].after;
-  const sorted = sortedLikeFoundry(combat.combatants);
-  assert.equal(sorted[turnIndex(combat)].flags.seize.key, "sarge");
+  const turns = sorted(combat.combatants);
+  assert.equal(turns[turnIn(turns, combat)].flags.seize.key, "sarge");
+  const reversed = [...turns].reverse();
+  assert.equal(reversed[turnIn(reversed, combat)].flags.seize.key, "sarge");
+  assert.equal(turnIn([], combat), null);
+  assert.equal(turnIn(turns, { ...combat, turn: null }), null);
+});
+
+test("a turn or round moved forward is an advance; back, or nowhere, is not", () => {
+  const at = { round: 2, turn: 1 };
+  assert.equal(movesForward(at, { turn: 2 }), true);
+  assert.equal(movesForward(at, { round: 3, turn: 0 }), true);
+  assert.equal(movesForward(at, { turn: 0 }), false);
+  assert.equal(movesForward(at, { round: 1, turn: 3 }), false);
+  assert.equal(movesForward(at, { turn: 1 }), false);
+});
+
+test("only a Combat flagged with a table is Seize's; a token's participant names its token", () => {
+  assert.equal(seizeTableOf({ flags: { seize: { table: "t1" } } }), "t1");
+  assert.equal(seizeTableOf({ flags: {} }), null);
+  assert.equal(seizeTableOf({ flags: { seize: { table: "" } } }), null);
+  assert.equal(seizeTableOf(null), null);
+  assert.equal(tokenOf("fvttAb12"), "Ab12");
+  assert.equal(tokenOf("h1"), null);
+  assert.equal(tokenOf(null), null);
+});
+
+test("the queue runs one task at a time, in order, past a failure", async () => {
+  const queue = new Queue();
+  const steps = [];
+  const task = (name, fail) => async () => {
+    steps.push(`${name} starts`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    steps.push(`${name} ends`);
+    if (fail) throw new Error(name);
+  };
+  const runs = [queue.run(task("a", true)), queue.run(task("b")), queue.run(task("c"))];
+  await assert.rejects(runs[0], /a/);
+  await Promise.all(runs.slice(1));
+  assert.deepEqual(steps, ["a starts", "a ends", "b starts", "b ends", "c starts", "c ends"]);
 });
 
 test("the module's own writes are recognised, and nothing else is", () => {
   assert.equal(isOwnWrite(writeOptions({ turnEvents: false })), true);
   assert.equal(isOwnWrite({}), false);
   assert.equal(isOwnWrite(undefined), false);
-});
-
-test("only the active GM with the lowest user id talks to Seize", () => {
-  const users = [
-    { id: "zGM", isGM: true, active: true }, { id: "aGM", isGM: true, active: false },
-    { id: "mGM", isGM: true, active: true }, { id: "aPlayer", isGM: false, active: true },
-  ];
-  assert.equal(electedGm(users), "mGM");
-  assert.equal(electedGm([{ id: "p", isGM: false, active: true }]), null);
 });
 
 test("no hidden initiative reaches Foundry for the awareness one-pager", () => {

@@ -8,10 +8,14 @@ import posixpath
 import re
 import shutil
 import subprocess
+import tomllib
 import zipfile
+from importlib import metadata
 from pathlib import Path
 
 import pytest
+
+from server import vtt
 
 from .conftest import Client
 
@@ -36,6 +40,27 @@ async def test_the_foundry_manifest_has_what_foundry_requires(client: Client) ->
     base = str(client.make_url("")).rstrip("/")
     assert manifest["manifest"] == f"{base}/foundry/module.json"
     assert manifest["download"] == f"{base}/foundry/module.zip"
+
+
+async def test_the_manifest_and_the_userscript_carry_the_installed_version(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Foundry offers a module update only when the manifest's version changes: it is the
+    project's own, whatever it is (an upgraded server stands in here as a patched version)."""
+    project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    manifest = await (await client.get("/foundry/module.json")).json()
+    assert manifest["version"] == project["project"]["version"]
+    real = metadata.version
+    monkeypatch.setattr(
+        metadata, "version", lambda name: "9.8.7" if name == "seize" else real(name)
+    )
+    assert (await (await client.get("/foundry/module.json")).json())["version"] == "9.8.7"
+    archive = zipfile.ZipFile(io.BytesIO(await (await client.get("/foundry/module.zip")).read()))
+    assert json.loads(archive.read("module.json"))["version"] == "9.8.7"
+    script = await (await client.get("/roll20/seize.user.js")).text()
+    assert re.search(r"^// @version +9\.8\.7$", script, flags=re.MULTILINE)
+    base = str(client.make_url("")).rstrip("/")
+    assert f"// @downloadURL  {base}/roll20/seize.user.js\n" in script  # where updates come from
 
 
 async def test_the_zip_holds_every_file_the_manifest_names_and_every_import(
@@ -65,7 +90,14 @@ async def test_the_userscript_is_one_plain_script_with_the_servers_address(
     answer = await client.get("/roll20/seize.user.js")
     script = await answer.text()
     assert script.startswith("// ==UserScript==")
-    assert "@match        https://app.roll20.net/editor/*" in script
+    header = script[: script.index("// ==/UserScript==")]
+    # Only Roll20's editor, never its frames, in the page itself: Roll20's Campaign model and
+    # is_gm are page globals a sandboxed (content-script) injection cannot see.
+    assert re.findall(r"^// @match +(.+)$", header, flags=re.MULTILINE) == [
+        "https://app.roll20.net/editor/*"
+    ]
+    assert re.search(r"^// @noframes$", header, flags=re.MULTILINE)
+    assert re.search(r"^// @inject-into +page$", header, flags=re.MULTILINE)
     assert not re.search(r"^(import|export) ", script, flags=re.MULTILINE)
     assert json.dumps(str(client.make_url("")).rstrip("/")) in script
     node = shutil.which("node")
@@ -79,6 +111,21 @@ async def test_the_userscript_is_one_plain_script_with_the_servers_address(
         check=False,
     )
     assert checked.returncode == 0, checked.stderr
+
+
+def test_the_scripts_the_userscript_inlines_declare_each_name_once() -> None:
+    """The userscript puts several modules' code in one scope, where a second declaration of a
+    name would silently replace the first."""
+    parts = [
+        (vtt.HERE / name).read_text(encoding="utf-8")
+        for name in (*vtt.INLINED, "roll20/userscript.js")
+    ]
+    names = re.findall(
+        r"^(?:export )?(?:async )?(?:function|class|const|let) +(\w+)",
+        "\n".join(parts),
+        flags=re.MULTILINE,
+    )
+    assert sorted(n for n in set(names) if names.count(n) > 1) == []
 
 
 async def test_other_origins_may_call_the_api_with_a_token(client: Client) -> None:

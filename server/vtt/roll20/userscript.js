@@ -1,20 +1,23 @@
-// Runs in the GM's Roll20 tab. Asks once for the table and its GM token (kept in this browser),
-// follows the table, writes its order into Roll20's turn order, and sends "next" back.
+// Runs in Roll20's editor, in the page itself (Roll20's Campaign model is a page global). It
+// acts only for a GM (Roll20's is_gm) and only in a game linked to a Seize table: the link is
+// kept per campaign (Roll20's campaign_id), asked for once per game, and a game the GM declines
+// stays unlinked. In a linked game it follows the table, writes its order into Roll20's turn
+// order, opens the turn order for the players, and sends the GM's "next" back.
 (function seizeBridge() {
   const server = SEIZE_SERVER;
-  const ask = (key, question) => {
-    let value = localStorage.getItem(`seize:${key}`);
-    if (!value) {
-      value = window.prompt(question);
-      if (value) localStorage.setItem(`seize:${key}`, value);
-    }
-    return value;
-  };
   const start = () => {
     if (!window.Campaign) return setTimeout(start, 1000); // Roll20 still loading
-    const table = ask("table", "Seize: the table id this game follows");
-    const token = ask("token", "Seize: the table's GM token");
-    if (!table || !token) return undefined;
+    const campaign = String(window.campaign_id ?? "");
+    if (window.is_gm !== true || !campaign) return undefined;
+    if (mayAsk(localStorage, { campaign, isGm: window.is_gm })) {
+      const table = window.prompt("Seize: link this Roll20 game to a Seize table? Its table id "
+                                  + "(leave empty to never ask in this game again)");
+      const token = table ? window.prompt("Seize: the table's GM token") : null;
+      rememberLink(localStorage, campaign, table && token ? { table, token } : null);
+    }
+    const linked = linkedTable(localStorage, campaign);
+    if (!linked) return undefined;
+    const { table, token } = linked;
     const api = (path, init = {}) => fetch(new URL(path, server), {
       ...init,
       headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json",
@@ -35,13 +38,14 @@
         headers: { "Idempotency-Key": crypto.randomUUID() },
       }),
     });
-    window.Campaign.on("change:turnorder", () => bridge.changed());
+    const report = (error) => console.error("Seize |", error);
+    window.Campaign.on("change:turnorder", () => bridge.changed().catch(report));
     new Link({
       server, table, token,
       onMessage: (message) => {
         if (message.view) {
           view = message.view;
-          bridge.refresh();
+          bridge.refresh().catch(report);
         }
       },
     }).open();

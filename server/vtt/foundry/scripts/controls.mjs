@@ -1,12 +1,27 @@
 // The buttons the combat tracker offers: exactly the actions the engine allows now, from the
-// GM's view. Pure: each control is a label and a command (``ask`` names a field to prompt for).
+// GM's view. Pure: each control is a label and a command (``ask`` names the fields to ask for).
 
+/**
+ * A table's view as the server sends it (docs/api.md); each system has its own fields.
+ * @typedef {Record<string, any> & {system: string}} View
+ * @typedef {{label: string, command: Record<string, unknown>, ask?: string[]}} Control
+ * @typedef {{id: string, name: string, hasPlayerOwner: boolean}} SelectedToken
+ */
+
+/**
+ * @param {View} view
+ * @returns {Control[]}
+ */
 export function controlsFor(view) {
+  /** @type {Control[]} */
   const controls = [];
-  const add = (label, command, ask) => controls.push({ label, command, ...(ask ? { ask } : {}) });
+  /** @type {(label: string, command: Record<string, unknown>, ask?: string[]) => void} */
+  const add = (label, command, ask) => {
+    controls.push({ label, command, ...(ask ? { ask } : {}) });
+  };
   if (view.system === "four-color") {
     if (["setup", "page_done"].includes(view.phase)) add("Deal", { type: "deal" });
-    if (view.awaiting.some((a) => a.what === "next_panel")) add("Next Panel", { type: "next_panel" });
+    if (view.awaiting.some((/** @type {{what: string}} */ a) => a.what === "next_panel")) add("Next Panel", { type: "next_panel" });
     for (const joker of view.jokers) {
       if (joker.acting) add(`Play joker (${joker.acting})`, { type: "play_joker", card: joker.card });
     }
@@ -42,8 +57,13 @@ export function controlsFor(view) {
   return controls;
 }
 
-/** The join commands for tokens selected on the canvas ({id, name}), by system. */
+/**
+ * The join commands for tokens selected on the canvas, by system.
+ * @param {string} system
+ * @param {SelectedToken[]} tokens
+ */
 export function joinsFor(system, tokens) {
+  /** @param {SelectedToken} token */
   const id = (token) => `fvtt${token.id}`.replace(/[^A-Za-z0-9_.-]/g, "");
   return tokens.map((token) => {
     if (system === "four-color") {

@@ -2,7 +2,19 @@
 // from the last sequence it saw, so no event is missed or seen twice. Shared by the Foundry
 // module and the Roll20 bridge; the WebSocket and the timer are passed in, so tests drive it.
 
-/** The table's WebSocket URL: wss:// when the server is https. */
+/**
+ * A message from the table's WebSocket (docs/api.md).
+ * @typedef {{type: string, seq: number, view?: unknown, event?: unknown}} Message
+ * @typedef {(callback: () => void, ms: number) => unknown} Timer
+ */
+
+/**
+ * The table's WebSocket URL: wss:// when the server is https.
+ * @param {string} server
+ * @param {string} table
+ * @param {string} token
+ * @param {number} [after]
+ */
 export function socketUrl(server, table, token, after) {
   const base = new URL(server);
   base.protocol = base.protocol === "https:" ? "wss:" : "ws:";
@@ -13,17 +25,30 @@ export function socketUrl(server, table, token, after) {
 
 export class Link {
   /**
-   * @param {object} options server, table, token; onMessage(message) for every event and view;
-   *   WebSocket (constructor) and setTimeout for tests; maxDelay in ms. (The default timer
-   *   wraps the global one: a browser refuses setTimeout called as another object's method.)
+   * @param {object} options
+   * @param {string} options.server
+   * @param {string} options.table
+   * @param {string} options.token
+   * @param {(message: Message) => void} options.onMessage for every event and view
+   * @param {{new (url: string): WebSocket}} [options.WebSocket] for tests
+   * @param {Timer} [options.setTimeout] for tests (the default wraps the global one: a browser
+   *   refuses setTimeout called as another object's method)
+   * @param {number} [options.maxDelay] the longest pause between reconnections, in ms
    */
   constructor({ server, table, token, onMessage, WebSocket = globalThis.WebSocket,
                 setTimeout = (callback, ms) => globalThis.setTimeout(callback, ms),
                 maxDelay = 30000 }) {
-    Object.assign(this, { server, table, token, onMessage, WebSocket, setTimeout, maxDelay });
+    this.server = server;
+    this.table = table;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.WebSocket = WebSocket;
+    this.setTimeout = setTimeout;
+    this.maxDelay = maxDelay;
     this.seq = 0;
     this.delay = 500;
     this.closed = false;
+    /** @type {WebSocket | null} */
     this.socket = null;
   }
 
@@ -33,7 +58,7 @@ export class Link {
     this.socket = socket;
     socket.onopen = () => { this.delay = 500; };
     socket.onmessage = (message) => {
-      const data = JSON.parse(message.data);
+      const data = /** @type {Message} */ (JSON.parse(message.data));
       if (data.type === "bye") return; // the close follows; reconnect then, from data.seq
       if (data.type === "event" && data.seq <= this.seq) return; // already seen
       this.seq = Math.max(this.seq, data.seq);

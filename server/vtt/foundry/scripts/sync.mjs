@@ -1,68 +1,148 @@
-// From Seize's Foundry dialect to the changes Foundry's combat needs. Pure: no Foundry here.
+// From Seize's Foundry dialect to the changes Seize's own Combat needs, and the rules that keep
+// the module away from every other encounter. Pure: no Foundry globals here.
+
+/**
+ * @typedef {{key: string, participant: string | null, label: string, current: boolean,
+ *            done: boolean, [detail: string]: unknown}} SeizeFlags
+ * @typedef {{_id: string, name: string, initiative: number | null, hidden: boolean,
+ *            defeated: boolean, flags: {seize: SeizeFlags}}} DialectCombatant
+ * @typedef {{round: number, turn: number | null, combatants: DialectCombatant[]}} Dialect
+ * @typedef {{_id: string, name?: string, initiative?: number | null, hidden?: boolean,
+ *            defeated?: boolean, flags?: {seize?: unknown}}} ExistingCombatant
+ * @typedef {Record<string, unknown> & {_id: string}} CombatantChange
+ * @typedef {{create: DialectCombatant[], update: CombatantChange[], delete: string[]}} Plan
+ * @typedef {{round: number, turn: number | null}} Position
+ */
 
 /** The flag this module marks its own writes with, so its hooks never echo them back. */
 export const OWN_WRITE = "seizeSync";
 
-/** Whether a document change came from this module's own sync. */
+/**
+ * Whether a document change came from this module's own sync.
+ * @param {object | undefined} options the options a document hook received
+ */
 export function isOwnWrite(options) {
-  return Boolean(options && options[OWN_WRITE]);
+  return Boolean(options && /** @type {Record<string, unknown>} */ (options)[OWN_WRITE]);
 }
 
-/** The options to write with, so the resulting hooks are recognised as our own. */
-export function writeOptions(extra = {}) {
+/**
+ * The options to write with, so the resulting hooks are recognised as our own.
+ * @template {object} T
+ * @param {T} [extra]
+ */
+export function writeOptions(extra) {
   return { ...extra, [OWN_WRITE]: true };
 }
 
 /**
- * The combatant creations, updates and deletions that bring ``existing`` (Foundry's combatants:
- * {_id, name, initiative, hidden, defeated, flags}) to the dialect's, and the combat's own
- * round and turn. Only what differs is written.
+ * The Seize table a Combat was created for, or null for every other encounter: the flag it was
+ * created with is the only way Seize's Combat is found, so the GM's own are never written to.
+ * @param {{flags?: {seize?: {table?: unknown}}} | null | undefined} combat
+ */
+export function seizeTableOf(combat) {
+  const table = combat?.flags?.seize?.table;
+  return typeof table === "string" && table ? table : null;
+}
+
+/** The creation data of Seize's Combat for ``table``. @param {string} table */
+export function combatData(table) {
+  return { flags: { seize: { table } } };
+}
+
+/**
+ * The combatant creations, updates and deletions that bring ``existing`` (the combatants of
+ * Seize's own Combat, which holds nothing else) to the dialect's. Only what differs is written.
+ * @param {ExistingCombatant[]} existing
+ * @param {Dialect} dialect
+ * @returns {Plan}
  */
 export function planCombat(existing, dialect) {
   const have = new Map(existing.map((combatant) => [combatant._id, combatant]));
   const want = new Map(dialect.combatants.map((combatant) => [combatant._id, combatant]));
-  const create = [];
-  const update = [];
+  /** @type {Plan} */
+  const plan = { create: [], update: [], delete: [...have.keys()].filter((id) => !want.has(id)) };
   for (const [id, target] of want) {
     const current = have.get(id);
     if (!current) {
-      create.push(target);
+      plan.create.push(target);
       continue;
     }
-    const changes = {};
-    for (const field of ["name", "initiative", "hidden", "defeated"]) {
+    /** @type {CombatantChange} */
+    const changes = { _id: id };
+    for (const field of /** @type {const} */ (["name", "initiative", "hidden", "defeated"])) {
       if (current[field] !== target[field]) changes[field] = target[field];
     }
     if (JSON.stringify(current.flags?.seize ?? null) !== JSON.stringify(target.flags.seize)) {
       changes["flags.seize"] = target.flags.seize;
     }
-    if (Object.keys(changes).length) update.push({ _id: id, ...changes });
+    if (Object.keys(changes).length > 1) plan.update.push(changes);
   }
-  const remove = [...have.keys()].filter((id) => !want.has(id));
-  return { create, update, delete: remove, combat: { round: dialect.round, turn: turnIndex(dialect) } };
+  return plan;
 }
 
 /**
- * Foundry's ``turn`` is an index into its combatants sorted by initiative, high to low, with
- * the undecided last: find the current one there.
+ * Foundry's ``turn`` indexes ``combat.turns``, which the game system sorts its own way (by
+ * initiative, by card and suit, by something on the actor): the current turn is found there by
+ * the current combatant's id, after the combatants are written, never by a sort of our own.
+ * @param {{id: string | null}[]} turns ``combat.turns``, as the system sorted them
+ * @param {Dialect} dialect
+ * @returns {number | null}
  */
-export function turnIndex(dialect) {
-  if (dialect.turn === null || dialect.turn === undefined) return null;
-  const current = dialect.combatants[dialect.turn]?._id;
-  return sortedLikeFoundry(dialect.combatants).findIndex((c) => c._id === current);
+export function turnIn(turns, dialect) {
+  const current = dialect.turn === null ? undefined : dialect.combatants[dialect.turn]?._id;
+  const index = current === undefined ? -1 : turns.findIndex((turn) => turn.id === current);
+  return index === -1 ? null : index;
 }
 
-/** Foundry's own order: initiative high to low; no initiative last; ties by name. */
-export function sortedLikeFoundry(combatants) {
-  return [...combatants].sort((a, b) => {
-    const ia = a.initiative ?? -Infinity;
-    const ib = b.initiative ?? -Infinity;
-    return ib - ia || a.name.localeCompare(b.name);
-  });
+/**
+ * Whether a change to the tracker's round or turn moves it forward from where Seize put it: a
+ * GM's Next Turn (or Next Round), which is the engine's "next". Anything else is put back.
+ * @param {Position} written
+ * @param {{round?: number | null, turn?: number | null}} changes
+ */
+export function movesForward(written, changes) {
+  const round = changes.round ?? written.round;
+  const turn = changes.turn ?? written.turn ?? 0;
+  return round > written.round || (round === written.round && turn > (written.turn ?? 0));
 }
 
-/** The one client that talks to Seize: the active GM with the lowest user id. */
-export function electedGm(users) {
-  const gms = users.filter((user) => user.isGM && user.active).map((user) => user.id).sort();
-  return gms[0] ?? null;
+/**
+ * Foundry's own order, for a combat a system's sort cannot handle (one that reads the actor of
+ * a combatant that has none): initiative high to low, the undecided last, ties by id.
+ * @param {{id: string | null, initiative: number | null}} a
+ * @param {{id: string | null, initiative: number | null}} b
+ */
+export function byInitiative(a, b) {
+  const ia = a.initiative ?? -Infinity;
+  const ib = b.initiative ?? -Infinity;
+  return ib - ia || String(a.id).localeCompare(String(b.id));
+}
+
+/**
+ * The token a participant was joined from ("Add selected tokens" joins token T as ``fvttT``),
+ * so its combatant can carry that token and its actor.
+ * @param {string | null} participant
+ */
+export function tokenOf(participant) {
+  return participant?.startsWith("fvtt") ? participant.slice(4) : null;
+}
+
+/**
+ * Runs tasks one at a time, each after the last has settled, so two syncs never write at once
+ * (which would create the same combatant twice).
+ */
+export class Queue {
+  /** @type {Promise<unknown>} */
+  #tail = Promise.resolve();
+
+  /**
+   * @template T
+   * @param {() => Promise<T>} task
+   * @returns {Promise<T>}
+   */
+  run(task) {
+    const result = this.#tail.then(task);
+    this.#tail = result.catch(() => undefined);
+    return result;
+  }
 }
