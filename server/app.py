@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 from aiohttp import WSCloseCode, web
 
-from server import api, devices, dialects, live, openapi, pages, vtt
+from server import api, devices, dialects, handoff, live, openapi, pages, vtt
 from server.context import SEIZE, Seize
 from server.errors import problem
 from server.settings import Settings
@@ -90,6 +90,7 @@ def make_app(settings: Settings) -> web.Application:
     app.add_routes(dialects.routes)
     app.add_routes(vtt.routes)
     app.add_routes(devices.routes)
+    app.add_routes(handoff.routes)
     app.router.add_get("/api/openapi.json", _openapi)
     app.add_routes(pages.routes)
     app[OPENAPI] = openapi.build()
