@@ -1,88 +1,89 @@
-// Forms for the console and the player page: fields, selects whose choices follow the table,
-// and sending a command with the engine's refusal shown where the user is looking.
+// What the console and the player page share: cards in words, buttons that send a command,
+// small inputs, and a refusal told in the table's words where the user is looking.
 
 import { h } from "/static/client.js";
 
 const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
 
-/** A card as text: 10♥, K♠, JOKER. */
-export function card(code) {
-  if (!code) return h("span", { class: "card" }, "?");
-  if (code.length === 2 && code.endsWith("J")) {
-    return h("span", { class: "card", "data-card": code }, code === "RJ" ? "🃏 red" : "🃏 black");
-  }
+/** A card as words: "K♣", "10♥", "red joker". */
+export function cardText(code) {
+  if (!code) return "a face-down card";
+  if (code === "RJ") return "red joker";
+  if (code === "BJ") return "black joker";
   const suit = code.slice(-1);
-  const red = suit === "H" || suit === "D";
-  return h("span", { class: `card${red ? " red" : ""}`, "data-card": code },
-           code.slice(0, -1) + (SUITS[suit] ?? suit));
+  return code.slice(0, -1) + (SUITS[suit] ?? suit);
 }
 
-/** Where refusals are shown. */
-export function report(message) {
-  document.getElementById("error").textContent = message ?? "";
+/** A card as a chip. */
+export function card(code) {
+  const red = code && (code.endsWith("H") || code.endsWith("D") || code === "RJ");
+  return h("span", { class: `card${red ? " red" : ""}`, "data-card": code ?? "" }, cardText(code));
 }
 
-/** Send a command through ``table``; a refusal shows its rule and message. */
-export async function run(table, command) {
+/** Where refusals and confirmations are shown: next to the one obvious action. */
+export function report(message, { tone = "bad" } = {}) {
+  const notice = document.getElementById("notice");
+  if (!notice) return;
+  notice.textContent = message ?? "";
+  notice.dataset.tone = tone;
+}
+
+/**
+ * Send ``command``. A refusal is shown with the participants' names in place of their ids, and
+ * without the rule's code: the table reads it, not the engine.
+ */
+export async function run(table, command, names = {}) {
   const { ok, body } = await table.send(command);
   if (ok) {
     report("");
     return true;
   }
-  const where = body.rule ?? body.field ?? body.error;
-  report(`${where}: ${body.message}`);
+  // A field's validation names the command's field ("deal_card.card"): its message alone is
+  // what the table needs.
+  let message = (body.errors?.[0]?.message ?? body.message ?? "that was refused")
+    .replace(/^Value error, /, "");
+  for (const [id, name] of Object.entries(names)) {
+    message = message.replace(new RegExp(`(?<![\\w-])'?${escape(id)}'?(?![\\w-])`, "g"), name);
+  }
+  report(`Not now: ${message.replaceAll("_", " ")}.`.replace(/\.\.$/, "."));
   return false;
 }
 
-/** A button that sends a command. */
-export function button(table, label, command, { primary = false, name } = {}) {
-  return h("button", { class: primary ? "primary" : undefined, "data-action": name ?? label,
-                       onclick: () => run(table, command) }, label);
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** A button that sends a command built when it is pressed. */
+export function button(table, label, command, { primary = false, name, names, disabled } = {}) {
+  return h("button", {
+    type: "button", class: primary ? "primary" : undefined, "data-action": name, disabled,
+    "data-primary": primary,
+    onclick: () => run(table, typeof command === "function" ? command() : command, names),
+  }, label);
 }
 
-/**
- * A form. ``fields``: {name, label, type: "text"|"number"|"select", choices(view) -> [[value,
- * label]], value, optional}. ``build(values)`` makes the command from what was entered.
- * ``refresh(view)`` updates the selects' choices and keeps what was chosen where it can.
- */
-export function form(table, title, fields, build, { name } = {}) {
-  const inputs = {};
-  const element = h("form", { "data-form": name ?? title }, h("strong", {}, title));
-  for (const field of fields) {
-    let input;
-    if (field.type === "select") {
-      input = h("select", { name: field.name });
-    } else {
-      input = h("input", { name: field.name, type: field.type ?? "text",
-                           value: field.value ?? "", placeholder: field.placeholder,
-                           required: field.optional ? undefined : true });
-    }
-    inputs[field.name] = input;
-    element.append(h("label", {}, field.label, input));
-  }
-  element.append(h("button", { type: "submit", class: "primary" }, "Send"));
-  element.addEventListener("submit", async (submitted) => {
+/** A labelled input; ``keep`` names it so what was typed survives a redraw. */
+export function input(label, { keep, type = "text", value = "", ...rest } = {}) {
+  const field = h("input", { type, value, "data-keep": keep, "aria-label": label, ...rest });
+  return field;
+}
+
+/** A labelled select of [value, text] choices. */
+export function select(label, choices, { keep, value, name } = {}) {
+  const field = h("select", { "data-keep": keep, "aria-label": label, name },
+    choices.map(([v, text]) => h("option", { value: v }, text)));
+  if (value !== undefined) field.value = value;
+  return field;
+}
+
+/** A form whose submit (Enter, or its button) runs ``send``; its button is ``label``. */
+export function inline(label, fields, send, { primary = false, name } = {}) {
+  const form = h("form", { class: "inline", "data-form": name }, fields,
+    h("button", { type: "submit", class: primary ? "primary" : undefined,
+                  "data-action": name, "data-primary": primary }, label));
+  form.addEventListener("submit", (submitted) => {
     submitted.preventDefault();
-    const values = Object.fromEntries(Object.entries(inputs).map(([key, input]) => [
-      key, input.type === "number" && input.value !== "" ? Number(input.value) : input.value,
-    ]));
-    if (await run(table, build(values))) {
-      for (const field of fields) {
-        if (field.type !== "select" && field.clear !== false) inputs[field.name].value = field.value ?? "";
-      }
-    }
+    send();
   });
-  const refresh = (view) => {
-    for (const field of fields) {
-      if (field.type !== "select") continue;
-      const select = inputs[field.name];
-      const chosen = select.value;
-      const choices = field.choices(view);
-      select.replaceChildren(...choices.map(([value, label]) => h("option", { value }, label)));
-      if (choices.some(([value]) => value === chosen)) select.value = chosen;
-    }
-  };
-  return { element, refresh };
+  return form;
 }
 
 /** A section with a heading. */
@@ -90,5 +91,56 @@ export function section(title, ...children) {
   return h("section", { "data-section": title }, h("h2", {}, title), ...children);
 }
 
-/** Choices from a list of participants: [[id, name]]. */
-export const named = (people) => people.map((p) => [p.id, p.name]);
+/** An id for a new participant from their name, unlike any id in ``taken``. */
+export function newId(name, taken) {
+  const base = name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "").slice(0, 40) || "someone";
+  let id = base;
+  for (let n = 2; taken.includes(id); n++) id = `${base}-${n}`;
+  return id;
+}
+
+/** "Jena", "Jena and Bea", "Jena, Bea and Kid". */
+export function listed(names) {
+  return names.length < 2 ? names.join("")
+    : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/** "Jena's", "Boss's". */
+export const possessive = (name) => `${name}'s`;
+
+/** A field with its visible label above it. */
+export const labelled = (text, field) => h("label", { class: "field" }, h("span", {}, text), field);
+
+/**
+ * The compact form that adds a participant: a name, then the system's ``fields`` with their
+ * defaults. ``build(name, id)`` makes the join command; the id comes from the name.
+ */
+export function joining(ctx, fields, build) {
+  const name = input("Name", { placeholder: "Name", required: true, name: "name",
+                               autocomplete: "off" });
+  return inline("Add", [labelled("Name", name), ...fields], async () => {
+    const id = newId(name.value, Object.keys(ctx.names));
+    if (await run(ctx.table, build(name.value.trim(), id), ctx.names)) {
+      name.value = "";
+      name.focus();
+    }
+  }, { name: "join" });
+}
+
+/** Both dice systems' first step of a round: the engine rolls, or the table does. */
+export function rollInitiative(v, ctx, roundOver) {
+  const round = v.phase === "setup" ? 1 : v.round + 1;
+  const ready = Object.keys(ctx.names).length > (v.out?.length ?? 0);
+  return {
+    prompt: !ready ? "Add the characters, then roll initiative"
+      : v.phase === "setup" ? "Everyone is here: roll initiative"
+      : `${roundOver}: round ${round} begins`,
+    controls: [
+      button(ctx.table, `Roll initiative for round ${round}`, { type: "roll_initiative" },
+             { primary: true, name: "roll", disabled: !ready, names: ctx.names }),
+      button(ctx.table, "Roll at the table", { type: "roll_initiative", source: "gm" },
+             { name: "await-rolls", disabled: !ready, names: ctx.names }),
+    ],
+  };
+}

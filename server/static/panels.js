@@ -1,64 +1,199 @@
-// The Four Color Hack at the Editor's console: the deal, the Panel order with every secret card,
-// jokers, extra cards, trades.
+// The Four Color Hack at the Editor's console: heroes, villains and mobs with their cards, the
+// Editor's secret extra cards and jokers, the next Panel as the one obvious step, and trades.
 
 import { h } from "/static/client.js";
-import { button, card, form, named, section } from "/static/forms.js";
+import {
+  button, card, cardText, inline, input, joining, labelled, possessive, run, select,
+} from "/static/forms.js";
 
-export function panels(table) {
-  const others = (v) => named(v.members.filter((m) => m.kind !== "hero"));
-  const secret = (v) => [...v.order.filter((c) => c.holder === "editor"), ...v.jokers]
-    .map((c) => [c.card, c.card]);
-  const forms = [
-    form(table, "Join", [
-      { name: "id", label: "Id" }, { name: "name", label: "Name" },
-      { name: "kind", label: "Kind", type: "select",
-        choices: () => [["hero", "hero"], ["villain", "villain"], ["mob", "mob"]] },
-    ], (v) => ({ type: "join", member: { id: v.id, name: v.name, kind: v.kind } }),
-    { name: "join" }),
-    form(table, "Card dealt by hand", [
-      { name: "card", label: "Card (QH, 10S, RJ…)" },
-      { name: "to", label: "To", type: "select",
-        choices: (v) => [["", "next in the deal"], ...v.to_deal.map((who) => [who, who])] },
-    ], (v) => ({ type: "deal_card", card: v.card, to: v.to || null, source: "gm" }),
-    { name: "deal_card" }),
-    form(table, "Assign the Editor's card", [
-      { name: "card", label: "Card", type: "select", choices: secret },
-      { name: "acting", label: "Villain or mob", type: "select",
-        choices: (v) => [["", "(an Element)"], ...others(v)] },
-      { name: "element", label: "or Element", optional: true },
-    ], (v) => ({ type: "assign_card", card: v.card, acting: v.acting || null,
-                 element: v.acting ? null : v.element }), { name: "assign" }),
-    form(table, "Correct a card", [
-      { name: "card", label: "Card on the table" }, { name: "to", label: "Is really" },
-    ], (v) => ({ type: "override_card", card: v.card, to: v.to }), { name: "override" }),
-  ];
-  const names = (v) => Object.fromEntries(v.members.map((m) => [m.id, m.name]));
-  const render = (v) => {
-    const who = names(v);
-    const acting = (c) => who[c.acting] ?? c.element ?? (c.holder === "editor" ? "extra card" : "");
-    const rows = v.order.map((c) => h("tr", { "data-card": c.card }, h("td", {}, card(c.card)),
-      h("td", {}, who[c.holder] ?? "Editor"), h("td", {}, acting(c))));
-    const jokers = v.jokers.map((c) => h("li", {}, card(c.card), ` ${who[c.acting] ?? "unassigned"} `,
-      button(table, "Play now", { type: "play_joker", card: c.card }, { name: `joker-${c.card}` })));
-    const offers = v.offers.map((o) => h("li", {}, `${who[o.hero]} offers to trade with `
-      + `${o.partner === "editor" ? "the Editor" : who[o.partner]} `,
-      button(table, "Decline", { type: "decline_trade", offer: o.offer })));
-    return [
-      section("The page", h("p", { class: "awaiting" }, v.awaiting.map((a) =>
-        `${a.what.replaceAll("_", " ")}${a.who ? `: ${who[a.who] ?? a.who}` : ""}`).join(" · ")),
-        h("p", {}, `Page ${v.page}`, v.to_deal.length ? ` · owed a card: ${v.to_deal.join(", ")}` : ""),
-        button(table, "Deal", { type: "deal" }, { primary: true, name: "deal" }),
-        button(table, "Deal by hand", { type: "deal", source: "gm" }, { name: "deal-by-hand" }),
-        button(table, "Next Panel", { type: "next_panel" }, { primary: true, name: "next" }),
-        button(table, "End scene", { type: "end_scene" }, { name: "end" }),
-        button(table, "Undo", { type: "undo" }, { name: "undo" })),
-      section("Panel order", h("table", { "data-order": "" }, rows),
-        v.current ? h("p", { "data-current": v.current.card }, "Now: ", card(v.current.card), " ",
-          who[v.current.acting] ?? v.current.element ?? "",
-          v.current.editorial_control ? " — Editorial Control" : "") : null,
-        h("ol", { class: "muted" }, v.panels.map((p) => h("li", {}, card(p.card), ` ${who[p.acting] ?? p.element ?? ""}`)))),
-      section("Jokers and trades", h("ul", {}, jokers), h("ul", {}, offers)),
-    ];
-  };
-  return { forms, render };
+const KINDS = { hero: "Hero", villain: "Villain", mob: "Mob" };
+const EDITOR = "editor";
+
+const names = (v) => ({ [EDITOR]: "the Editor",
+                        ...Object.fromEntries(v.members.map((m) => [m.id, m.name])) });
+
+/** Who acts on a card: its villain or mob, its Element, or its holder. */
+function actor(c, who) {
+  if (c.acting) return who[c.acting];
+  if (c.element) return c.element;
+  return c.holder === EDITOR ? "the Editor's extra card" : who[c.holder];
 }
+
+const editorsOwn = (v) => v.members.filter((m) => m.kind !== "hero");
+
+/** Choose a villain or mob (or, with ``element``, name an Element) for one of the Editor's cards. */
+function spend(ctx, code, { label, primary = false, play = false } = {}) {
+  const v = ctx.view;
+  const acting = select("Villain or mob", editorsOwn(v).map((m) => [m.id, m.name]),
+                        { keep: `acting-${code}` });
+  const element = input("or an Element", { keep: `element-${code}`,
+                                           placeholder: play ? undefined : "or an Element" });
+  const fields = [editorsOwn(v).length ? acting : null, play ? null : element].filter(Boolean);
+  return inline(label, fields, () => run(ctx.table, play
+    ? { type: "play_joker", card: code, acting: acting.value || null }
+    : { type: "assign_card", card: code, acting: element.value ? null : acting.value || null,
+        element: element.value || null }, ctx.names),
+  { primary, name: `${play ? "play" : "assign"}-${code}` });
+}
+
+function next(v, ctx) {
+  const who = ctx.names;
+  const waits = Object.fromEntries(v.awaiting.map((a) => [a.what, a]));
+  const table = ctx.table;
+  if (waits.card) {
+    const field = input("Card", { keep: `deal-${waits.card.who}`, placeholder: "K♣, 10H, RJ…",
+                                  required: true, name: "card", autocomplete: "off" });
+    return {
+      prompt: `Deal ${who[waits.card.who]} a card: type it as it is dealt, or read it`,
+      controls: [inline(`Deal it to ${who[waits.card.who]}`, [field],
+        () => run(table, { type: "deal_card", card: field.value.trim(), source: "gm" }, who),
+        { primary: true, name: "deal-card" })],
+    };
+  }
+  if (waits.assign) {
+    return {
+      prompt: `Assign the Editor's ${cardText(waits.assign.card)}: its Panel is next`,
+      controls: [spend(ctx, waits.assign.card, { label: `Assign ${cardText(waits.assign.card)}`,
+                                                 primary: true })],
+    };
+  }
+  if (waits.next_panel) {
+    const top = v.order[0] ?? v.jokers[0];
+    const label = top ? `Next Panel: ${actor(top, who)}, ${cardText(top.card)}` : "Next Panel";
+    return {
+      prompt: v.current ? `Now: ${actor(v.current, who)}, ${cardText(v.current.card)}`
+        : `Page ${v.page} is dealt`,
+      controls: [button(table, label, { type: "next_panel" }, { primary: true, name: "next",
+                                                               names: who })],
+    };
+  }
+  if (waits.deal || waits.new_page_or_end) {
+    const page = waits.deal ? 1 : v.page + 1;
+    const ready = v.members.length > 0;
+    return {
+      prompt: !ready ? "Add the heroes, villains and mobs, then deal the first page"
+        : waits.deal ? "Everyone is here: deal the first page"
+        : `Every Panel of page ${v.page} is played`,
+      controls: [
+        button(table, `Deal page ${page}`, { type: "deal" },
+               { primary: true, name: "deal", disabled: !ready }),
+        button(table, `Deal page ${page} by hand`, { type: "deal", source: "gm" },
+               { name: "deal-by-hand", disabled: !ready }),
+        waits.new_page_or_end ? button(table, "End the scene", { type: "end_scene" },
+                                       { name: "end" }) : null,
+      ],
+    };
+  }
+  if (v.phase === "ended") return { prompt: "The scene is over", controls: [] };
+  return { prompt: "Waiting for a trade to be answered", controls: [] };
+}
+
+/** Offers involving ``id``, with the buttons that answer or withdraw them. */
+function offers(v, ctx, id) {
+  const who = ctx.names;
+  const editorCards = v.order.filter((c) => c.holder === EDITOR || editorsOwn(v)
+    .some((m) => m.id === c.holder));
+  return v.offers.filter((o) => o.hero === id).map((o) => h("div", { class: "offer",
+                                                                     "data-offer": o.offer },
+    `Offers a trade to ${who[o.partner]} `,
+    o.partner === EDITOR
+      ? (() => {
+          const give = select("The Editor's card", editorCards.map((c) => [c.card, cardText(c.card)]),
+                              { keep: `give-${o.offer}` });
+          return inline("Accept", [give], () => run(ctx.table, { type: "accept_trade",
+            offer: o.offer, card: give.value }, who), { name: `accept-${o.offer}` });
+        })()
+      : button(ctx.table, `${who[o.partner]} accepts`, { type: "accept_trade", offer: o.offer },
+               { name: `accept-${o.offer}`, names: who }),
+    button(ctx.table, "Decline", { type: "decline_trade", offer: o.offer },
+           { name: `decline-${o.offer}`, names: who })));
+}
+
+function roster(v, ctx) {
+  const who = ctx.names;
+  const dealt = v.phase === "panels" || v.phase === "dealing";
+  const current = v.current && v.phase === "panels" ? (v.current.acting ?? null) : null;
+  const heroes = v.members.filter((m) => m.kind === "hero");
+  const rows = v.members.map((m) => {
+    const holding = v.order.filter((c) => c.holder === m.id || c.acting === m.id);
+    const jokers = v.jokers.filter((c) => c.acting === m.id);
+    const played = v.panels.filter((p) => p.acting === m.id);
+    const trading = m.kind === "hero" && dealt && holding.length && !v.offers.some(
+      (o) => o.hero === m.id);
+    return {
+      id: m.id, name: m.name, kind: KINDS[m.kind], phone: m.kind === "hero",
+      current: current === m.id,
+      facts: [...holding.map((c) => card(c.card)), ...jokers.map((c) => card(c.card)),
+              ...played.map((p) => h("span", { class: "played" }, card(p.card)))],
+      doing: v.to_deal.includes(m.id) ? "Owed a card"
+        : current === m.id ? (v.current.editorial_control ? "Acting now: Editorial Control!"
+                                                          : "Acting now")
+        : dealt && !holding.length && !jokers.length ? (played.length ? "Done this page" : "") : "",
+      actions: [
+        ...jokers.map((c) => button(ctx.table, `Play ${cardText(c.card)} now`,
+          { type: "play_joker", card: c.card }, { name: `joker-${c.card}`, names: who })),
+        trading ? h("details", { class: "more" }, h("summary", {}, "Trade…"),
+          [...heroes.filter((o) => o.id !== m.id), { id: EDITOR, name: "the Editor" }]
+            .map((p) => button(ctx.table, `with ${p.name}`,
+              { type: "offer_trade", hero: m.id, partner: p.id },
+              { name: `offer-${m.id}-${p.id}`, names: who }))) : null,
+        ...offers(v, ctx, m.id),
+      ],
+    };
+  });
+  const extra = v.order.filter((c) => c.holder === EDITOR);
+  const loose = v.jokers.filter((c) => !c.acting);
+  if (extra.length || loose.length) {
+    rows.push({
+      id: EDITOR, name: "The Editor", kind: "secret cards",
+      facts: [...extra, ...loose].map((c) => h("span", { class: "secret" }, card(c.card),
+        c.acting || c.element ? ` for ${actor(c, who)}` : "")),
+      doing: "Only you see these",
+      actions: [
+        ...extra.filter((c) => !c.acting && !c.element).map((c) => spend(ctx, c.card,
+          { label: `Assign ${cardText(c.card)}` })),
+        ...loose.map((c) => spend(ctx, c.card, { label: `Play ${cardText(c.card)} now`,
+                                                 play: true })),
+      ],
+    });
+  }
+  return rows;
+}
+
+function join(ctx) {
+  const kind = select("Kind", Object.entries(KINDS), { value: "hero", name: "kind" });
+  return joining(ctx, [labelled("Kind", kind)],
+    (name, id) => ({ type: "join", member: { id, name, kind: kind.value } }));
+}
+
+/** The last step, as Undo names it. */
+function describe(e, who) {
+  const name = (id) => who[id] ?? "someone";
+  switch (e.type) {
+    case "joined": return `${e.member.name} joining`;
+    case "dealt": return `the deal of page ${e.page}`;
+    case "deal_started": return `the start of page ${e.page} by hand`;
+    case "card_dealt": return `${cardText(e.card)} dealt to ${name(e.to)}`;
+    case "panel_played": return `${possessive(e.acting ? name(e.acting) : e.element ?? "the Editor")} `
+      + `Panel on ${cardText(e.card)}`;
+    case "card_assigned": return `assigning ${cardText(e.card)}`;
+    case "trade_offered": return `${possessive(name(e.hero))} trade offer`;
+    case "traded": return `${possessive(name(e.hero))} trade`;
+    case "trade_declined": return "the declined trade";
+    case "card_overridden": return `correcting ${cardText(e.card)} to ${cardText(e.to)}`;
+    case "scene_ended": return "the end of the scene";
+    default: return "the last step";
+  }
+}
+
+export const fourColor = {
+  title: "The Four Color Hack",
+  empty: "No one yet: add heroes, villains and mobs below.",
+  names,
+  stage: (v) => (v.phase === "setup" ? "before the first page" : v.phase === "ended"
+    ? "the scene is over" : `page ${v.page}`),
+  next,
+  roster,
+  join,
+  describe,
+};
