@@ -18,7 +18,7 @@ const panics = (v, c) => c?.initiative && c.initiative.qr >= v.options.panic_fro
   && c.initiative.qr <= v.options.panic_to;
 
 /** A d10 typed from the table for ``command``; the tray may send it instead. */
-function d10(ctx, id, label, command, name) {
+export function d10(ctx, id, label, command, name) {
   const die = input("d10", { keep: `${name}-${id}`, type: "number", min: 1,
                              max: ctx.view.options.die_sides, required: true,
                              inputmode: "numeric", class: "die", name: "die" });
@@ -33,7 +33,7 @@ function deed(exchange, id) {
   return exchange.reactions.find((r) => r.character === id)?.what ?? "action";
 }
 
-function declare(v, ctx, id) {
+export function declare(v, ctx, id) {
   const c = v.characters.find((x) => x.id === id);
   const panic = panics(v, c);
   const what = input("What", { keep: `what-${id}`, placeholder: "what, or the trigger to wait for",
@@ -109,7 +109,7 @@ function next(v, ctx) {
 }
 
 /** A waiting character's reactions: to whom, and just before (a pre-emption) or just after. */
-function reactions(v, ctx, id) {
+export function reactions(v, ctx, id) {
   const x = v.exchange;
   const who = ctx.names;
   const targets = [x.act.character, ...x.reactions.map((r) => r.character)]

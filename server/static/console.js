@@ -6,7 +6,7 @@
 // game's words, taken by a tap, Space or Enter.
 
 import { Table, h, tableId } from "/static/client.js";
-import { report, run, section } from "/static/forms.js";
+import { keeping, report, run, section } from "/static/forms.js";
 import { awareness } from "/static/awareness.js";
 import { rcs } from "/static/index-cards.js";
 import { fourColor } from "/static/panels.js";
@@ -64,18 +64,6 @@ class Standing {
       } else stack.push({ seq, event });
     }
     return stack.at(-1)?.event ?? null;
-  }
-}
-
-/** What was typed or focused in named fields survives the redraw a new view brings. */
-function keeping(container, draw) {
-  const values = new Map([...container.querySelectorAll("[data-keep]")]
-    .map((field) => [field.dataset.keep, field.value]));
-  const focused = document.activeElement?.dataset?.keep;
-  draw();
-  for (const field of container.querySelectorAll("[data-keep]")) {
-    if (values.has(field.dataset.keep)) field.value = values.get(field.dataset.keep);
-    if (field.dataset.keep === focused) field.focus();
   }
 }
 

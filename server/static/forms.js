@@ -144,3 +144,15 @@ export function rollInitiative(v, ctx, roundOver) {
     ],
   };
 }
+
+/** What was typed or focused in named fields survives the redraw a new view brings. */
+export function keeping(container, draw) {
+  const values = new Map([...container.querySelectorAll("[data-keep]")]
+    .map((field) => [field.dataset.keep, field.value]));
+  const focused = document.activeElement?.dataset?.keep;
+  draw();
+  for (const field of container.querySelectorAll("[data-keep]")) {
+    if (values.has(field.dataset.keep)) field.value = values.get(field.dataset.keep);
+    if (field.dataset.keep === focused) field.focus();
+  }
+}

@@ -22,7 +22,7 @@ function diceFor(v, ctx, id) {
 }
 
 /** The holder's declaration: Long or Short, what, at whom. */
-function declaring(v, ctx, id) {
+export function declaring(v, ctx, id) {
   const entry = v.line.find((c) => c.character === id);
   const side = v.characters.find((c) => c.id === id)?.side;
   const others = v.characters.filter((c) => c.id !== id && !v.out.includes(c.id));

@@ -1,126 +1,145 @@
-// The player page, /play/{id}?token=…: what this player's characters may know, and exactly the
-// actions the engine allows them now. The view it gets is already cut to the player's role.
+// The player page, /play/{id}?token=…, phone first: the player's own characters on top with big
+// buttons for exactly what they may do now, the public order of play below. The view it gets is
+// already cut to the player's role.
 
 import { Table, h, tableId } from "/static/client.js";
-import { button, card, report, section } from "/static/forms.js";
+import { d10, declare, reactions } from "/static/awareness.js";
+import { button, card, keeping, report } from "/static/forms.js";
+import { declaring } from "/static/index-cards.js";
 
 const token = new URLSearchParams(location.search).get("token") ?? "";
-const root = document.getElementById("play");
-let mine = new Set();
+const yours = document.getElementById("yours");
+const table = document.getElementById("table");
 
-function fourColor(table, v) {
+/** One of the player's characters: what they know of it, what they may do now. */
+const mine = (id, name, facts, doing, actions) => h("article", { class: "mine", "data-id": id },
+  h("h2", {}, name), h("div", { class: "facts" }, facts),
+  doing ? h("p", { class: "doing", "data-doing": "" }, doing) : null,
+  h("div", { class: "actions" }, actions.filter(Boolean)));
+
+function fourColor(v, ctx, own) {
+  const who = ctx.names;
   const heroes = v.members.filter((m) => m.kind === "hero");
-  const who = Object.fromEntries(v.members.map((m) => [m.id, m.name]));
-  const out = [];
-  for (const hero of heroes.filter((m) => mine.has(m.id))) {
-    const holding = v.order.find((c) => c.holder === hero.id);
-    const partners = [...heroes.filter((m) => m.id !== hero.id), { id: "editor", name: "the Editor" }];
-    out.push(section(hero.name,
-      h("p", { "data-hand": hero.id }, holding ? ["Your card: ", card(holding.card)] : "No card to play"),
-      holding ? h("p", {}, "Offer a trade to: ", partners.map((p) => button(table, p.name,
-        { type: "offer_trade", hero: hero.id, partner: p.id }, { name: `offer-${p.id}` }))) : null));
-  }
-  const offers = v.offers.filter((o) => mine.has(o.partner) || mine.has(o.hero));
-  if (offers.length) {
-    out.push(section("Trades", h("ul", {}, offers.map((o) => h("li", {},
-      `${who[o.hero]} ↔ ${o.partner === "editor" ? "the Editor" : who[o.partner]} `,
-      mine.has(o.partner) ? button(table, "Accept", { type: "accept_trade", offer: o.offer },
-                                   { name: `accept-${o.offer}` }) : null,
-      button(table, mine.has(o.partner) ? "Decline" : "Withdraw",
-             { type: "decline_trade", offer: o.offer }, { name: `decline-${o.offer}` }))))));
-  }
-  out.push(section("Panels", v.current ? h("p", {}, "Now: ", card(v.current.card), ` ${who[v.current.acting] ?? ""}`) : null,
-    h("ol", {}, v.order.map((c) => h("li", {}, card(c.card), ` ${who[c.holder] ?? ""}`)))));
-  return out;
+  const heroCards = v.order.filter((c) => own.has(c.holder));
+  const offers = (id) => v.offers.filter((o) => o.hero === id || o.partner === id).map((o) => {
+    const answering = o.partner === id;
+    return h("div", { class: "offer", "data-offer": o.offer },
+      h("p", {}, answering ? `${who[o.hero]} offers you a trade`
+        : `You offered a trade to ${who[o.partner]}`),
+      answering ? button(ctx.table, "Accept the trade", { type: "accept_trade", offer: o.offer },
+                         { primary: true, name: `accept-${o.offer}`, names: who }) : null,
+      button(ctx.table, answering ? "Decline" : "Withdraw the offer",
+             { type: "decline_trade", offer: o.offer }, { name: `decline-${o.offer}`, names: who }));
+  });
+  const cards = heroes.filter((m) => own.has(m.id)).map((m) => {
+    const holding = heroCards.find((c) => c.holder === m.id);
+    const offering = v.offers.some((o) => o.hero === m.id);
+    return mine(m.id, m.name, holding ? [card(holding.card)] : [],
+      v.current?.acting === m.id ? "Your Panel: act now!" : holding ? "Your card is still to play"
+        : v.to_deal.includes(m.id) ? "A card is coming to you" : "No card to play",
+      [...(holding && !offering ? [...heroes.filter((o) => o.id !== m.id),
+                                  { id: "editor", name: "the Editor" }]
+        .map((p) => button(ctx.table, `Offer a trade to ${p.name}`,
+          { type: "offer_trade", hero: m.id, partner: p.id },
+          { name: `offer-${p.id}`, names: who })) : []), ...offers(m.id)]);
+  });
+  const order = [
+    v.current ? h("p", { class: "now" }, "Now: ", card(v.current.card),
+      ` ${who[v.current.acting] ?? v.current.element ?? "the Editor"}`,
+      v.current.editorial_control ? " (Editorial Control!)" : "") : null,
+    h("ol", { class: "order" }, v.order.map((c) => h("li", {}, card(c.card),
+      ` ${who[c.acting] ?? who[c.holder] ?? ""}`))),
+    v.hidden_cards ? h("p", { class: "muted" }, `The Editor holds ${v.hidden_cards} more `
+      + `card${v.hidden_cards === 1 ? "" : "s"}, face down`) : null,
+  ];
+  return { cards, order, stage: v.phase === "setup" ? "Waiting for the deal" : `Page ${v.page}` };
 }
 
-function rcs(table, v) {
-  const who = Object.fromEntries(v.characters.map((c) => [c.id, c.name]));
-  const out = [];
-  for (const entry of v.line.filter((c) => mine.has(c.character))) {
-    const id = entry.character;
-    const actions = [];
-    if (v.may_seize.includes(id)) {
-      actions.push(button(table, "Seize the initiative!", { type: "seize", character: id },
-                          { primary: true, name: `seize-${id}` }));
-    }
-    if (v.token === id && !v.declared) {
-      const what = h("input", { name: "what", placeholder: "what", required: true });
-      const target = h("input", { name: "target", placeholder: "target", required: true });
-      const length = h("select", { name: "action" }, h("option", { value: "short" }, "Short"),
-                       h("option", { value: "long" }, "Long"));
-      const declare = h("form", { "data-form": "declare" }, length, what, target,
-                        h("button", { class: "primary" }, "Declare"));
-      declare.addEventListener("submit", (submitted) => {
-        submitted.preventDefault();
-        table.send({ type: "declare", character: id, action: length.value, what: what.value,
-                     target: target.value }).then(({ ok, body }) => report(ok ? "" : body.message));
-      });
-      actions.push(declare, button(table, "End turn", { type: "end_turn", character: id },
-                                   { name: `end_turn-${id}` }));
-    }
-    out.push(section(who[id], h("p", {}, `Initiative ${entry.initiative} ${"|".repeat(entry.tally)}`,
-      entry.token ? " · you hold the token" : "", entry.tapped ? " · tapped" : "",
-      entry.marker ? " · one Short Action left" : ""), ...actions));
-  }
-  if (v.declared) {
-    out.push(section("Declared", h("p", {},
-      `${who[v.declared.character]}: ${v.declared.what} → ${v.declared.target}`)));
-  }
-  return out;
+function rcs(v, ctx, own) {
+  const who = ctx.names;
+  const rolling = v.awaiting.find((a) => a.what === "roll")?.who ?? [];
+  const cards = v.characters.filter((c) => own.has(c.id)).map((c) => {
+    const entry = v.line.find((e) => e.character === c.id);
+    const pool = v.pools[c.side] ?? 0;
+    const holder = v.token === c.id;
+    const spend = (points, label) => button(ctx.table, label, { type: "spend_tactics",
+      side: c.side, character: c.id, points, purpose: "initiative", note: "" },
+      { name: `tactics-${points > 0 ? "up" : "down"}`, names: who });
+    const movable = entry && !entry.tapped && v.phase === "round" && pool > 0;
+    return mine(c.id, c.name,
+      entry && !rolling.includes(c.id) ? [h("span", { class: "big" },
+        `Initiative ${entry.initiative}${entry.tally ? ` ${"|".repeat(entry.tally)}` : ""}`)] : [],
+      v.out.includes(c.id) ? "Out of the fight"
+        : rolling.includes(c.id) ? `Roll your ${v.options.initiative_dice}D${v.options.die_sides} `
+          + "in the tray, or tell the referee"
+        : holder ? (v.declared ? `You declared: ${v.declared.what} at ${v.declared.target}`
+                               : "You hold the token: declare your action")
+        : entry?.tapped ? "Tapped: your turn is done" : entry?.marker ? "One Short Action left" : "",
+      [
+        v.may_seize.includes(c.id) ? button(ctx.table, "Seize the initiative!",
+          { type: "seize", character: c.id }, { primary: true, name: `seize-${c.id}`, names: who })
+          : null,
+        holder && !v.declared ? declaring(v, ctx, c.id) : null,
+        holder && !v.declared && entry?.short_actions_left === 1 ? button(ctx.table, "End my turn",
+          { type: "end_turn", character: c.id }, { name: `end-turn-${c.id}`, names: who }) : null,
+        movable ? spend(-1, `Tactics −1: sooner (${pool} left)`) : null,
+        movable ? spend(1, "Tactics +1: later") : null,
+      ]);
+  });
+  const order = [h("ol", { class: "order" }, v.line.map((e) => h("li", {
+    class: [e.token && "token", e.tapped && "tapped"].filter(Boolean).join(" ") || undefined },
+  `${who[e.character]} ${e.initiative}${e.tally ? ` ${"|".repeat(e.tally)}` : ""}`,
+  e.token ? " · holds the token" : e.tapped ? " · tapped" : ""))),
+  v.declared ? h("p", {}, `${who[v.declared.character]} declares: ${v.declared.what} at `
+    + `${v.declared.target}`) : null];
+  return { cards, order, stage: v.phase === "setup" ? "Before the first round" : `Round ${v.round}` };
 }
 
-function awareness(table, v) {
-  const who = Object.fromEntries(v.characters.map((c) => [c.id, c.name]));
-  const out = [];
-  for (const c of v.characters.filter((x) => mine.has(x.id))) {
-    const actions = [];
-    if (v.declaring === c.id) {
-      const what = h("input", { name: "what", placeholder: "what you do, or wait for",
-                                required: true });
-      const send = (type) => table.send(type === "act"
-        ? { type, character: c.id, what: what.value }
-        : { type, character: c.id, trigger: what.value })
-        .then(({ ok, body }) => report(ok ? "" : body.message));
-      actions.push(h("p", {}, what,
-        h("button", { class: "primary", "data-action": "act", onclick: () => send("act") }, "Act"),
-        h("button", { "data-action": "wait", onclick: () => send("wait") }, "Wait")));
-    }
-    if (v.may_react.includes(c.id) && v.exchange) {
-      const actor = v.exchange.act.character;
-      actions.push(h("p", {}, `React to ${who[actor]}: `,
-        button(table, "Pre-empt", { type: "react", character: c.id, to: actor, timing: "before",
-                                    what: "pre-empts" }, { primary: true, name: "preempt" }),
-        button(table, "Pre-empt, rolling the tray", { type: "react", character: c.id, to: actor,
-                                                      timing: "before", what: "pre-empts",
-                                                      source: "device" }, { name: "preempt_tray" }),
-        button(table, "Just after", { type: "react", character: c.id, to: actor,
-                                      timing: "after", what: "reacts" }, { name: "after" })));
-    }
-    if (v.exchange?.pending.some((p) => p.character === c.id)) {
-      actions.push(h("p", { class: "awaiting", "data-pending": c.id },
-        "Your pre-emption waits for your d10: roll it in the tray"));
-    }
-    const initiative = c.initiative;
-    out.push(section(c.name, initiative
-      ? h("p", { "data-initiative": "" }, `QR ${initiative.qr} · Score ${initiative.score}`
-          + (initiative.die ? ` · d10 ${initiative.die}` : ""))
-      : h("p", { class: "muted" }, "No initiative yet"),
-      c.waiting ? h("p", {}, `Waiting for: ${c.waiting}`) : null, ...actions));
-  }
-  out.push(section("The round", v.declaring ? h("p", {}, `Declaring: ${who[v.declaring]}`) : null,
-    h("ol", {}, v.declarations.map((d) => h("li", {},
-      `${who[d.character]} ${d.kind === "act" ? "acts" : "waits for"}: ${d.what}`)))));
-  return out;
+function awareness(v, ctx, own) {
+  const who = ctx.names;
+  const cards = v.characters.filter((c) => own.has(c.id)).map((c) => {
+    const pending = v.exchange?.pending.find((p) => p.character === c.id);
+    const i = c.initiative;
+    return mine(c.id, c.name,
+      i ? [h("span", { class: "big", "data-initiative": "" },
+        `QR ${i.qr} · Score ${i.score}${i.die ? ` · d10 ${i.die}` : ""}`)] : [],
+      pending ? `Your pre-emption of ${who[pending.to]} waits for your d10: roll it in the tray`
+        : v.declaring === c.id ? "Your declaration: act or wait"
+        : c.waiting ? `Waiting for: ${c.waiting}` : c.acted ? "You have acted" : "",
+      [
+        v.declaring === c.id ? declare(v, ctx, c.id) : null,
+        pending ? d10(ctx, c.id, "Enter my d10", { type: "enter_preemption", character: c.id },
+                      "enter-preemption") : null,
+        v.exchange && v.may_react.includes(c.id) ? reactions(v, ctx, c.id) : null,
+      ].flat());
+  });
+  const order = [
+    v.declaring ? h("p", { class: "now" }, `Declaring now: ${who[v.declaring]}`) : null,
+    v.exchange ? h("p", {}, `${who[v.exchange.act.character]} acts: ${v.exchange.act.what}`) : null,
+    h("ol", { class: "order" }, v.declarations.map((d) => h("li", {},
+      `${who[d.character]} ${d.kind === "act" ? "acts" : "waits for"}: ${d.what}`))),
+  ];
+  return { cards, order, stage: v.phase === "setup" ? "Before the first round" : `Round ${v.round}` };
 }
 
 const RENDER = { "four-color": fourColor, "megatraveller-rcs": rcs, awareness };
+const NAMES = {
+  "four-color": (v) => ({ editor: "the Editor", ...Object.fromEntries(v.members.map((m) => [m.id, m.name])) }),
+  "megatraveller-rcs": (v) => Object.fromEntries(v.characters.map((c) => [c.id, c.name])),
+  awareness: (v) => Object.fromEntries(v.characters.map((c) => [c.id, c.name])),
+};
 
-const table = new Table(tableId(), token, (view, seq) => {
-  mine = new Set(table.you?.participants ?? []);
-  document.getElementById("title").textContent = table.name ?? "Seize";
+const ctx = { names: {}, view: null, table: null };
+ctx.table = new Table(tableId(), token, (view, seq) => {
+  ctx.view = view;
+  ctx.names = NAMES[view.system](view);
+  const own = new Set(ctx.table.you?.participants ?? []);
+  const shown = RENDER[view.system](view, ctx, own);
+  document.getElementById("title").textContent = ctx.table.name ?? "Seize";
+  document.getElementById("meta").textContent = shown.stage;
   document.body.dataset.seq = String(seq);
-  document.getElementById("meta").textContent = `${view.system} · ${view.phase}`;
-  root.replaceChildren(...RENDER[view.system](table, view));
+  keeping(yours, () => yours.replaceChildren(...(shown.cards.length ? shown.cards
+    : [h("p", { class: "muted" }, "None of your characters is at this table yet.")])));
+  table.replaceChildren(h("h2", {}, "The table"), ...shown.order.filter(Boolean));
 });
-table.start().catch((error) => report(String(error.message)));
+ctx.table.start().catch(() => report("This link does not open a table: ask the GM for a new one."));
