@@ -106,9 +106,26 @@ function render(view) {
   root.dataset.seq = String(seq);
 }
 
-new Table(tableId(), params.get("token") ?? "", (view, at) => { seq = at; render(view); })
-  .start()
-  .catch((error) => {
-    root.replaceChildren(h("div", { class: "strip label" }, String(error.message)));
-    setTimeout(() => location.reload(), 5000);
-  });
+// Sized by the browser source: the overlay is laid out for 1920×1080 and scaled to fit whatever
+// width and height OBS gives it (800×600 by default), times the ``scale`` the streamer chose.
+function fit() {
+  const fitted = Math.min(innerWidth / 1920, innerHeight / 1080);
+  document.documentElement.style.setProperty("--seize-fit", String(fitted));
+}
+addEventListener("resize", fit);
+fit();
+
+// Nothing but the table ever goes on stream: a failed start (the server is down, the link was
+// replaced) keeps the last good picture, or nothing, and tries again quietly with growing pauses.
+const table = new Table(tableId(), params.get("token") ?? "", (view, at) => {
+  seq = at;
+  render(view);
+});
+async function start(delay = 1000) {
+  try {
+    await table.start();
+  } catch {
+    setTimeout(() => start(Math.min(delay * 2, 30000)), delay);
+  }
+}
+start();
