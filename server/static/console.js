@@ -105,7 +105,7 @@ async function consolePage(id) {
 
   function rowOf(row) {
     const phone = row.phone && h("button", { type: "button", class: "quiet",
-      "data-action": `phone-${row.id}`, "aria-label": `Hand ${row.name} to a phone`,
+      "data-action": `phone-${row.id}`, "aria-label": `Phone link for ${row.name}`,
       onclick: () => show(row.id, `handoff/players/${encodeURIComponent(row.id)}`,
                           `${row.name}'s player page`) }, "Phone link");
     const shown = qr.get(row.id);

@@ -21,7 +21,7 @@ let lastLine = [];
 const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
 
 function card(code, { faceDown = false } = {}) {
-  if (faceDown || !code) return h("div", { class: "card face-down", "aria-label": "face down" });
+  if (faceDown || !code) return h("div", { class: "card face-down", role: "img", "aria-label": "face down" });
   if (code.endsWith("J") && code.length === 2) {
     return h("div", { class: "card joker", "data-card": code }, "JOKER");
   }
