@@ -7,8 +7,10 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-TABLET = {"width": 1024, "height": 768}
-PHONE = {"width": 390, "height": 844}
+from playwright.sync_api import ViewportSize
+
+TABLET: ViewportSize = {"width": 1024, "height": 768}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 class Console:
