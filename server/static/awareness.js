@@ -19,7 +19,7 @@ const panics = (v, c) => c?.initiative && c.initiative.qr >= v.options.panic_fro
 
 /** A d10 typed from the table for ``command``; the tray may send it instead. */
 export function d10(ctx, id, label, command, name) {
-  const die = input("d10", { keep: `${name}-${id}`, type: "number", min: 1,
+  const die = input("d10", { keep: `${name}-${id}`, type: "number", min: 1, placeholder: "d10",
                              max: ctx.view.options.die_sides, required: true,
                              inputmode: "numeric", class: "die", name: "die" });
   return inline(label, [die], () => run(ctx.table, { ...command, die: Number(die.value),
@@ -117,11 +117,13 @@ export function reactions(v, ctx, id) {
   const to = select("To", targets.map((t) => [t, who[t]]), { keep: `to-${id}` });
   const base = () => ({ type: "react", character: id, to: to.value, what: "reaction" });
   const die = input("d10", { keep: `react-die-${id}`, type: "number", min: 1, required: true,
+                             placeholder: "d10",
                              max: v.options.die_sides, inputmode: "numeric", class: "die",
                              name: "die" });
   return [
     targets.length > 1 ? labelled("Reacts to", to) : null,
-    button(ctx.table, "Pre-empt", () => ({ ...base(), timing: "before", what: "pre-emption" }),
+    button(ctx.table, "Pre-empt, roll for me", () => ({ ...base(), timing: "before",
+      what: "pre-emption" }),
            { name: `preempt-${id}`, names: who }),
     inline("Pre-empt with this d10", [die], () => run(ctx.table, { ...base(), timing: "before",
       what: "pre-emption", die: Number(die.value), source: "gm" }, who), { name: `preempt-die-${id}` }),

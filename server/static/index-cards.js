@@ -15,7 +15,7 @@ function diceFor(v, ctx, id) {
   const sides = v.options.die_sides;
   const dice = Array.from({ length: count }, (_, n) => input(`Die ${n + 1}`, {
     keep: `roll-${id}-${n}`, type: "number", min: 1, max: sides, required: true,
-    inputmode: "numeric", class: "die", name: `die${n + 1}` }));
+    inputmode: "numeric", class: "die", name: `die${n + 1}`, placeholder: `d${sides}` }));
   return inline(`Enter ${possessive(ctx.names[id])} roll`, dice, () => run(ctx.table, {
     type: "enter_roll", character: id, dice: dice.map((d) => Number(d.value)), source: "gm",
   }, ctx.names), { primary: true, name: "enter-roll" });

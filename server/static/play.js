@@ -99,11 +99,14 @@ function awareness(v, ctx, own) {
   const who = ctx.names;
   const cards = v.characters.filter((c) => own.has(c.id)).map((c) => {
     const pending = v.exchange?.pending.find((p) => p.character === c.id);
+    const reaction = v.exchange?.reactions.find((r) => r.character === c.id);
     const i = c.initiative;
     return mine(c.id, c.name,
       i ? [h("span", { class: "big", "data-initiative": "" },
         `QR ${i.qr} · Score ${i.score}${i.die ? ` · d10 ${i.die}` : ""}`)] : [],
       pending ? `Your pre-emption of ${who[pending.to]} waits for your d10: roll it in the tray`
+        : reaction ? `You ${reaction.preempt ? "pre-empt" : "react to"} ${who[reaction.to]}: `
+          + `you go just ${reaction.placed}${reaction.die ? ` (d10 ${reaction.die})` : ""}`
         : v.declaring === c.id ? "Your declaration: act or wait"
         : c.waiting ? `Waiting for: ${c.waiting}` : c.acted ? "You have acted" : "",
       [

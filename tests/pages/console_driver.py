@@ -56,6 +56,12 @@ class Console:
         self.taps += 1
         self.page.wait_for_function(f"Number(document.body.dataset.seq) > {before}")
 
+    def key(self, key: str) -> None:
+        """Take the one obvious step from the keyboard."""
+        before = self.seq
+        self.page.keyboard.press(key)
+        self.page.wait_for_function(f"Number(document.body.dataset.seq) > {before}")
+
     def press(self) -> None:
         """Take the one obvious step."""
         self.tap("#next [data-primary]")

@@ -137,7 +137,10 @@ def test_rcs_three_rounds_with_a_seize_chain(console: Console, server: ServerPro
     console.type("#next input[name=what]", "fires")
     console.press()
     assert console.primary == "Resolve Boss's fires"
-    console.press()
+    console.page.evaluate("window.scrollTo(0, 0)")
+    shoot(console.page, f"console-rcs-{console.size}")  # type: ignore[attr-defined]
+    console.key("Enter")
+    assert console.doing("Boss") == "Tapped"
     assert console.doing("Boss") == "Tapped"
     turns = 0
     while console.primary != "Roll initiative for round 2":
@@ -152,11 +155,9 @@ def test_rcs_three_rounds_with_a_seize_chain(console: Console, server: ServerPro
     assert undo.inner_text().startswith("↶ Undo resolving ")
     for round_number in (2, 3):
         assert console.prompt == f"Every card is tapped: round {round_number} begins"
-        console.press()
+        console.key("Space")
         while not console.primary.startswith("Roll initiative"):
             console.press()
-    console.page.evaluate("window.scrollTo(0, 0)")
-    shoot(console.page, f"console-rcs-{console.size}")  # type: ignore[attr-defined]
     assert gm_view(console, server, table_id)["round"] == 3
 
 
@@ -186,6 +187,8 @@ def test_awareness_three_rounds_with_a_typed_preemption(
     assert console.doing("Kid") == "Pre-empts Marshal: goes just before (d10 4 against 7)"
     assert "Resolves in order: Kid → Marshal" in console.visible_text()
     assert console.current == "Kid" and console.primary == "Resolve Kid's pre-emption"
+    console.page.evaluate("window.scrollTo(0, 0)")
+    shoot(console.page, f"console-awareness-{console.size}")  # type: ignore[attr-defined]
     console.press()
     assert console.prompt == "Marshal was pre-empted: could Marshal's draws still happen?"
     console.press()
@@ -198,8 +201,6 @@ def test_awareness_three_rounds_with_a_typed_preemption(
         console.press()
         while not console.primary.startswith("Roll initiative"):
             console.press()
-    console.page.evaluate("window.scrollTo(0, 0)")
-    shoot(console.page, f"console-awareness-{console.size}")  # type: ignore[attr-defined]
     assert gm_view(console, server, table_id)["round"] == 3
 
 

@@ -89,14 +89,15 @@ def test_a_player_sees_only_their_own_secrets_and_types_a_pre_emption_die(
     table.send(
         {"type": "act", "character": "marshal", "what": "draws", "mode": "all_out_offensive"}
     )  # QR 7: the Marshal panicked
+    phone.wait_for_selector("[data-action=preempt-tray-kid]")
+    shoot(phone, "player-awareness")
     phone.click("[data-action=preempt-tray-kid]")
     phone.wait_for_selector("text=Your pre-emption of Marshal waits for your d10")
     phone.fill(".mine input[name=die]", "2")
     phone.click("[data-action=enter-preemption]")
-    phone.wait_for_selector("text=Marshal acts: draws")
+    phone.wait_for_selector("text=You pre-empt Marshal: you go just before (d10 2)")
     reactions = table.view(table.gm)["view"]["exchange"]["reactions"]
     assert [(r["character"], r["die"], r["placed"]) for r in reactions] == [("kid", 2, "before")]
-    shoot(phone, "player-awareness")
 
 
 def test_a_writer_offers_a_trade_from_the_phone(phone: Any, server: ServerProcess) -> None:
