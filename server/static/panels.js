@@ -41,7 +41,8 @@ function next(v, ctx) {
   const waits = Object.fromEntries(v.awaiting.map((a) => [a.what, a]));
   const table = ctx.table;
   if (waits.card) {
-    const field = input("Card", { keep: `deal-${waits.card.who}`, placeholder: "K♣, 10H, RJ…",
+    // Keyed by how many cards are still owed: a refused card stays typed, a dealt one goes.
+    const field = input("Card", { keep: `deal-${v.to_deal.length}`, placeholder: "K♣, 10H, RJ…",
                                   required: true, name: "card", autocomplete: "off" });
     return {
       prompt: `Deal ${who[waits.card.who]} a card: type it as it is dealt, or read it`,
@@ -114,7 +115,13 @@ function roster(v, ctx) {
   const dealt = v.phase === "panels" || v.phase === "dealing";
   const current = v.current && v.phase === "panels" ? (v.current.acting ?? null) : null;
   const heroes = v.members.filter((m) => m.kind === "hero");
-  const rows = v.members.map((m) => {
+  // The order of play this page, kept as Panels are played so that rows do not jump about.
+  const page = [...v.panels, ...v.order];
+  const place = (m) => {
+    const at = page.findIndex((c) => (c.acting ?? c.holder) === m.id);
+    return at < 0 ? page.length : at;
+  };
+  const rows = [...v.members].sort((a, b) => place(a) - place(b)).map((m) => {
     const holding = v.order.filter((c) => c.holder === m.id || c.acting === m.id);
     const jokers = v.jokers.filter((c) => c.acting === m.id);
     const played = v.panels.filter((p) => p.acting === m.id);

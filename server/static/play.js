@@ -107,6 +107,7 @@ function awareness(v, ctx, own) {
       pending ? `Your pre-emption of ${who[pending.to]} waits for your d10: roll it in the tray`
         : reaction ? `You ${reaction.preempt ? "pre-empt" : "react to"} ${who[reaction.to]}: `
           + `you go just ${reaction.placed}${reaction.die ? ` (d10 ${reaction.die})` : ""}`
+        : v.phase === "rolling" && !i ? `Roll your d${v.options.die_sides} in the tray, or tell the GM`
         : v.declaring === c.id ? "Your declaration: act or wait"
         : c.waiting ? `Waiting for: ${c.waiting}` : c.acted ? "You have acted" : "",
       [
