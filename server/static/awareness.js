@@ -13,6 +13,8 @@ const STATE = Object.fromEntries(STATES);
 const MODES = [["normal", "normal"], ["all_out_offensive", "all-out offensive"],
                ["all_out_defensive", "all-out defensive"]];
 
+const positionText = (sheet) => (sheet.position
+  ? `, position ${sheet.position > 0 ? "+" : ""}${sheet.position}` : "");
 const names = (v) => Object.fromEntries(v.characters.map((c) => [c.id, c.name]));
 const panics = (v, c) => c?.initiative && c.initiative.qr >= v.options.panic_from
   && c.initiative.qr <= v.options.panic_to;
@@ -61,8 +63,9 @@ function next(v, ctx) {
       prompt: `Waiting for ${possessive(who[id])} d10 from the tray (or type it)`,
       controls: [d10(ctx, id, `Enter ${possessive(who[id])} d10`,
         { type: "enter_initiative", character: id }, "enter-initiative"),
-      button(table, "Let the engine roll it", { type: "enter_initiative", character: id,
-                                                source: "engine" }, { name: "engine-roll", names: who })],
+      button(table, "Let the engine roll it",
+             { type: "enter_initiative", character: id, source: "engine" },
+             { name: "engine-roll", names: who })],
     };
   }
   if (waits.preemption) {
@@ -73,8 +76,9 @@ function next(v, ctx) {
         + "from the tray (or type it)",
       controls: [d10(ctx, id, `Enter ${possessive(who[id])} d10`,
         { type: "enter_preemption", character: id }, "enter-preemption"),
-      button(table, "Let the engine roll it", { type: "enter_preemption", character: id,
-                                                source: "engine" }, { name: "engine-preemption", names: who })],
+      button(table, "Let the engine roll it",
+             { type: "enter_preemption", character: id, source: "engine" },
+             { name: "engine-preemption", names: who })],
     };
   }
   if (waits.react_or_resolve && v.exchange?.next) {
@@ -84,7 +88,8 @@ function next(v, ctx) {
     const may = reactors.length ? `. ${listed(reactors)} may react first` : "";
     if (x.next_preempted) {
       return {
-        prompt: `${who[id]} was pre-empted: could ${possessive(who[id])} ${deed(x, id)} still happen?`,
+        prompt: `${who[id]} was pre-empted: could ${possessive(who[id])} ${deed(x, id)} `
+          + "still happen?",
         controls: [
           button(table, `It happens: resolve ${possessive(who[id])} ${deed(x, id)}`,
                  { type: "resolve" }, { primary: true, name: "resolve", names: who }),
@@ -126,7 +131,8 @@ export function reactions(v, ctx, id) {
       what: "pre-emption" }),
            { name: `preempt-${id}`, names: who }),
     inline("Pre-empt with this d10", [die], () => run(ctx.table, { ...base(), timing: "before",
-      what: "pre-emption", die: Number(die.value), source: "gm" }, who), { name: `preempt-die-${id}` }),
+      what: "pre-emption", die: Number(die.value), source: "gm" }, who),
+    { name: `preempt-die-${id}` }),
     button(ctx.table, "Pre-empt, the tray rolls", () => ({ ...base(), timing: "before",
       what: "pre-emption", source: "device" }), { name: `preempt-tray-${id}`, names: who }),
     button(ctx.table, "Just after", () => ({ ...base(), timing: "after" }),
@@ -177,8 +183,8 @@ function roster(v, ctx) {
     current: busy === c.id,
     facts: [c.initiative ? h("span", { class: "big" }, `QR ${c.initiative.qr}`) : null,
             c.initiative ? ` Score ${c.initiative.score}` : null,
-            c.sheet ? h("span", { class: "muted" }, ` ${STATE[c.sheet.state]}`
-              + (c.sheet.position ? `, position ${c.sheet.position > 0 ? "+" : ""}${c.sheet.position}` : ""))
+            c.sheet
+              ? h("span", { class: "muted" }, ` ${STATE[c.sheet.state]}${positionText(c.sheet)}`)
               : null],
     doing: doing(v, c, who),
     actions: [
@@ -224,9 +230,11 @@ function describe(e, who) {
     case "initiative_entered": return `${possessive(name(e.result.character))} initiative`;
     case "declared": return `${possessive(name(e.character))} ${e.kind === "act" ? "act" : "wait"}`;
     case "preemption_awaited": return `${possessive(name(e.character))} pre-emption`;
-    case "reacted": return `${possessive(name(e.character))} ${e.preempt ? "pre-emption" : "reaction"}`;
+    case "reacted":
+      return `${possessive(name(e.character))} ${e.preempt ? "pre-emption" : "reaction"}`;
     case "resolved": return `resolving ${possessive(name(e.character))} action`;
-    case "initiative_overridden": return `${possessive(name(e.result.character))} corrected initiative`;
+    case "initiative_overridden":
+      return `${possessive(name(e.result.character))} corrected initiative`;
     default: return "the last step";
   }
 }

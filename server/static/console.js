@@ -46,7 +46,8 @@ function handoff(shown, onHide) {
   const picture = h("div", { class: "qr-code", role: "img", "aria-label": "QR code of the link" });
   picture.innerHTML = shown.svg;
   return h("div", { class: "qr", "data-qr": shown.for },
-    picture, h("p", {}, h("a", { href: shown.url, target: "_blank", rel: "noopener" }, shown.label)),
+    picture,
+    h("p", {}, h("a", { href: shown.url, target: "_blank", rel: "noopener" }, shown.label)),
     h("button", { type: "button", onclick: onHide }, "Hide"));
 }
 

@@ -6,6 +6,7 @@ import {
   button, inline, input, joining, labelled, listed, possessive, rollInitiative, run, select,
 } from "/static/forms.js";
 
+const dice = (v) => `${v.options.initiative_dice}D${v.options.die_sides}`;
 const names = (v) => Object.fromEntries(v.characters.map((c) => [c.id, c.name]));
 const tally = (entry) => `${entry.initiative}${entry.tally ? ` ${"|".repeat(entry.tally)}` : ""}`;
 
@@ -47,8 +48,7 @@ function next(v, ctx) {
     case "roll": {
       const id = wait.who[0];
       return {
-        prompt: `Waiting for ${possessive(who[id])} ${v.options.initiative_dice}D${v.options.die_sides}`
-          + " from the tray (or type it)",
+        prompt: `Waiting for ${possessive(who[id])} ${dice(v)} from the tray (or type it)`,
         controls: [diceFor(v, ctx, id), button(table, "Let the engine roll it",
           { type: "enter_roll", character: id, source: "engine" }, { name: "engine-roll",
                                                                   names: who })],
@@ -110,9 +110,10 @@ function roster(v, ctx) {
         movable ? spend(-1, "Tactics −1 (sooner)") : null,
         movable ? spend(1, "Tactics +1 (later)") : null,
         out ? null : h("details", { class: "more" }, h("summary", {}, "More…"),
-          entry && v.phase !== "round_over" ? inline("Correct initiative", [correct], () => run(table,
-            { type: "override_initiative", character: id, initiative: Number(correct.value) },
-            who), { name: `override-${id}` }) : null,
+          entry && v.phase !== "round_over" ? inline("Correct initiative", [correct],
+            () => run(table, { type: "override_initiative", character: id,
+                               initiative: Number(correct.value) }, who),
+            { name: `override-${id}` }) : null,
           button(table, `Take ${character.name} out`, { type: "take_out", character: id },
                  { name: `take-out-${id}`, names: who })),
       ],
@@ -127,7 +128,8 @@ function aside(v, ctx) {
   return [h("h3", {}, "Tactics pools"), h("ul", { class: "pools" }, sides.map(([side, points]) => {
     const field = input(`Points for ${side}`, { keep: `pool-${side}`, type: "number", min: 0,
                                                  class: "die", value: String(points) });
-    return h("li", { "data-pool": side }, h("strong", {}, side), ` ${points} point${points === 1 ? "" : "s"} `,
+    return h("li", { "data-pool": side }, h("strong", {}, side),
+      ` ${points} point${points === 1 ? "" : "s"} `,
       inline("Set", [field], () => run(ctx.table, { type: "set_pool", side,
         points: Number(field.value) }, ctx.names), { name: `pool-${side}` }));
   }))];
@@ -155,9 +157,11 @@ function describe(e, who) {
     case "tactics_spent": return `${possessive(name(e.character))} tactics point`;
     case "initiative_rolled": return `the initiative roll of round ${e.round}`;
     case "rolls_awaited": return `rolling round ${e.round} at the table`;
-    case "roll_entered": return `${possessive(name(e.roll.character))} roll of ${e.roll.dice.join(" + ")}`;
+    case "roll_entered":
+      return `${possessive(name(e.roll.character))} roll of ${e.roll.dice.join(" + ")}`;
     case "declared": return `${possessive(name(e.declaration.character))} declaration`;
-    case "resolved": return `resolving ${possessive(name(e.declaration.character))} ${e.declaration.what}`;
+    case "resolved":
+      return `resolving ${possessive(name(e.declaration.character))} ${e.declaration.what}`;
     case "seized": return `${name(e.character)} seizing the initiative`;
     case "turn_ended": return `the end of ${possessive(name(e.character))} turn`;
     case "taken_out": return `taking ${name(e.character)} out`;

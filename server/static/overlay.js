@@ -21,7 +21,9 @@ let lastLine = [];
 const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
 
 function card(code, { faceDown = false } = {}) {
-  if (faceDown || !code) return h("div", { class: "card face-down", role: "img", "aria-label": "face down" });
+  if (faceDown || !code) {
+    return h("div", { class: "card face-down", role: "img", "aria-label": "face down" });
+  }
   if (code.endsWith("J") && code.length === 2) {
     return h("div", { class: "card joker", "data-card": code }, "JOKER");
   }
@@ -89,8 +91,8 @@ function awareness(view) {
   }
   for (const declared of view.declarations) {
     const verb = declared.kind === "act" ? "acts" : "waits for";
-    column.append(h("div", { class: "declared" },
-                    `${names[declared.character] ?? declared.character} ${verb}: ${declared.what}`));
+    const who = names[declared.character] ?? declared.character;
+    column.append(h("div", { class: "declared" }, `${who} ${verb}: ${declared.what}`));
   }
   if (!column.childElementCount) column.append(h("div", { class: "label" }, "Tension rises…"));
   section.append(column);

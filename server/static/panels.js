@@ -21,7 +21,7 @@ function actor(c, who) {
 
 const editorsOwn = (v) => v.members.filter((m) => m.kind !== "hero");
 
-/** Choose a villain or mob (or, with ``element``, name an Element) for one of the Editor's cards. */
+/** One of the Editor's cards for a villain or mob, or an Element; or a joker played now. */
 function spend(ctx, code, { label, primary = false, play = false } = {}) {
   const v = ctx.view;
   const acting = select("Villain or mob", editorsOwn(v).map((m) => [m.id, m.name]),
@@ -99,8 +99,8 @@ function offers(v, ctx, id) {
     `Offers a trade to ${who[o.partner]} `,
     o.partner === EDITOR
       ? (() => {
-          const give = select("The Editor's card", editorCards.map((c) => [c.card, cardText(c.card)]),
-                              { keep: `give-${o.offer}` });
+          const give = select("The Editor's card",
+            editorCards.map((c) => [c.card, cardText(c.card)]), { keep: `give-${o.offer}` });
           return inline("Accept", [give], () => run(ctx.table, { type: "accept_trade",
             offer: o.offer, card: give.value }, who), { name: `accept-${o.offer}` });
         })()
@@ -181,8 +181,9 @@ function describe(e, who) {
     case "dealt": return `the deal of page ${e.page}`;
     case "deal_started": return `the start of page ${e.page} by hand`;
     case "card_dealt": return `${cardText(e.card)} dealt to ${name(e.to)}`;
-    case "panel_played": return `${possessive(e.acting ? name(e.acting) : e.element ?? "the Editor")} `
-      + `Panel on ${cardText(e.card)}`;
+    case "panel_played":
+      return `${possessive(e.acting ? name(e.acting) : e.element ?? "the Editor")} Panel on `
+        + cardText(e.card);
     case "card_assigned": return `assigning ${cardText(e.card)}`;
     case "trade_offered": return `${possessive(name(e.hero))} trade offer`;
     case "traded": return `${possessive(name(e.hero))} trade`;

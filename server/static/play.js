@@ -3,9 +3,10 @@
 // already cut to the player's role.
 
 import { Table, h, tableId } from "/static/client.js";
-import { d10, declare, reactions } from "/static/awareness.js";
+import { awareness as awarenessPlayed, d10, declare, reactions } from "/static/awareness.js";
 import { button, card, keeping, report } from "/static/forms.js";
-import { declaring } from "/static/index-cards.js";
+import { declaring, rcs as rcsPlayed } from "/static/index-cards.js";
+import { fourColor as fourColorPlayed } from "/static/panels.js";
 
 const token = new URLSearchParams(location.search).get("token") ?? "";
 const yours = document.getElementById("yours");
@@ -29,7 +30,8 @@ function fourColor(v, ctx, own) {
       answering ? button(ctx.table, "Accept the trade", { type: "accept_trade", offer: o.offer },
                          { primary: true, name: `accept-${o.offer}`, names: who }) : null,
       button(ctx.table, answering ? "Decline" : "Withdraw the offer",
-             { type: "decline_trade", offer: o.offer }, { name: `decline-${o.offer}`, names: who }));
+             { type: "decline_trade", offer: o.offer },
+             { name: `decline-${o.offer}`, names: who }));
   });
   const cards = heroes.filter((m) => own.has(m.id)).map((m) => {
     const holding = heroCards.find((c) => c.holder === m.id);
@@ -52,7 +54,7 @@ function fourColor(v, ctx, own) {
     v.hidden_cards ? h("p", { class: "muted" }, `The Editor holds ${v.hidden_cards} more `
       + `card${v.hidden_cards === 1 ? "" : "s"}, face down`) : null,
   ];
-  return { cards, order, stage: v.phase === "setup" ? "Waiting for the deal" : `Page ${v.page}` };
+  return { cards, order };
 }
 
 function rcs(v, ctx, own) {
@@ -74,7 +76,8 @@ function rcs(v, ctx, own) {
           + "in the tray, or tell the referee"
         : holder ? (v.declared ? `You declared: ${v.declared.what} at ${v.declared.target}`
                                : "You hold the token: declare your action")
-        : entry?.tapped ? "Tapped: your turn is done" : entry?.marker ? "One Short Action left" : "",
+        : entry?.tapped ? "Tapped: your turn is done"
+        : entry?.marker ? "One Short Action left" : "",
       [
         v.may_seize.includes(c.id) ? button(ctx.table, "Seize the initiative!",
           { type: "seize", character: c.id }, { primary: true, name: `seize-${c.id}`, names: who })
@@ -92,7 +95,7 @@ function rcs(v, ctx, own) {
   e.token ? " · holds the token" : e.tapped ? " · tapped" : ""))),
   v.declared ? h("p", {}, `${who[v.declared.character]} declares: ${v.declared.what} at `
     + `${v.declared.target}`) : null];
-  return { cards, order, stage: v.phase === "setup" ? "Before the first round" : `Round ${v.round}` };
+  return { cards, order };
 }
 
 function awareness(v, ctx, own) {
@@ -107,7 +110,8 @@ function awareness(v, ctx, own) {
       pending ? `Your pre-emption of ${who[pending.to]} waits for your d10: roll it in the tray`
         : reaction ? `You ${reaction.preempt ? "pre-empt" : "react to"} ${who[reaction.to]}: `
           + `you go just ${reaction.placed}${reaction.die ? ` (d10 ${reaction.die})` : ""}`
-        : v.phase === "rolling" && !i ? `Roll your d${v.options.die_sides} in the tray, or tell the GM`
+        : v.phase === "rolling" && !i
+          ? `Roll your d${v.options.die_sides} in the tray, or tell the GM`
         : v.declaring === c.id ? "Your declaration: act or wait"
         : c.waiting ? `Waiting for: ${c.waiting}` : c.acted ? "You have acted" : "",
       [
@@ -123,24 +127,25 @@ function awareness(v, ctx, own) {
     h("ol", { class: "order" }, v.declarations.map((d) => h("li", {},
       `${who[d.character]} ${d.kind === "act" ? "acts" : "waits for"}: ${d.what}`))),
   ];
-  return { cards, order, stage: v.phase === "setup" ? "Before the first round" : `Round ${v.round}` };
+  return { cards, order };
 }
 
-const RENDER = { "four-color": fourColor, "megatraveller-rcs": rcs, awareness };
-const NAMES = {
-  "four-color": (v) => ({ editor: "the Editor", ...Object.fromEntries(v.members.map((m) => [m.id, m.name])) }),
-  "megatraveller-rcs": (v) => Object.fromEntries(v.characters.map((c) => [c.id, c.name])),
-  awareness: (v) => Object.fromEntries(v.characters.map((c) => [c.id, c.name])),
+// Each game: how this page draws it, and what the console already knows of it (names, stage).
+const GAMES = {
+  "four-color": [fourColor, fourColorPlayed],
+  "megatraveller-rcs": [rcs, rcsPlayed],
+  awareness: [awareness, awarenessPlayed],
 };
 
 const ctx = { names: {}, view: null, table: null };
 ctx.table = new Table(tableId(), token, (view, seq) => {
   ctx.view = view;
-  ctx.names = NAMES[view.system](view);
+  const [render, game] = GAMES[view.system];
+  ctx.names = game.names(view);
   const own = new Set(ctx.table.you?.participants ?? []);
-  const shown = RENDER[view.system](view, ctx, own);
+  const shown = render(view, ctx, own);
   document.getElementById("title").textContent = ctx.table.name ?? "Seize";
-  document.getElementById("meta").textContent = shown.stage;
+  document.getElementById("meta").textContent = `${game.title} · ${game.stage(view)}`;
   document.body.dataset.seq = String(seq);
   keeping(yours, () => yours.replaceChildren(...(shown.cards.length ? shown.cards
     : [h("p", { class: "muted" }, "None of your characters is at this table yet.")])));
