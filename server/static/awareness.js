@@ -152,6 +152,19 @@ function setting(v, ctx, c) {
       { name: `set-${c.id}` }));
 }
 
+/** Correcting a QR and Score this round. */
+function correcting(ctx, c) {
+  const number = (label, value) => input(label, { keep: `${label}-${c.id}`, type: "number",
+                                                  class: "die", value: String(value) });
+  const qr = number("QR", c.initiative.qr);
+  const score = number("Score", c.initiative.score);
+  return h("details", { class: "more" }, h("summary", {}, "Correct…"),
+    inline(`Correct ${possessive(c.name)} initiative`, [labelled("QR", qr),
+                                                        labelled("Score", score)],
+    () => run(ctx.table, { type: "override_initiative", character: c.id, qr: Number(qr.value),
+                           score: Number(score.value) }, ctx.names), { name: `correct-${c.id}` }));
+}
+
 function doing(v, c, who) {
   const x = v.exchange;
   const pending = x?.pending.find((p) => p.character === c.id);
@@ -190,6 +203,7 @@ function roster(v, ctx) {
     actions: [
       v.exchange && v.may_react.includes(c.id) ? reactions(v, ctx, c.id) : null,
       between && c.sheet ? setting(v, ctx, c) : null,
+      c.initiative && !between ? correcting(ctx, c) : null,
     ],
   }));
 }

@@ -45,7 +45,10 @@ export async function run(table, command, names = {}) {
   for (const [id, name] of Object.entries(names)) {
     message = message.replace(new RegExp(`(?<![\\w-])'?${escape(id)}'?(?![\\w-])`, "g"), name);
   }
-  report(`Not now: ${message.replaceAll("_", " ")}.`.replace(/\.\.$/, "."));
+  // The way forward is the step the page already offers; the refusal points back to it.
+  const next = document.querySelector("[data-prompt]")?.textContent;
+  report(`Not now: ${message.replaceAll("_", " ")}.`.replace(/\.\.$/, ".")
+    + (next ? ` The table waits for this: ${next}.` : ""));
   return false;
 }
 

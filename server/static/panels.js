@@ -110,6 +110,17 @@ function offers(v, ctx, id) {
            { name: `decline-${o.offer}`, names: who })));
 }
 
+/** Correcting a misread or mistyped card: the old one goes back to the deck. */
+function correcting(ctx, holding) {
+  return h("details", { class: "more" }, h("summary", {}, "Correct…"), holding.map((c) => {
+    const really = input(`${cardText(c.card)} is really`, { keep: `really-${c.card}`,
+                                                            placeholder: "is really…" });
+    return inline(`Correct ${cardText(c.card)}`, [really], () => run(ctx.table,
+      { type: "override_card", card: c.card, to: really.value.trim() }, ctx.names),
+    { name: `correct-${c.card}` });
+  }));
+}
+
 function roster(v, ctx) {
   const who = ctx.names;
   const dealt = v.phase === "panels" || v.phase === "dealing";
@@ -145,6 +156,7 @@ function roster(v, ctx) {
               { type: "offer_trade", hero: m.id, partner: p.id },
               { name: `offer-${m.id}-${p.id}`, names: who }))) : null,
         ...offers(v, ctx, m.id),
+        holding.length ? correcting(ctx, holding) : null,
       ],
     };
   });

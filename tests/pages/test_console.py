@@ -72,7 +72,7 @@ def test_four_color_three_pages(console: Console, server: ServerProcess) -> None
     console.tap("[data-action=joker-RJ]")  # Doom's joker, at any moment
     assert console.doing("Doom") == "Acting now: Editorial Control!"
     # A trade: Spider-Man offers his 4♦ to Nightingale, who accepts.
-    console.page.locator(".row[data-id=spider-man] summary").click()
+    console.row("Spider-Man").get_by_text("Trade…").click()
     console.tap("[data-action=offer-spider-man-nightingale]")
     assert "Offers a trade to Nightingale" in console.row("Spider-Man").inner_text()
     console.tap(console.row("Spider-Man").locator("text=Nightingale accepts"))
@@ -210,8 +210,18 @@ def test_a_refusal_is_told_in_the_games_words(console: Console, server: ServerPr
     console.tap("[data-action=deal-by-hand]")
     console.type("#next input[name=card]", "joker")
     said = console.refused("#next [data-primary]")
-    assert said.startswith("Not now:") and "nightingale" not in said
+    assert said == (
+        "Not now: 'joker': a deck has two jokers; say which (RJ or BJ). The table waits for "
+        "this: Deal Nightingale a card: type it as it is dealt, or read it."
+    )
     speaks_the_game(console, ["nightingale"])
+    console.type("#next input[name=card]", "9H")
+    console.press()
+    assert console.page.inner_text("#notice") == ""
+    console.row("Nightingale").get_by_text("Correct…").click()
+    console.type(".row[data-id=nightingale] [data-form=correct-9H] input", "8H")
+    console.tap("[data-action=correct-9H]")
+    assert "8♥" in console.row("Nightingale").inner_text()
 
 
 def test_a_phone_link_and_a_new_overlay_link_from_the_console(
