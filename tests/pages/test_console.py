@@ -182,6 +182,7 @@ def test_awareness_three_rounds_with_a_typed_preemption(
     console.type("#next input[name=what]", "draws")
     console.press()
     assert console.prompt == "Marshal acts: draws. Kid may react first"
+    fit_for_touch(console, ["kid", "marshal", "bea", "deputy"])  # with the reactions on show
     console.type(".row[data-id=kid] input[name=die]", "4")  # 5 + (3 - 1) = 7: success
     console.tap("[data-action=preempt-die-kid]")
     assert console.doing("Kid") == "Pre-empts Marshal: goes just before (d10 4 against 7)"
