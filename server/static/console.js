@@ -199,5 +199,8 @@ function devices(table) {
 }
 
 const id = location.pathname.split("/").filter(Boolean).length > 1 ? tableId() : null;
-if (id) consolePage(id).catch((error) => report(String(error.message)));
+if (id) {
+  consolePage(id).catch(() => report("This console link does not open the table: open it with "
+    + "the link shown when the table was created."));
+}
 else startPage();
