@@ -81,7 +81,8 @@ async function consolePage(id) {
   history.replaceState(null, "", location.pathname);
 
   const standing = new Standing();
-  const qr = new Map(); // who → the hand-off shown on their row
+  const qr = new Map(); // participant → the hand-off shown on their row
+  let overlayShown = null;
   const next = h("section", { id: "next", "aria-labelledby": "prompt" },
     h("h2", { id: "prompt", "data-prompt": "" }), h("div", { class: "controls" }),
     h("p", { id: "notice", role: "status" }), h("div", { class: "undo" }));
@@ -94,10 +95,9 @@ async function consolePage(id) {
   let view;
   const ctx = { names: {}, table: null };
 
-  const show = async (who, path, label) => {
+  const show = async (path, label, keep) => {
     try {
-      const shown = await ctx.table.post(path);
-      qr.set(who, { ...shown, for: who, label });
+      keep({ ...(await ctx.table.post(path)), label });
       draw();
     } catch (error) {
       report(String(error.message));
@@ -107,8 +107,9 @@ async function consolePage(id) {
   function rowOf(row) {
     const phone = row.phone && h("button", { type: "button", class: "quiet",
       "data-action": `phone-${row.id}`, "aria-label": `Phone link for ${row.name}`,
-      onclick: () => show(row.id, `handoff/players/${encodeURIComponent(row.id)}`,
-                          `${row.name}'s player page`) }, "Phone link");
+      onclick: () => show(`handoff/players/${encodeURIComponent(row.id)}`,
+                          `${row.name}'s player page`,
+                          (shown) => qr.set(row.id, { ...shown, for: row.id })) }, "Phone link");
     const shown = qr.get(row.id);
     return h("li", { class: ["row", row.current && "current", row.out && "out"]
                        .filter(Boolean).join(" "),
@@ -145,13 +146,13 @@ async function consolePage(id) {
       roster.querySelector(".aside").replaceChildren(...(system.aside?.(view, ctx) ?? [])
         .filter(Boolean));
     });
-    const overlay = qr.get("overlay");
     links.querySelector(".links").replaceChildren(
       h("p", { class: "muted" }, "Each new link stops the older ones working."),
       h("button", { type: "button", "data-action": "overlay-link",
-        onclick: () => show("overlay", "handoff/overlay", "Overlay for OBS (browser source)") },
-        overlay ? "Show another new overlay link" : "Show a new overlay link"),
-      ...(overlay ? [handoff(overlay, () => { qr.delete("overlay"); draw(); })] : []));
+        onclick: () => show("handoff/overlay", "Overlay for OBS (browser source)",
+                            (shown) => { overlayShown = { ...shown, for: "overlay" }; }) },
+        overlayShown ? "Show another new overlay link" : "Show a new overlay link"),
+      ...(overlayShown ? [handoff(overlayShown, () => { overlayShown = null; draw(); })] : []));
   }
 
   ctx.table = new Table(id, token, (v, seq) => {
