@@ -78,6 +78,24 @@ function next(v, ctx) {
   }
 }
 
+/**
+ * Ruling 5's exception: between a holder's Short Actions only the referee's ruled interrupt (an
+ * attack of opportunity) lets a higher untapped card seize, and it says why.
+ */
+function interrupting(v, ctx, entry) {
+  const holder = v.line.find((c) => c.token);
+  const higher = entry && holder && !entry.tapped && !entry.token
+    && (entry.initiative > holder.initiative
+        || (entry.initiative === holder.initiative && entry.tally > holder.tally));
+  if (!higher || v.may_seize.includes(entry.character)) return null;
+  const id = entry.character;
+  const reason = input("Why", { keep: `reason-${id}`, value: "attack of opportunity",
+                                name: "reason" });
+  return inline(`${ctx.names[id]} interrupts`, [reason], () => run(ctx.table, { type: "seize",
+    character: id, ruled_interrupt: true, reason: reason.value.trim() }, ctx.names),
+  { name: `interrupt-${id}` });
+}
+
 function roster(v, ctx) {
   const who = ctx.names;
   const table = ctx.table;
@@ -110,6 +128,7 @@ function roster(v, ctx) {
         movable ? spend(-1, "Tactics −1 (sooner)") : null,
         movable ? spend(1, "Tactics +1 (later)") : null,
         out ? null : h("details", { class: "more" }, h("summary", {}, "More…"),
+          interrupting(v, ctx, entry),
           entry && v.phase !== "round_over" ? inline("Correct initiative", [correct],
             () => run(table, { type: "override_initiative", character: id,
                                initiative: Number(correct.value) }, who),

@@ -79,6 +79,7 @@ def test_the_pages_have_no_serious_accessibility_violations(
     _, link = call(f"{table.url}/handoff/players/{PLAYER[system]}", "POST", {}, table.gm)
     pages = {
         "console": (f"{server.url}/console/{table.id}#token={table.gm}", TABLET),
+        "console on a phone": (f"{server.url}/console/{table.id}#token={table.gm}", PHONE),
         "player page": (link["url"], PHONE),
         "overlay": (table.overlay_url(), {"width": 800, "height": 600}),
     }

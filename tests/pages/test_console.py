@@ -244,3 +244,26 @@ def test_a_phone_link_and_a_new_overlay_link_from_the_console(
     )
     status, _ = call(first.replace("/overlay/", "/api/tables/"))
     assert status == 401  # the older overlay link stopped working
+
+
+def test_the_referee_rules_an_interrupt_between_two_short_actions(
+    console: Console, server: ServerProcess
+) -> None:
+    console.create("megatraveller-rcs")
+    for name, side in (("Jena", "crew"), ("Guard", "corp")):
+        console.add(name, side=side, dex="0", movement="0", tactics="0")
+    console.tap("[data-action=await-rolls]")
+    for dice in ("11", "66"):
+        console.type("#next input[name=die1]", dice[0])
+        console.type("#next input[name=die2]", dice[1])
+        console.press()
+    console.page.select_option("#next select[aria-label=Action]", "short")
+    console.type("#next input[name=what]", "aims")
+    console.press()
+    console.press()  # resolved: Jena has one Short Action left, no window to seize
+    assert console.prompt == "Jena holds the token: declare an action (one Short Action left)"
+    assert console.page.locator("[data-action=seize-guard]").count() == 0
+    console.row("Guard").get_by_text("More…").click()
+    console.tap("[data-action=interrupt-guard]")
+    assert console.current == "Guard"
+    assert console.doing("Jena") == "One Short Action left"
