@@ -153,11 +153,22 @@ def test_rcs_three_rounds_with_a_seize_chain(console: Console, server: ServerPro
     fit_for_touch(console, ["jena", "bea", "guard", "boss"])
     undo = console.page.locator("[data-action=undo]")
     assert undo.inner_text().startswith("↶ Undo resolving ")
-    for round_number in (2, 3):
-        assert console.prompt == f"Every card is tapped: round {round_number} begins"
-        console.key("Space")
-        while not console.primary.startswith("Roll initiative"):
-            console.press()
+    assert console.prompt == "Every card is tapped: round 2 begins"
+    console.key("Space")
+    while not console.primary.startswith("Roll initiative"):
+        console.press()
+    console.tap("[data-action=await-rolls]")  # round 3 at the table again
+    for name in ("Jena", "Bea", "Guard", "Boss"):
+        assert console.prompt == f"Waiting for {name}'s 2D6 from the tray (or type it)"
+        console.type("#next input[name=die1]", "4")
+        console.type("#next input[name=die2]", "2")
+        console.press()
+    holder = console.current
+    assert holder and console.doing(holder) == "Holds the token"
+    for name in ("Jena", "Bea", "Guard", "Boss"):  # all on 6: the tie is broken by tallies
+        assert console.row(name).locator(".big").inner_text().startswith("6 |")
+    while not console.primary.startswith("Roll initiative"):
+        console.press()
     assert gm_view(console, server, table_id)["round"] == 3
 
 
