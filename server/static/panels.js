@@ -20,6 +20,7 @@ function actor(c, who) {
 }
 
 const editorsOwn = (v) => v.members.filter((m) => m.kind !== "hero");
+const isJoker = (code) => code === "RJ" || code === "BJ";
 
 /** One of the Editor's cards for a villain or mob, or an Element; or a joker played now. */
 function spend(ctx, code, { label, primary = false, play = false } = {}) {
@@ -28,11 +29,16 @@ function spend(ctx, code, { label, primary = false, play = false } = {}) {
                         { keep: `acting-${code}` });
   const element = input("or an Element", { keep: `element-${code}`,
                                            placeholder: play ? undefined : "or an Element" });
-  const fields = [editorsOwn(v).length ? acting : null, play ? null : element].filter(Boolean);
+  // A joker goes to a villain or mob only (ruling 5); an extra card may go to an Element.
+  const fields = [editorsOwn(v).length ? acting : null, play || isJoker(code) ? null : element]
+    .filter(Boolean);
+  // With no villain or mob on the page, the card complicates an Element: the scene itself
+  // unless the Editor names one.
+  const named = () => element.value.trim() || (acting.value ? null : "the scene");
   return inline(label, fields, () => run(ctx.table, play
     ? { type: "play_joker", card: code, acting: acting.value || null }
-    : { type: "assign_card", card: code, acting: element.value ? null : acting.value || null,
-        element: element.value || null }, ctx.names),
+    : { type: "assign_card", card: code, acting: named() ? null : acting.value,
+        element: named() }, ctx.names),
   { primary, name: `${play ? "play" : "assign"}-${code}` });
 }
 
@@ -49,6 +55,13 @@ function next(v, ctx) {
       controls: [inline(`Deal it to ${who[waits.card.who]}`, [field],
         () => run(table, { type: "deal_card", card: field.value.trim(), source: "gm" }, who),
         { primary: true, name: "deal-card" })],
+    };
+  }
+  if (waits.assign && isJoker(waits.assign.card) && !editorsOwn(v).length) {
+    return {
+      prompt: `The Editor's ${cardText(waits.assign.card)} is played last, by a villain or mob: `
+        + "add one below",
+      controls: [],
     };
   }
   if (waits.assign) {

@@ -278,3 +278,26 @@ def test_the_referee_rules_an_interrupt_between_two_short_actions(
     console.tap("[data-action=interrupt-guard]")
     assert console.current == "Guard"
     assert console.doing("Jena") == "One Short Action left"
+
+
+def test_a_joker_played_last_waits_for_a_villain(console: Console, server: ServerProcess) -> None:
+    console.create("four-color")
+    for name in ("Nightingale", "Spider-Man"):
+        console.add(name)
+    console.tap("[data-action=deal-by-hand]")
+    for card in ("2H", "3H", "RJ"):  # the Editor's extra card is a joker
+        console.type("#next input[name=card]", card)
+        console.press()
+    console.press()
+    console.press()
+    assert console.prompt == (
+        "The Editor's red joker is played last, by a villain or mob: add one below"
+    )
+    assert console.page.locator("#next [data-primary]").count() == 0
+    console.add("Doom", kind="villain")  # joins mid-page: the engine deals him a card at once
+    assert console.row("Doom").locator(".card").count() == 1
+    steps = []
+    while console.prompt != "Every Panel of page 1 is played":
+        steps.append(console.primary)
+        console.press()
+    assert "Assign red joker" in steps and "Next Panel: Doom, red joker" in steps
