@@ -301,3 +301,19 @@ def test_a_joker_played_last_waits_for_a_villain(console: Console, server: Serve
         steps.append(console.primary)
         console.press()
     assert "Assign red joker" in steps and "Next Panel: Doom, red joker" in steps
+
+
+def test_a_hero_trades_with_the_editor(console: Console, server: ServerProcess) -> None:
+    console.create("four-color")
+    for name, kind in (("Nightingale", "hero"), ("Spider-Man", "hero"), ("Doom", "villain")):
+        console.add(name, kind=kind)
+    console.press()  # the engine deals
+    row = console.row("Spider-Man")
+    row.get_by_text("Trade…").click()
+    console.tap("[data-action=offer-spider-man-editor]")
+    assert "Offers a trade to the Editor" in row.inner_text()
+    given = row.locator('select[aria-label="The Editor\'s card"]')
+    chosen = given.evaluate("select => select.selectedOptions[0].textContent")
+    console.tap(row.locator("button[data-action^=accept-]"))
+    assert row.locator(".card").first.inner_text() == chosen
+    assert console.page.locator(".offer").count() == 0
