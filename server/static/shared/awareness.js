@@ -2,10 +2,10 @@
 // wait, reactions and pre-emptions on the rows of those who wait, and each exchange resolved in
 // its order.
 
-import { h } from "/static/client.js";
+import { h } from "/static/shared/client.js";
 import {
   button, inline, input, joining, labelled, listed, possessive, rollInitiative, run, select,
-} from "/static/forms.js";
+} from "/static/shared/forms.js";
 
 const STATES = [["surprised", "Surprised"], ["startled", "Startled"], ["alert", "Alert"],
                 ["ready", "Ready"], ["lying_in_wait", "Lying in wait"]];

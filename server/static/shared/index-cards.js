@@ -1,10 +1,10 @@
 // MegaTraveller RCS at the referee's console: the index cards in the order of play, the Taking
 // Turn Token, who may seize now, the tactics pools.
 
-import { h } from "/static/client.js";
+import { h } from "/static/shared/client.js";
 import {
   button, inline, input, joining, labelled, listed, possessive, rollInitiative, run, select,
-} from "/static/forms.js";
+} from "/static/shared/forms.js";
 
 const dice = (v) => `${v.options.initiative_dice}D${v.options.die_sides}`;
 const names = (v) => Object.fromEntries(v.characters.map((c) => [c.id, c.name]));

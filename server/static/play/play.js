@@ -2,11 +2,11 @@
 // buttons for exactly what they may do now, the public order of play below. The view it gets is
 // already cut to the player's role.
 
-import { Table, h, tableId } from "/static/client.js";
-import { awareness as awarenessPlayed, d10, declare, reactions } from "/static/awareness.js";
-import { button, card, keeping, report } from "/static/forms.js";
-import { declaring, rcs as rcsPlayed } from "/static/index-cards.js";
-import { fourColor as fourColorPlayed } from "/static/panels.js";
+import { Table, h, tableId } from "/static/shared/client.js";
+import { awareness as awarenessPlayed, d10, declare, reactions } from "/static/shared/awareness.js";
+import { button, card, keeping, report } from "/static/shared/forms.js";
+import { declaring, rcs as rcsPlayed } from "/static/shared/index-cards.js";
+import { fourColor as fourColorPlayed } from "/static/shared/panels.js";
 
 const token = new URLSearchParams(location.search).get("token") ?? "";
 const yours = document.getElementById("yours");

@@ -2,7 +2,7 @@
 // follows the table over a WebSocket, reconnecting and resuming from the last sequence seen.
 // It renders the public view it is given; it never holds anything a stream may not show.
 
-import { Table, h, tableId } from "/static/client.js";
+import { Table, h, tableId } from "/static/shared/client.js";
 
 const params = new URLSearchParams(location.search);
 const root = document.getElementById("overlay");

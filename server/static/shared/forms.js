@@ -1,7 +1,7 @@
 // What the console and the player page share: cards in words, buttons that send a command,
 // small inputs, and a refusal told in the table's words where the user is looking.
 
-import { h } from "/static/client.js";
+import { h } from "/static/shared/client.js";
 
 const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
 

@@ -5,11 +5,11 @@
 // the actions that concern that character. Above it, the one step the engine waits for, in the
 // game's words, taken by a tap, Space or Enter.
 
-import { Table, h, tableId } from "/static/client.js";
-import { keeping, report, run, section } from "/static/forms.js";
-import { awareness } from "/static/awareness.js";
-import { rcs } from "/static/index-cards.js";
-import { fourColor } from "/static/panels.js";
+import { Table, h, tableId } from "/static/shared/client.js";
+import { keeping, report, run, section } from "/static/shared/forms.js";
+import { awareness } from "/static/shared/awareness.js";
+import { rcs } from "/static/shared/index-cards.js";
+import { fourColor } from "/static/shared/panels.js";
 
 const SYSTEMS = { "four-color": fourColor, "megatraveller-rcs": rcs, awareness };
 const root = document.getElementById("console");

@@ -1,10 +1,10 @@
 // The Four Color Hack at the Editor's console: heroes, villains and mobs with their cards, the
 // Editor's secret extra cards and jokers, the next Panel as the one obvious step, and trades.
 
-import { h } from "/static/client.js";
+import { h } from "/static/shared/client.js";
 import {
   button, card, cardText, inline, input, joining, labelled, possessive, run, select,
-} from "/static/forms.js";
+} from "/static/shared/forms.js";
 
 const KINDS = { hero: "Hero", villain: "Villain", mob: "Mob" };
 const EDITOR = "editor";
