@@ -111,9 +111,9 @@ ENGINE_WORDS = re.compile(
 )
 
 
-def speaks_the_game(console: Console, ids: Sequence[str] = ()) -> None:
+def speaks_the_game(page: Any, ids: Sequence[str] = ()) -> None:
     """No snake_case word, rule code, null or participant id in anything on screen."""
-    text = console.visible_text()
+    text = str(page.inner_text("body"))
     found = ENGINE_WORDS.findall(text)
     assert not found, found
     for participant in ids:

@@ -43,7 +43,7 @@ def gm_view(console: Console, server: ServerProcess, table_id: str) -> dict[str,
 
 
 def fit_for_touch(console: Console, ids: list[str]) -> None:
-    speaks_the_game(console, ids)
+    speaks_the_game(console.page, ids)
     no_sideways_scroll(console.page)
     assert not small_targets(console.page)
 
@@ -226,7 +226,7 @@ def test_a_refusal_is_told_in_the_games_words(console: Console, server: ServerPr
         "Not now: 'joker': a deck has two jokers; say which (RJ or BJ). The table waits for "
         "this: Deal Nightingale a card: type it as it is dealt, or read it."
     )
-    speaks_the_game(console, ["nightingale"])
+    speaks_the_game(console.page, ["nightingale"])
     console.type("#next input[name=card]", "9H")
     console.press()
     assert console.page.inner_text("#notice") == ""

@@ -11,7 +11,7 @@ import pytest
 from tests.server.process import ServerProcess, call
 
 from .conftest import Table, shoot
-from .console_driver import PHONE, no_sideways_scroll, small_targets
+from .console_driver import PHONE, no_sideways_scroll, small_targets, speaks_the_game
 
 
 @pytest.fixture
@@ -51,7 +51,7 @@ def test_seize_is_offered_only_when_the_engine_allows_it(phone: Any, server: Ser
     at_seq(phone, seq["seq"])
     seize = phone.locator("[data-action=seize-guard]")
     assert seize.count() == 1  # the token just moved onto the lower card
-    aims = {"type": "declare", "character": "jena", "action": "short", "target": "guard"}
+    aims = {"type": "declare", "character": "jena", "action": "short", "target": "Guard"}
     for command, offered in (
         ({**aims, "what": "aims"}, True),  # a declaration opens a window
         ({"type": "resolve"}, False),  # between two Short Actions: no window
@@ -60,6 +60,7 @@ def test_seize_is_offered_only_when_the_engine_allows_it(phone: Any, server: Ser
         at_seq(phone, table.send(command)["seq"])
         assert seize.count() == int(offered)
     assert phone.locator(".mine h2").all_inner_texts() == ["Guard"]  # only the player's own
+    speaks_the_game(phone, ["jena", "guard"])
     no_sideways_scroll(phone)
     assert not small_targets(phone)
     shoot(phone, "player-rcs")
@@ -90,6 +91,7 @@ def test_a_player_sees_only_their_own_secrets_and_types_a_pre_emption_die(
         {"type": "act", "character": "marshal", "what": "draws", "mode": "all_out_offensive"}
     )  # QR 7: the Marshal panicked
     phone.wait_for_selector("[data-action=preempt-tray-kid]")
+    speaks_the_game(phone, ["kid", "marshal"])
     shoot(phone, "player-awareness")
     phone.click("[data-action=preempt-tray-kid]")
     phone.wait_for_selector("text=Your pre-emption of Marshal waits for your d10")
@@ -108,6 +110,7 @@ def test_a_writer_offers_a_trade_from_the_phone(phone: Any, server: ServerProces
     phone.goto(hand_to(table, "peter"))
     phone.click("[data-action=offer-sue]")
     phone.wait_for_selector("text=You offered a trade to Sue")
+    speaks_the_game(phone, ["peter", "sue"])
     offer = table.view(table.gm)["view"]["offers"][0]
     assert (offer["hero"], offer["partner"]) == ("peter", "sue")
     phone.click(f"[data-action=decline-{offer['offer']}]")
