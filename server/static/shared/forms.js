@@ -42,17 +42,15 @@ export async function run(table, command, names = {}) {
   // what the table needs.
   let message = (body.errors?.[0]?.message ?? body.message ?? "that was refused")
     .replace(/^Value error, /, "");
-  for (const [id, name] of Object.entries(names)) {
-    message = message.replace(new RegExp(`(?<![\\w-])'?${escape(id)}'?(?![\\w-])`, "g"), name);
-  }
+  // The engine quotes the ids it names ('jena'); only those are put in words.
+  for (const [id, name] of Object.entries(names)) message = message.replaceAll(`'${id}'`, name);
+  message = message.replace(/\b(?:10|[2-9TJQKA])[HDCS]\b/g, cardText);
   // The way forward is the step the page already offers; the refusal points back to it.
   const next = document.querySelector("[data-prompt]")?.textContent;
   report(`Not now: ${message.replaceAll("_", " ")}.`.replace(/\.\.$/, ".")
     + (next ? ` The table waits for this: ${next}.` : ""));
   return false;
 }
-
-const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** A button that sends a command built when it is pressed. */
 export function button(table, label, command, { primary = false, name, names, disabled } = {}) {
@@ -65,8 +63,7 @@ export function button(table, label, command, { primary = false, name, names, di
 
 /** A labelled input; ``keep`` names it so what was typed survives a redraw. */
 export function input(label, { keep, type = "text", value = "", ...rest } = {}) {
-  const field = h("input", { type, value, "data-keep": keep, "aria-label": label, ...rest });
-  return field;
+  return h("input", { type, value, "data-keep": keep, "aria-label": label, ...rest });
 }
 
 /** A labelled select of [value, text] choices. */
