@@ -11,7 +11,7 @@ from pathlib import Path
 
 from aiohttp import WSCloseCode, web
 
-from server import api, devices, dialects, live, openapi, pages, vtt
+from server import api, devices, dialects, handoff, live, openapi, pages, vtt
 from server.context import SEIZE, Seize
 from server.errors import problem
 from server.settings import Settings
@@ -114,6 +114,7 @@ def make_app(settings: Settings) -> web.Application:
     app.add_routes(dialects.routes)
     app.add_routes(vtt.routes)
     app.add_routes(devices.routes)
+    app.add_routes(handoff.routes)
     app.router.add_get("/api/openapi.json", _openapi)
     app.add_routes(pages.routes)
     app[OPENAPI] = openapi.build()

@@ -23,25 +23,25 @@ def _page(name: str) -> web.Response:
 @routes.get("/overlay/{table_id}")
 async def overlay(request: web.Request) -> web.Response:
     """The stream overlay; it asks for the table with the ``?token=`` it was loaded with."""
-    return _page("overlay.html")
+    return _page("overlay/overlay.html")
 
 
 @routes.get("/console")
 @routes.get("/console/{table_id}")
 async def console(request: web.Request) -> web.Response:
     """The GM console, and its start page that creates a table."""
-    return _page("console.html")
+    return _page("console/console.html")
 
 
 @routes.get("/play/{table_id}")
 async def play(request: web.Request) -> web.Response:
     """A player's page; it asks for the table with the ``?token=`` it was given."""
-    return _page("play.html")
+    return _page("play/play.html")
 
 
 @routes.get("/api/docs")
 async def docs(request: web.Request) -> web.Response:
-    return _page("docs.html")
+    return _page("docs/docs.html")
 
 
 routes.static("/static", STATIC)

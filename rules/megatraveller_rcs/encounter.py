@@ -143,6 +143,10 @@ def evolve(enc: Encounter, event: Event) -> Encounter:
                     "round": event.round,
                     "phase": Phase.ROLLING,
                     "cards": {},
+                    # Last round's cards leave the table with their rolls (ruling 8).
+                    "line": (),
+                    "tapped": (),
+                    "held": frozenset(),
                     "awaiting_rolls": tuple(c.id for c in enc.active()),
                 }
             )

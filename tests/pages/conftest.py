@@ -56,7 +56,8 @@ class Table:
 
     def __init__(self, server: ServerProcess, system: str) -> None:
         self.server = server
-        _, created = call(f"{server.url}/api/tables", "POST", {"system": system, "name": "page"})
+        spec = {"system": system, "name": "Friday game"}
+        _, created = call(f"{server.url}/api/tables", "POST", spec)
         self.id: str = created["id"]
         self.gm: str = created["gm_token"]
         self.overlay: str = created["overlay_token"]

@@ -1,257 +1,323 @@
-"""The GM console and the player page in Chromium against a real server."""
+"""The GM console in Chromium against a real server, played by tapping at tablet and phone sizes:
+three pages or rounds of each system. Every step checks the roster and the words of the one
+obvious action."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from typing import Any
+
+import pytest
 
 from tests.server.process import ServerProcess, call
 
-from .conftest import Table, shoot
+from .conftest import shoot
+from .console_driver import (
+    PHONE,
+    TABLET,
+    Console,
+    no_sideways_scroll,
+    small_targets,
+    speaks_the_game,
+)
+
+SIZES = {"tablet": TABLET, "phone": PHONE}
 
 
-def at_seq(page: Any, seq: int) -> None:
-    page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
+@pytest.fixture(params=list(SIZES))
+def console(request: pytest.FixtureRequest, browser: Any, server: ServerProcess) -> Iterator[Any]:
+    context = browser.new_context(viewport=SIZES[request.param], has_touch=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    driver = Console(page, server.url)
+    driver.size = request.param  # type: ignore[attr-defined]
+    yield driver
+    context.close()
 
 
-def submit(page: Any, form: str, /, **fields: str) -> None:
-    """Fill a console form's fields (inputs or selects) and send it."""
-    for field, value in fields.items():
-        selector = f"[data-form={form}] [name={field}]"
-        if page.locator(selector).evaluate("e => e.tagName") == "SELECT":
-            page.select_option(selector, value)
-        else:
-            page.fill(selector, value)
-    page.click(f"[data-form={form}] button[type=submit]")
-
-
-def dive(page: Any) -> None:
-    """Jena declares she dives out of the window, through the console."""
-    submit(
-        page,
-        "declare",
-        character="jena",
-        action="long",
-        what="dives out the window",
-        target="the window",
-    )
-    page.wait_for_selector("[data-declared]")
-
-
-def create(page: Any, server: ServerProcess, system: str) -> str:
-    page.goto(f"{server.url}/console")
-    page.select_option("[data-form=create] select[name=system]", system)
-    page.fill("[data-form=create] input[name=name]", "Friday game")
-    page.click("[data-form=create] button")
-    page.wait_for_selector("[data-form=join]")
-    table_id: str = page.url.rsplit("/", 1)[1]
-    assert "#" not in page.url  # the token left the address bar
-    return table_id
-
-
-def gm_view(server: ServerProcess, page: Any, table_id: str) -> dict[str, Any]:
-    token = page.evaluate(f"JSON.parse(localStorage.getItem('seize:{table_id}')).gm_token")
+def gm_view(console: Console, server: ServerProcess, table_id: str) -> dict[str, Any]:
+    token = console.page.evaluate(f"JSON.parse(localStorage.getItem('seize:{table_id}')).gm_token")
     _, answer = call(f"{server.url}/api/tables/{table_id}", token=token)
-    return dict(answer)
+    return dict(answer["view"])
 
 
-def test_the_console_runs_a_four_color_page_end_to_end(page: Any, server: ServerProcess) -> None:
-    table_id = create(page, server, "four-color")
-    for seq, (member, name, kind) in enumerate(
-        (("h1", "Nightingale", "hero"), ("v1", "Doom", "villain"), ("m1", "Thugs", "mob")), 1
-    ):
-        submit(page, "join", id=member, name=name, kind=kind)
-        at_seq(page, seq)
-    page.click("[data-action=deal-by-hand]")
-    for card in ("9H", "RJ", "5C"):
-        submit(page, "deal_card", card=card)
-    at_seq(page, 7)
-    assert page.locator("[data-order] tr").evaluate_all(
-        "rows => rows.map(r => r.dataset.card)"
-    ) == ["9H", "5C"]
-    page.click("[data-action=next]")
-    page.wait_for_selector("[data-current='9H']")
-    page.click("[data-action=joker-RJ]")
-    page.wait_for_selector("[data-current=RJ]")
-    assert "Editorial Control" in page.inner_text("[data-current=RJ]")
-    page.click("[data-action=next]")
-    page.wait_for_selector("[data-current='5C']")
-    view = gm_view(server, page, table_id)["view"]
-    assert [p["card"] for p in view["panels"]] == ["9H", "RJ", "5C"]
-    assert view["phase"] == "page_done"
-    shoot(page, "console-four-color")
+def fit_for_touch(console: Console, ids: list[str]) -> None:
+    speaks_the_game(console.page, ids)
+    no_sideways_scroll(console.page)
+    assert not small_targets(console.page)
 
 
-def test_the_console_runs_an_rcs_round_with_a_seize(page: Any, server: ServerProcess) -> None:
-    table_id = create(page, server, "megatraveller-rcs")
-    for seq, (cid, name, side) in enumerate(
-        (("jena", "Jena", "crew"), ("guard", "Guard", "corp")), 1
-    ):
-        submit(page, "join", id=cid, name=name, side=side, dex="0", movement="0", tactics="0")
-        at_seq(page, seq)
-    page.click("[data-action=await_rolls]")
-    at_seq(page, 3)
-    submit(page, "enter_roll", character="jena", a="1", b="2")
-    at_seq(page, 4)
-    submit(page, "enter_roll", character="guard", a="5", b="6")
-    at_seq(page, 5)
-    dive(page)
-    page.click("[data-action=seize-guard]")
-    page.wait_for_function(
-        "document.querySelector('[data-line] tr.current')?.dataset.id === 'guard'"
+def test_four_color_three_pages(console: Console, server: ServerProcess) -> None:
+    table_id = console.create("four-color")
+    assert console.prompt == "Add the heroes, villains and mobs, then deal the first page"
+    for name, kind in (("Nightingale", "hero"), ("Spider-Man", "hero"), ("Doom", "villain"),
+                       ("Thugs", "mob")):  # fmt: skip
+        console.add(name, kind=kind)
+    assert console.names == ["Nightingale", "Spider-Man", "Doom", "Thugs"]  # listed at once
+    assert console.primary == "Deal page 1"
+    console.tap("[data-action=deal-by-hand]")
+    for name, card in (("Nightingale", "9H"), ("Spider-Man", "4D"), ("Doom", "RJ"),
+                       ("Thugs", "5C"), ("the Editor", "KC")):  # fmt: skip
+        assert console.prompt.startswith(f"Deal {name} a card")
+        console.type("#next input[name=card]", card)
+        console.press()
+    assert "9♥" in console.row("Nightingale").inner_text()
+    assert console.prompt == "Assign the Editor's K♣: its Panel is next"
+    assert console.primary == "Assign K♣"
+    console.press()  # to Doom, the first villain
+    assert console.primary == "Next Panel: Doom, K♣"
+    console.press()
+    assert console.current == "Doom" and console.doing("Doom") == "Acting now"
+    console.tap("[data-action=joker-RJ]")  # Doom's joker, at any moment
+    assert console.doing("Doom") == "Acting now: Editorial Control!"
+    # A trade: Spider-Man offers his 4♦ to Nightingale, who accepts.
+    console.row("Spider-Man").get_by_text("Trade…").click()
+    console.tap("[data-action=offer-spider-man-nightingale]")
+    assert "Offers a trade to Nightingale" in console.row("Spider-Man").inner_text()
+    console.tap(console.row("Spider-Man").locator("text=Nightingale accepts"))
+    assert "4♦" in console.row("Nightingale").inner_text()
+    assert console.primary == "Next Panel: Spider-Man, 9♥"
+    console.press()
+    assert console.current == "Spider-Man"
+    undo = console.page.locator("[data-action=undo]")
+    assert undo.inner_text() == "↶ Undo Spider-Man's Panel on 9♥"
+    console.tap(undo)
+    assert console.page.inner_text("#notice") == "Took back Spider-Man's Panel on 9♥."
+    assert console.primary == "Next Panel: Spider-Man, 9♥"
+    console.press()
+    assert console.primary == "Next Panel: Thugs, 5♣"
+    console.press()
+    assert console.primary == "Next Panel: Nightingale, 4♦"
+    fit_for_touch(console, ["nightingale", "spider-man", "doom", "thugs"])
+    console.page.evaluate("window.scrollTo(0, 0)")
+    shoot(console.page, f"console-four-color-{console.size}")  # type: ignore[attr-defined]
+    console.press()
+    assert console.prompt == "Every Panel of page 1 is played"
+    for page in (2, 3):
+        assert console.primary == f"Deal page {page}"
+        console.press()
+        while console.primary.startswith(("Next Panel", "Assign")):
+            expected = re.match(r"Next Panel: (.+), \S+$", console.primary)
+            console.press()
+            if expected:
+                assert console.current in (expected[1], None)  # None: an Element's complication
+        assert console.prompt == f"Every Panel of page {page} is played"
+    assert gm_view(console, server, table_id)["page"] == 3
+    console.tap("[data-action=end]")
+    assert console.prompt == "The scene is over"
+
+
+def test_rcs_three_rounds_with_a_seize_chain(console: Console, server: ServerProcess) -> None:
+    table_id = console.create("megatraveller-rcs")
+    for name, side in (("Jena", "crew"), ("Bea", "crew"), ("Guard", "corp"), ("Boss", "corp")):
+        console.add(name, side=side, dex="0", movement="0", tactics="0")
+    assert console.primary == "Roll initiative for round 1"
+    console.tap("[data-action=await-rolls]")
+    for name, dice in (("Jena", "11"), ("Bea", "22"), ("Guard", "33"), ("Boss", "55")):
+        assert console.prompt == f"Waiting for {name}'s 2D6 from the tray (or type it)"
+        assert console.doing(name) == "Rolling initiative"
+        console.type("#next input[name=die1]", dice[0])
+        console.type("#next input[name=die2]", dice[1])
+        console.press()
+    assert console.names == ["Jena", "Bea", "Guard", "Boss"]  # lowest first
+    assert console.current == "Jena" and console.prompt == "Jena holds the token: declare an action"
+    console.type("#next input[name=what]", "dives out the window")
+    console.press()
+    assert console.prompt == (
+        "Jena declares: dives out the window at Guard. Bea, Guard and Boss may seize the "
+        "initiative first"
     )
-    submit(page, "declare", character="guard", action="long", what="fires", target="jena")
-    page.click("[data-action=resolve]")
-    page.wait_for_function(
-        "document.querySelector('[data-line] tr.current')?.dataset.id === 'jena'"
-    )
-    view = gm_view(server, page, table_id)["view"]
-    assert [c["character"] for c in view["line"]] == ["guard", "jena"]
-    assert view["line"][0]["tapped"] and view["token"] == "jena"
-    shoot(page, "console-rcs")
-    dive(page)
-    page.click("[data-action=resolve]")
-    page.wait_for_selector("text=roll initiative")
-    assert gm_view(server, page, table_id)["view"]["phase"] == "round_over"
-    submit(page, "override", character="guard", initiative="3")
-    page.wait_for_selector(".error:has-text('no initiative this round')")  # between rounds
+    assert console.primary == "Resolve Jena's dives out the window"
+    console.tap("[data-action=seize-guard]")
+    assert console.current == "Guard" and console.prompt.startswith("Guard holds the token")
+    console.tap("[data-action=seize-boss]")  # an even higher card seizes from the seizer
+    assert console.current == "Boss"
+    assert console.page.locator("[data-action=seize-guard]").count() == 0
+    console.type("#next input[name=what]", "fires")
+    console.press()
+    assert console.primary == "Resolve Boss's fires"
+    console.page.evaluate("window.scrollTo(0, 0)")
+    shoot(console.page, f"console-rcs-{console.size}")  # type: ignore[attr-defined]
+    console.key("Enter")
+    assert console.doing("Boss") == "Tapped"
+    assert console.doing("Boss") == "Tapped"
+    turns = 0
+    while console.primary != "Roll initiative for round 2":
+        holder = console.current
+        console.press()  # declare
+        console.press()  # resolve
+        assert console.doing(holder or "") == "Tapped"
+        turns += 1
+    assert turns == 3
+    fit_for_touch(console, ["jena", "bea", "guard", "boss"])
+    undo = console.page.locator("[data-action=undo]")
+    assert undo.inner_text().startswith("↶ Undo resolving ")
+    assert console.prompt == "Every card is tapped: round 2 begins"
+    console.key("Space")
+    while not console.primary.startswith("Roll initiative"):
+        console.press()
+    console.tap("[data-action=await-rolls]")  # round 3 at the table again
+    for name in ("Jena", "Bea", "Guard", "Boss"):
+        assert console.prompt == f"Waiting for {name}'s 2D6 from the tray (or type it)"
+        console.type("#next input[name=die1]", "4")
+        console.type("#next input[name=die2]", "2")
+        console.press()
+    holder = console.current
+    assert holder and console.doing(holder) == "Holds the token"
+    for name in ("Jena", "Bea", "Guard", "Boss"):  # all on 6: the tie is broken by tallies
+        assert console.row(name).locator(".big").inner_text().startswith("6 |")
+    while not console.primary.startswith("Roll initiative"):
+        console.press()
+    assert gm_view(console, server, table_id)["round"] == 3
 
 
-def test_the_console_runs_an_awareness_round(page: Any, server: ServerProcess) -> None:
-    table_id = create(page, server, "awareness")
-    for seq, (cid, name) in enumerate((("kid", "Kid"), ("marshal", "Marshal")), 1):
-        submit(
-            page,
-            "join",
-            id=cid,
-            name=name,
-            perception="5",
-            stealth="5",
-            coordination="6",
-            state="ready",
-        )
-        at_seq(page, seq)
-    page.click("[data-action=await_rolls]")
-    at_seq(page, 3)
-    submit(page, "enter_initiative", character="kid", die="3")  # ready: QR 1
-    at_seq(page, 4)
-    submit(page, "enter_initiative", character="marshal", die="5")  # QR 3
-    at_seq(page, 5)
-    assert gm_view(server, page, table_id)["view"]["upcoming"] == ["kid", "marshal"]
-    submit(page, "wait", character="kid", trigger="the Marshal draws")
-    at_seq(page, 6)
-    submit(page, "act", character="marshal", what="draws", mode="normal")
-    at_seq(page, 7)
-    submit(
-        page,
-        "react",
-        character="kid",
-        to="marshal",
-        timing="before",
-        what="fires",
-        mode="normal",
-        die="device",
-    )
-    at_seq(page, 8)
-    page.wait_for_selector("[data-pending=kid]")  # the exchange waits for the kid's d10
-    submit(page, "enter_preemption", character="kid", die="4")  # target 6 + (3 - 1) = 8
-    at_seq(page, 9)
-    assert "Resolves in order: Kid → Marshal" in page.inner_text("[data-section='The exchange']")
-    shoot(page, "console-awareness")
-    page.click("[data-action=resolve]")
-    at_seq(page, 10)
-    page.click("[data-action=resolve]")
-    at_seq(page, 11)
-    assert gm_view(server, page, table_id)["view"]["phase"] == "round_over"
-
-
-def test_a_player_page_offers_seize_only_when_the_engine_allows_it(
-    page: Any, server: ServerProcess
+def test_awareness_three_rounds_with_a_typed_preemption(
+    console: Console, server: ServerProcess
 ) -> None:
-    table = Table(server, "megatraveller-rcs")
-    for cid in ("jena", "guard"):
-        table.send(
-            {
-                "type": "join",
-                "character": {"id": cid, "name": cid.title(), "side": cid, "dex": 0, "movement": 0},
-            }
-        )
-    _, minted = call(f"{table.url}/tokens", "POST", {"participants": ["guard"]}, table.gm)
-    table.send({"type": "roll_initiative", "source": "gm"})
-    table.send({"type": "enter_roll", "character": "jena", "dice": [1, 1], "source": "gm"})
-    seq = table.send({"type": "enter_roll", "character": "guard", "dice": [6, 6], "source": "gm"})[
-        "seq"
-    ]
-    page.goto(f"{server.url}/play/{table.id}?token={minted['token']}")
-    seize = page.locator("[data-action=seize-guard]")
-    steps = [
-        (
-            {
-                "type": "declare",
-                "character": "jena",
-                "action": "short",
-                "what": "aims",
-                "target": "guard",
-            },
-            True,
-        ),  # a declaration opens a window
-        ({"type": "resolve"}, False),  # between two Short Actions: no window
-        (
-            {
-                "type": "declare",
-                "character": "jena",
-                "action": "short",
-                "what": "fires",
-                "target": "guard",
-            },
-            True,
-        ),
-    ]
-    at_seq(page, seq)
-    assert seize.count() == 1  # the token just moved onto the lower card
-    for command, offered in steps:
-        seq = table.send(command)["seq"]
-        at_seq(page, seq)
-        allowed = "guard" in table.view(table.gm)["view"]["may_seize"]
-        assert allowed == offered and seize.count() == int(offered)
-    shoot(page, "player-rcs")
-    seize.click()
-    page.wait_for_function("!document.querySelector('[data-action=seize-guard]')")
-    assert table.view(table.gm)["view"]["token"] == "guard"
+    table_id = console.create("awareness")
+    for name in ("Kid", "Marshal", "Bea", "Deputy"):
+        console.add(name)
+    assert console.names == ["Kid", "Marshal", "Bea", "Deputy"]
+    console.tap("[data-action=await-rolls]")
+    for name, die in (("Kid", "1"), ("Marshal", "3"), ("Bea", "5"), ("Deputy", "6")):
+        assert console.prompt == f"Waiting for {name}'s d10 from the tray (or type it)"
+        console.type("#next input[name=die]", die)
+        console.press()
+    assert "QR 1" in console.row("Kid").inner_text()
+    assert console.prompt == "Kid declares: act or wait"
+    console.type("#next input[name=what]", "the Marshal draws")
+    console.tap("[data-action=wait]")
+    assert console.doing("Kid") == "Waits for: the Marshal draws"
+    assert console.prompt == "Marshal declares: act or wait"
+    console.type("#next input[name=what]", "draws")
+    console.press()
+    assert console.prompt == "Marshal acts: draws. Kid may react first"
+    fit_for_touch(console, ["kid", "marshal", "bea", "deputy"])  # with the reactions on show
+    console.type(".row[data-id=kid] input[name=die]", "4")  # 5 + (3 - 1) = 7: success
+    console.tap("[data-action=preempt-die-kid]")
+    assert console.doing("Kid") == "Pre-empts Marshal: goes just before (d10 4 against 7)"
+    assert "Resolves in order: Kid → Marshal" in console.visible_text()
+    assert console.current == "Kid" and console.primary == "Resolve Kid's pre-emption"
+    console.page.evaluate("window.scrollTo(0, 0)")
+    shoot(console.page, f"console-awareness-{console.size}")  # type: ignore[attr-defined]
+    console.press()
+    assert console.prompt == "Marshal was pre-empted: could Marshal's draws still happen?"
+    console.press()
+    for _ in ("Bea", "Deputy"):
+        console.press()  # act
+        console.press()  # resolve
+    fit_for_touch(console, ["kid", "marshal", "bea", "deputy"])
+    for round_number in (2, 3):
+        assert console.prompt == f"No one is left to declare: round {round_number} begins"
+        console.press()
+        while not console.primary.startswith("Roll initiative"):
+            console.press()
+    assert gm_view(console, server, table_id)["round"] == 3
 
 
-def test_a_player_page_shows_only_the_players_own_secrets(page: Any, server: ServerProcess) -> None:
-    table = Table(server, "awareness")
-    for cid in ("kid", "marshal"):
-        table.send(
-            {
-                "type": "join",
-                "sheet": {
-                    "id": cid,
-                    "name": cid.title(),
-                    "perception": 5,
-                    "stealth": 5,
-                    "coordination": 5,
-                },
-            }
-        )
-    _, minted = call(f"{table.url}/tokens", "POST", {"participants": ["kid"]}, table.gm)
-    table.send({"type": "roll_initiative", "source": "gm"})
-    table.send({"type": "enter_initiative", "character": "kid", "die": 3, "source": "gm"})
-    seq = table.send(
-        {"type": "enter_initiative", "character": "marshal", "die": 7, "source": "gm"}
-    )["seq"]
-    page.goto(f"{server.url}/play/{table.id}?token={minted['token']}")
-    at_seq(page, seq)
-    assert page.locator("[data-initiative]").inner_text() == "QR 3 · Score 5 · d10 3"
-    assert "QR 7" not in page.content()
-    page.fill("input[name=what]", "the Marshal draws")
-    page.click("[data-action=wait]")
-    page.wait_for_selector("text=Waiting for: the Marshal draws")
-    shoot(page, "player-awareness")
-    table.send(
-        {"type": "act", "character": "marshal", "what": "draws", "mode": "all_out_offensive"}
-    )  # QR 7: the Marshal panicked
-    page.click("[data-action=preempt_tray]")
-    page.wait_for_selector("[data-pending=kid]")  # the page asks for the d10 from the tray
-    pending = table.view(table.gm)["view"]["exchange"]["pending"]
-    assert [(p["character"], p["source"]) for p in pending] == [("kid", "device")]
+def test_a_refusal_is_told_in_the_games_words(console: Console, server: ServerProcess) -> None:
+    console.create("four-color")
+    console.add("Nightingale")
+    console.tap("[data-action=deal-by-hand]")
+    console.type("#next input[name=card]", "joker")
+    said = console.refused("#next [data-primary]")
+    assert said == (
+        "Not now: 'joker': a deck has two jokers; say which (RJ or BJ). The table waits for "
+        "this: Deal Nightingale a card: type it as it is dealt, or read it."
+    )
+    speaks_the_game(console.page, ["nightingale"])
+    console.type("#next input[name=card]", "9H")
+    console.press()
+    assert console.page.inner_text("#notice") == ""
+    console.row("Nightingale").get_by_text("Correct…").click()
+    console.type(".row[data-id=nightingale] [data-form=correct-9H] input", "8H")
+    console.tap("[data-action=correct-9H]")
+    assert "8♥" in console.row("Nightingale").inner_text()
+    console.row("Nightingale").get_by_text("Correct…").click()
+    console.type(".row[data-id=nightingale] [data-form=correct-8H] input", "8H")
+    said = console.refused("[data-action=correct-8H]")
+    assert said.startswith("Not now: 8♥ is on the table already.")
+
+
+def test_a_phone_link_and_a_new_overlay_link_from_the_console(
+    console: Console, server: ServerProcess
+) -> None:
+    console.create("megatraveller-rcs")
+    console.add("Jena", side="crew")
+    console.page.click("[data-action=phone-jena]")
+    link = console.page.locator("[data-qr=jena] a")
+    console.page.locator("[data-qr=jena] svg").wait_for()
+    play = link.get_attribute("href")
+    assert "/play/" in play
+    console.page.click("[data-action=overlay-link]")
+    console.page.locator("[data-qr=overlay] svg").wait_for()
+    first = console.page.locator("[data-qr=overlay] a").get_attribute("href")
+    console.page.click("[data-action=overlay-link]")
+    console.page.wait_for_function(
+        f"document.querySelector('[data-qr=overlay] a').href !== {first!r}"
+    )
+    status, _ = call(first.replace("/overlay/", "/api/tables/"))
+    assert status == 401  # the older overlay link stopped working
+
+
+def test_the_referee_rules_an_interrupt_between_two_short_actions(
+    console: Console, server: ServerProcess
+) -> None:
+    console.create("megatraveller-rcs")
+    for name, side in (("Jena", "crew"), ("Guard", "corp")):
+        console.add(name, side=side, dex="0", movement="0", tactics="0")
+    console.tap("[data-action=await-rolls]")
+    for dice in ("11", "66"):
+        console.type("#next input[name=die1]", dice[0])
+        console.type("#next input[name=die2]", dice[1])
+        console.press()
+    console.page.select_option("#next select[aria-label=Action]", "short")
+    console.type("#next input[name=what]", "aims")
+    console.press()
+    console.press()  # resolved: Jena has one Short Action left, no window to seize
+    assert console.prompt == "Jena holds the token: declare an action (one Short Action left)"
+    assert console.page.locator("[data-action=seize-guard]").count() == 0
+    console.row("Guard").get_by_text("More…").click()
+    console.tap("[data-action=interrupt-guard]")
+    assert console.current == "Guard"
+    assert console.doing("Jena") == "One Short Action left"
+
+
+def test_a_joker_played_last_waits_for_a_villain(console: Console, server: ServerProcess) -> None:
+    console.create("four-color")
+    for name in ("Nightingale", "Spider-Man"):
+        console.add(name)
+    console.tap("[data-action=deal-by-hand]")
+    for card in ("2H", "3H", "RJ"):  # the Editor's extra card is a joker
+        console.type("#next input[name=card]", card)
+        console.press()
+    console.press()
+    console.press()
+    assert console.prompt == (
+        "The Editor's red joker is played last, by a villain or mob: add one below"
+    )
+    assert console.page.locator("#next [data-primary]").count() == 0
+    console.add("Doom", kind="villain")  # joins mid-page: the engine deals him a card at once
+    assert console.row("Doom").locator(".card").count() == 1
+    steps = []
+    while console.prompt != "Every Panel of page 1 is played":
+        steps.append(console.primary)
+        console.press()
+    assert "Assign red joker" in steps and "Next Panel: Doom, red joker" in steps
+
+
+def test_a_hero_trades_with_the_editor(console: Console, server: ServerProcess) -> None:
+    console.create("four-color")
+    for name, kind in (("Nightingale", "hero"), ("Spider-Man", "hero"), ("Doom", "villain")):
+        console.add(name, kind=kind)
+    console.press()  # the engine deals
+    row = console.row("Spider-Man")
+    row.get_by_text("Trade…").click()
+    console.tap("[data-action=offer-spider-man-editor]")
+    assert "Offers a trade to the Editor" in row.inner_text()
+    given = row.locator('select[aria-label="The Editor\'s card"]')
+    chosen = given.evaluate("select => select.selectedOptions[0].textContent")
+    console.tap(row.locator("button[data-action^=accept-]"))
+    assert row.locator(".card").first.inner_text() == chosen
+    assert console.page.locator(".offer").count() == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from PIL import Image
 
 from tests.server.process import ServerProcess
@@ -176,3 +177,31 @@ def test_the_overlay_reconnects_and_resumes_after_the_server_restarts(
     seq_shown(page, seq)
     played = table.view()["view"]["current"]["card"]
     assert page.locator(".panel.current .card").get_attribute("data-card") == played
+
+
+def test_the_overlay_never_puts_an_error_on_stream(browser: Any, server: ServerProcess) -> None:
+    table = four_color(server)
+    context = browser.new_context(viewport={"width": 800, "height": 600})
+    page = context.new_page()
+    page.goto(f"{server.url}/overlay/{table.id}?token=not-a-token")
+    page.wait_for_load_state("networkidle")
+    assert page.inner_text("body").strip() == ""  # a dead link shows nothing, not a message
+    context.close()
+
+
+@pytest.mark.parametrize("size", [(800, 600), (1920, 1080), (1280, 720), (600, 800)])
+def test_the_overlay_fits_any_browser_source(
+    browser: Any, server: ServerProcess, size: tuple[int, int]
+) -> None:
+    table = four_color(server, heroes=6, villains=4)
+    table.send({"type": "deal"})
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(table.overlay_url())
+    page.wait_for_selector(".four-color .card")
+    box = page.locator("#overlay").bounding_box()
+    assert box["x"] >= 0 and box["y"] >= 0
+    assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    context.close()

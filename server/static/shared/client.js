@@ -22,13 +22,15 @@ export function tableId() {
 
 /**
  * A table followed live: one snapshot, then the WebSocket, reconnecting with backoff and
- * resuming from the last sequence seen. ``onView(view, seq)`` runs on every new view.
+ * resuming from the last sequence seen. ``onView(view, seq)`` runs on every new view, and
+ * ``onEvent(seq, event)`` on every event as this role may see it.
  */
 export class Table {
-  constructor(id, token, onView) {
+  constructor(id, token, onView, { onEvent } = {}) {
     this.id = id;
     this.token = token;
     this.onView = onView;
+    this.onEvent = onEvent ?? (() => {});
     this.seq = 0;
     this.base = `/api/tables/${encodeURIComponent(id)}`;
   }
@@ -56,10 +58,26 @@ export class Table {
     socket.onmessage = (message) => {
       const data = JSON.parse(message.data);
       if (data.type === "bye") return;
+      if (data.type === "event") this.onEvent(data.seq, data.event);
       this.seq = Math.max(this.seq, data.seq);
       if (data.view) this.onView(data.view, this.seq);
     };
     socket.onclose = () => setTimeout(() => this.follow(Math.min(delay * 2, 5000)), delay);
+  }
+
+  /** Every event after ``after``, as this role may see them: [{seq, event}]. */
+  async events(after = 0) {
+    const answer = await fetch(`${this.base}/events?after=${after}`, { headers: this.headers() });
+    if (!answer.ok) throw new Error(`the table answered ${answer.status}`);
+    return (await answer.json()).events;
+  }
+
+  /** A GM's POST to one of the table's routes other than commands; resolves to the body. */
+  async post(path) {
+    const answer = await fetch(`${this.base}/${path}`, { method: "POST", headers: this.headers() });
+    const body = await answer.json();
+    if (!answer.ok) throw new Error(body.message ?? `the table answered ${answer.status}`);
+    return body;
   }
 
   /** Send one command; resolves to {ok, status, body}. A retry reuses its idempotency key. */

@@ -2,7 +2,7 @@
 // follows the table over a WebSocket, reconnecting and resuming from the last sequence seen.
 // It renders the public view it is given; it never holds anything a stream may not show.
 
-import { Table, h, tableId } from "/static/client.js";
+import { Table, h, tableId } from "/static/shared/client.js";
 
 const params = new URLSearchParams(location.search);
 const root = document.getElementById("overlay");
@@ -21,7 +21,9 @@ let lastLine = [];
 const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
 
 function card(code, { faceDown = false } = {}) {
-  if (faceDown || !code) return h("div", { class: "card face-down", "aria-label": "face down" });
+  if (faceDown || !code) {
+    return h("div", { class: "card face-down", role: "img", "aria-label": "face down" });
+  }
   if (code.endsWith("J") && code.length === 2) {
     return h("div", { class: "card joker", "data-card": code }, "JOKER");
   }
@@ -89,8 +91,8 @@ function awareness(view) {
   }
   for (const declared of view.declarations) {
     const verb = declared.kind === "act" ? "acts" : "waits for";
-    column.append(h("div", { class: "declared" },
-                    `${names[declared.character] ?? declared.character} ${verb}: ${declared.what}`));
+    const who = names[declared.character] ?? declared.character;
+    column.append(h("div", { class: "declared" }, `${who} ${verb}: ${declared.what}`));
   }
   if (!column.childElementCount) column.append(h("div", { class: "label" }, "Tension rises…"));
   section.append(column);
@@ -106,9 +108,26 @@ function render(view) {
   root.dataset.seq = String(seq);
 }
 
-new Table(tableId(), params.get("token") ?? "", (view, at) => { seq = at; render(view); })
-  .start()
-  .catch((error) => {
-    root.replaceChildren(h("div", { class: "strip label" }, String(error.message)));
-    setTimeout(() => location.reload(), 5000);
-  });
+// Sized by the browser source: the overlay is laid out for 1920×1080 and scaled to fit whatever
+// width and height OBS gives it (800×600 by default), times the ``scale`` the streamer chose.
+function fit() {
+  const fitted = Math.min(innerWidth / 1920, innerHeight / 1080);
+  document.documentElement.style.setProperty("--seize-fit", String(fitted));
+}
+addEventListener("resize", fit);
+fit();
+
+// Nothing but the table ever goes on stream: a failed start (the server is down, the link was
+// replaced) keeps the last good picture, or nothing, and tries again quietly with growing pauses.
+const table = new Table(tableId(), params.get("token") ?? "", (view, at) => {
+  seq = at;
+  render(view);
+});
+async function start(delay = 1000) {
+  try {
+    await table.start();
+  } catch {
+    setTimeout(() => start(Math.min(delay * 2, 30000)), delay);
+  }
+}
+start();

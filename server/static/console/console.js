@@ -1,0 +1,207 @@
+// The GM console: /console starts a table; /console/{id}#token=… runs it. The GM token comes
+// in the URL's fragment (never sent to a server) and is kept in this browser.
+//
+// The roster is the console: everyone at the table, the one acting highlighted, each row with
+// the actions that concern that character. Above it, the one step the engine waits for, in the
+// game's words, taken by a tap, Space or Enter.
+
+import { Table, h, tableId } from "/static/shared/client.js";
+import { keeping, report, run, section } from "/static/shared/forms.js";
+import { awareness } from "/static/shared/awareness.js";
+import { rcs } from "/static/shared/index-cards.js";
+import { fourColor } from "/static/shared/panels.js";
+
+const SYSTEMS = { "four-color": fourColor, "megatraveller-rcs": rcs, awareness };
+const root = document.getElementById("console");
+const stored = (id) => JSON.parse(localStorage.getItem(`seize:${id}`) ?? "{}");
+
+function startPage() {
+  document.getElementById("title").textContent = "Seize: start a table";
+  const system = h("select", { name: "system", "aria-label": "Game" },
+    Object.entries(SYSTEMS).map(([value, s]) => h("option", { value }, s.title)));
+  const name = h("input", { name: "name", required: true, placeholder: "Friday game",
+                            "aria-label": "Table name" });
+  const admin = h("input", { name: "admin", placeholder: "only if the server asks for one",
+                             "aria-label": "Admin token" });
+  const create = h("form", { "data-form": "create", class: "stack" },
+    h("label", {}, "Game", system), h("label", {}, "Table name", name),
+    h("details", {}, h("summary", {}, "Admin token"), admin),
+    h("button", { class: "primary", "data-action": "create" }, "Create the table"));
+  create.addEventListener("submit", async (submitted) => {
+    submitted.preventDefault();
+    const headers = { "Content-Type": "application/json" };
+    if (admin.value) headers.Authorization = `Bearer ${admin.value}`;
+    const answer = await fetch("/api/tables", { method: "POST", headers,
+      body: JSON.stringify({ system: system.value, name: name.value }) });
+    const body = await answer.json();
+    if (!answer.ok) return report(body.message);
+    localStorage.setItem(`seize:${body.id}`, JSON.stringify({ gm_token: body.gm_token }));
+    location.assign(`/console/${body.id}#token=${encodeURIComponent(body.gm_token)}`);
+  });
+  root.replaceChildren(section("New table", create), h("p", { id: "notice", role: "status" }));
+}
+
+/** A QR code and its link, drawn from the server's answer (the SVG is the server's own). */
+function handoff(shown, onHide) {
+  const picture = h("div", { class: "qr-code", role: "img", "aria-label": "QR code of the link" });
+  picture.innerHTML = shown.svg;
+  return h("div", { class: "qr", "data-qr": shown.for },
+    picture,
+    h("p", {}, h("a", { href: shown.url, target: "_blank", rel: "noopener" }, shown.label)),
+    h("button", { type: "button", onclick: onHide }, "Hide"));
+}
+
+/** The events that still stand, so Undo can say what it takes back. */
+class Standing {
+  constructor() { this.seen = new Map(); }
+  add(seq, event) { if (event) this.seen.set(seq, event); }
+  last() {
+    const stack = [];
+    for (const seq of [...this.seen.keys()].sort((a, b) => a - b)) {
+      const event = this.seen.get(seq);
+      if (event.type === "undone") {
+        const at = stack.findIndex((entry) => entry.seq === event.undoes);
+        if (at >= 0) stack.splice(at, 1);
+      } else stack.push({ seq, event });
+    }
+    return stack.at(-1)?.event ?? null;
+  }
+}
+
+async function consolePage(id) {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const saved = stored(id);
+  const token = fragment.get("token") ?? saved.gm_token;
+  if (!token) {
+    root.replaceChildren(section("Token needed", h("p", {},
+      "Open this console with the link shown when the table was created.")));
+    return;
+  }
+  localStorage.setItem(`seize:${id}`, JSON.stringify({ gm_token: token }));
+  history.replaceState(null, "", location.pathname);
+
+  const standing = new Standing();
+  const qr = new Map(); // participant → the hand-off shown on their row
+  let overlayShown = null;
+  const next = h("section", { id: "next", "aria-labelledby": "prompt" },
+    h("h2", { id: "prompt", "data-prompt": "" }), h("div", { class: "controls" }),
+    h("p", { id: "notice", role: "status" }), h("div", { class: "undo" }));
+  const roster = h("section", { "data-section": "Roster" }, h("h2", {}, "At the table"),
+    h("ul", { class: "roster" }), h("div", { class: "aside" }));
+  const adding = h("section", { "data-section": "Add" }, h("h2", {}, "Add to the table"));
+  const links = h("section", { "data-section": "Links" }, h("h2", {}, "Stream overlay"),
+    h("div", { class: "links" }));
+  let system;
+  let view;
+  const ctx = { names: {}, table: null };
+
+  const show = async (path, label, keep) => {
+    try {
+      keep({ ...(await ctx.table.post(path)), label });
+      draw();
+    } catch (error) {
+      report(String(error.message));
+    }
+  };
+
+  function rowOf(row) {
+    const phone = row.phone && h("button", { type: "button", class: "quiet",
+      "data-action": `phone-${row.id}`, "aria-label": `Phone link for ${row.name}`,
+      onclick: () => show(`handoff/players/${encodeURIComponent(row.id)}`,
+                          `${row.name}'s player page`,
+                          (shown) => qr.set(row.id, { ...shown, for: row.id })) }, "Phone link");
+    const shown = qr.get(row.id);
+    return h("li", { class: ["row", row.current && "current", row.out && "out"]
+                       .filter(Boolean).join(" "),
+                     "data-id": row.id, "aria-current": row.current ? "true" : undefined },
+      h("div", { class: "who" }, h("strong", {}, row.name),
+        row.kind ? h("span", { class: "kind" }, row.kind) : null),
+      h("div", { class: "facts" }, row.facts),
+      h("div", { class: "doing", "data-doing": "" }, row.doing ?? ""),
+      h("div", { class: "actions" }, row.actions ?? [], phone),
+      shown ? handoff(shown, () => { qr.delete(row.id); draw(); }) : null);
+  }
+
+  function draw() {
+    if (!view) return;
+    const step = system.next(view, ctx);
+    keeping(next, () => {
+      next.querySelector("[data-prompt]").textContent = step.prompt;
+      next.querySelector(".controls").replaceChildren(...(step.controls ?? []).filter(Boolean));
+      const last = standing.last();
+      const taken = last && system.describe(last, ctx.names);
+      next.querySelector(".undo").replaceChildren(taken
+        ? h("button", { type: "button", class: "quiet", "data-action": "undo",
+            onclick: async () => {
+              if (await run(ctx.table, { type: "undo" }, ctx.names)) {
+                report(`Took back ${taken}.`, { tone: "ok" });
+              }
+            } }, `↶ Undo ${taken}`)
+        : h("span", { class: "muted" }, "Nothing to undo yet"));
+    });
+    keeping(roster, () => {
+      const rows = system.roster(view, ctx);
+      roster.querySelector(".roster").replaceChildren(...(rows.length ? rows.map(rowOf)
+        : [h("li", { class: "muted" }, system.empty)]));
+      roster.querySelector(".aside").replaceChildren(...(system.aside?.(view, ctx) ?? [])
+        .filter(Boolean));
+    });
+    links.querySelector(".links").replaceChildren(
+      h("p", { class: "muted" }, "Each new link stops the older ones working."),
+      h("button", { type: "button", "data-action": "overlay-link",
+        onclick: () => show("handoff/overlay", "Overlay for OBS (browser source)",
+                            (shown) => { overlayShown = { ...shown, for: "overlay" }; }) },
+        overlayShown ? "Show another new overlay link" : "Show a new overlay link"),
+      ...(overlayShown ? [handoff(overlayShown, () => { overlayShown = null; draw(); })] : []));
+  }
+
+  ctx.table = new Table(id, token, (v, seq) => {
+    view = v;
+    system ??= SYSTEMS[v.system];
+    ctx.view = v;
+    ctx.names = system.names(v);
+    document.title = `${ctx.table.name ?? "Seize"}: console`;
+    document.getElementById("title").textContent = ctx.table.name ?? "Seize";
+    document.getElementById("meta").textContent = `${system.title} · ${system.stage(v)}`;
+    document.body.dataset.seq = String(seq);
+    draw();
+  }, { onEvent: (seq, event) => standing.add(seq, event) });
+  await ctx.table.start();
+  for (const { seq, event } of await ctx.table.events(0)) standing.add(seq, event);
+  adding.append(system.join(ctx));
+  root.replaceChildren(next, roster, adding, links, devices(ctx.table));
+  draw();
+  document.addEventListener("keydown", (pressed) => {
+    if (pressed.key !== " " && pressed.key !== "Enter") return;
+    if (pressed.target.closest("input, select, textarea, button, a, summary")) return;
+    const primary = next.querySelector("[data-primary]:not([disabled])");
+    if (!primary) return;
+    pressed.preventDefault();
+    primary.click();
+  });
+}
+
+/** Card readers and dice trays, as they report. */
+function devices(table) {
+  const list = h("div", { "data-devices": "" });
+  const show = async () => {
+    const answer = await fetch(`${table.base}/devices`, { headers: table.headers() });
+    const found = answer.ok ? Object.entries((await answer.json()).devices) : [];
+    list.replaceChildren(...(found.length ? found.map(([name, d]) => h("p", { "data-device": name },
+      h("strong", {}, name), d.connected ? " is connected" : " is not connected",
+      d.last_read ? ` · last read ${d.last_read}` : "",
+      d.asking ? h("span", { class: "awaiting" }, ` · ${d.asking}`) : ""))
+      : [h("p", { class: "muted" }, "No card reader or dice tray has reported. Type what the "
+          + "table's cards and dice show where the console asks for them.")]));
+  };
+  show();
+  setInterval(show, 5000);
+  return h("details", { class: "devices" }, h("summary", {}, "Card readers and dice trays"), list);
+}
+
+const id = location.pathname.split("/").filter(Boolean).length > 1 ? tableId() : null;
+if (id) {
+  consolePage(id).catch(() => report("This console link does not open the table: open it with "
+    + "the link shown when the table was created."));
+}
+else startPage();

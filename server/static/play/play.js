@@ -1,0 +1,154 @@
+// The player page, /play/{id}?token=…, phone first: the player's own characters on top with big
+// buttons for exactly what they may do now, the public order of play below. The view it gets is
+// already cut to the player's role.
+
+import { Table, h, tableId } from "/static/shared/client.js";
+import { awareness as awarenessPlayed, d10, declare, reactions } from "/static/shared/awareness.js";
+import { button, card, keeping, report } from "/static/shared/forms.js";
+import { declaring, rcs as rcsPlayed } from "/static/shared/index-cards.js";
+import { fourColor as fourColorPlayed } from "/static/shared/panels.js";
+
+const token = new URLSearchParams(location.search).get("token") ?? "";
+const yours = document.getElementById("yours");
+const table = document.getElementById("table");
+
+/** One of the player's characters: what they know of it, what they may do now. */
+const mine = (id, name, facts, doing, actions) => h("article", { class: "mine", "data-id": id },
+  h("h2", {}, name), h("div", { class: "facts" }, facts),
+  doing ? h("p", { class: "doing", "data-doing": "" }, doing) : null,
+  h("div", { class: "actions" }, actions.filter(Boolean)));
+
+function fourColor(v, ctx, own) {
+  const who = ctx.names;
+  const heroes = v.members.filter((m) => m.kind === "hero");
+  const heroCards = v.order.filter((c) => own.has(c.holder));
+  const offers = (id) => v.offers.filter((o) => o.hero === id || o.partner === id).map((o) => {
+    const answering = o.partner === id;
+    return h("div", { class: "offer", "data-offer": o.offer },
+      h("p", {}, answering ? `${who[o.hero]} offers you a trade`
+        : `You offered a trade to ${who[o.partner]}`),
+      answering ? button(ctx.table, "Accept the trade", { type: "accept_trade", offer: o.offer },
+                         { primary: true, name: `accept-${o.offer}`, names: who }) : null,
+      button(ctx.table, answering ? "Decline" : "Withdraw the offer",
+             { type: "decline_trade", offer: o.offer },
+             { name: `decline-${o.offer}`, names: who }));
+  });
+  const cards = heroes.filter((m) => own.has(m.id)).map((m) => {
+    const holding = heroCards.find((c) => c.holder === m.id);
+    const offering = v.offers.some((o) => o.hero === m.id);
+    return mine(m.id, m.name, holding ? [card(holding.card)] : [],
+      v.current?.acting === m.id ? "Your Panel: act now!" : holding ? "Your card is still to play"
+        : v.to_deal.includes(m.id) ? "A card is coming to you" : "No card to play",
+      [...(holding && !offering ? [...heroes.filter((o) => o.id !== m.id),
+                                  { id: "editor", name: "the Editor" }]
+        .map((p) => button(ctx.table, `Offer a trade to ${p.name}`,
+          { type: "offer_trade", hero: m.id, partner: p.id },
+          { name: `offer-${p.id}`, names: who })) : []), ...offers(m.id)]);
+  });
+  const order = [
+    v.current ? h("p", { class: "now" }, "Now: ", card(v.current.card),
+      ` ${who[v.current.acting] ?? v.current.element ?? "the Editor"}`,
+      v.current.editorial_control ? " (Editorial Control!)" : "") : null,
+    h("ol", { class: "order" }, v.order.map((c) => h("li", {}, card(c.card),
+      ` ${who[c.acting] ?? who[c.holder] ?? ""}`))),
+    v.hidden_cards ? h("p", { class: "muted" }, `The Editor holds ${v.hidden_cards} more `
+      + `card${v.hidden_cards === 1 ? "" : "s"}, face down`) : null,
+  ];
+  return { cards, order };
+}
+
+function rcs(v, ctx, own) {
+  const who = ctx.names;
+  const rolling = v.awaiting.find((a) => a.what === "roll")?.who ?? [];
+  const cards = v.characters.filter((c) => own.has(c.id)).map((c) => {
+    const entry = v.line.find((e) => e.character === c.id);
+    const pool = v.pools[c.side] ?? 0;
+    const holder = v.token === c.id;
+    const spend = (points, label) => button(ctx.table, label, { type: "spend_tactics",
+      side: c.side, character: c.id, points, purpose: "initiative", note: "" },
+      { name: `tactics-${points > 0 ? "up" : "down"}`, names: who });
+    const movable = entry && !entry.tapped && v.phase === "round" && pool > 0;
+    return mine(c.id, c.name,
+      entry && !rolling.includes(c.id) ? [h("span", { class: "big" },
+        `Initiative ${entry.initiative}${entry.tally ? ` ${"|".repeat(entry.tally)}` : ""}`)] : [],
+      v.out.includes(c.id) ? "Out of the fight"
+        : rolling.includes(c.id) ? `Roll your ${v.options.initiative_dice}D${v.options.die_sides} `
+          + "in the tray, or tell the referee"
+        : holder ? (v.declared ? `You declared: ${v.declared.what} at ${v.declared.target}`
+                               : "You hold the token: declare your action")
+        : entry?.tapped ? "Tapped: your turn is done"
+        : entry?.marker ? "One Short Action left" : "",
+      [
+        v.may_seize.includes(c.id) ? button(ctx.table, "Seize the initiative!",
+          { type: "seize", character: c.id }, { primary: true, name: `seize-${c.id}`, names: who })
+          : null,
+        holder && !v.declared ? declaring(v, ctx, c.id) : null,
+        holder && !v.declared && entry?.short_actions_left === 1 ? button(ctx.table, "End my turn",
+          { type: "end_turn", character: c.id }, { name: `end-turn-${c.id}`, names: who }) : null,
+        movable ? spend(-1, `Tactics −1: sooner (${pool} left)`) : null,
+        movable ? spend(1, "Tactics +1: later") : null,
+      ]);
+  });
+  const order = [h("ol", { class: "order" }, v.line.map((e) => h("li", {
+    class: [e.token && "token", e.tapped && "tapped"].filter(Boolean).join(" ") || undefined },
+  `${who[e.character]} ${e.initiative}${e.tally ? ` ${"|".repeat(e.tally)}` : ""}`,
+  e.token ? " · holds the token" : e.tapped ? " · tapped" : ""))),
+  v.declared ? h("p", {}, `${who[v.declared.character]} declares: ${v.declared.what} at `
+    + `${v.declared.target}`) : null];
+  return { cards, order };
+}
+
+function awareness(v, ctx, own) {
+  const who = ctx.names;
+  const cards = v.characters.filter((c) => own.has(c.id)).map((c) => {
+    const pending = v.exchange?.pending.find((p) => p.character === c.id);
+    const reaction = v.exchange?.reactions.find((r) => r.character === c.id);
+    const i = c.initiative;
+    return mine(c.id, c.name,
+      i ? [h("span", { class: "big", "data-initiative": "" },
+        `QR ${i.qr} · Score ${i.score}${i.die ? ` · d10 ${i.die}` : ""}`)] : [],
+      pending ? `Your pre-emption of ${who[pending.to]} waits for your d10: roll it in the tray`
+        : reaction ? `You ${reaction.preempt ? "pre-empt" : "react to"} ${who[reaction.to]}: `
+          + `you go just ${reaction.placed}${reaction.die ? ` (d10 ${reaction.die})` : ""}`
+        : v.phase === "rolling" && !i
+          ? `Roll your d${v.options.die_sides} in the tray, or tell the GM`
+        : v.declaring === c.id ? "Your declaration: act or wait"
+        : c.waiting ? `Waiting for: ${c.waiting}` : c.acted ? "You have acted" : "",
+      [
+        v.declaring === c.id ? declare(v, ctx, c.id) : null,
+        pending ? d10(ctx, c.id, "Enter my d10", { type: "enter_preemption", character: c.id },
+                      "enter-preemption") : null,
+        v.exchange && v.may_react.includes(c.id) ? reactions(v, ctx, c.id) : null,
+      ].flat());
+  });
+  const order = [
+    v.declaring ? h("p", { class: "now" }, `Declaring now: ${who[v.declaring]}`) : null,
+    v.exchange ? h("p", {}, `${who[v.exchange.act.character]} acts: ${v.exchange.act.what}`) : null,
+    h("ol", { class: "order" }, v.declarations.map((d) => h("li", {},
+      `${who[d.character]} ${d.kind === "act" ? "acts" : "waits for"}: ${d.what}`))),
+  ];
+  return { cards, order };
+}
+
+// Each game: how this page draws it, and what the console already knows of it (names, stage).
+const GAMES = {
+  "four-color": [fourColor, fourColorPlayed],
+  "megatraveller-rcs": [rcs, rcsPlayed],
+  awareness: [awareness, awarenessPlayed],
+};
+
+const ctx = { names: {}, view: null, table: null };
+ctx.table = new Table(tableId(), token, (view, seq) => {
+  ctx.view = view;
+  const [render, game] = GAMES[view.system];
+  ctx.names = game.names(view);
+  const own = new Set(ctx.table.you?.participants ?? []);
+  const shown = render(view, ctx, own);
+  document.getElementById("title").textContent = ctx.table.name ?? "Seize";
+  document.getElementById("meta").textContent = `${game.title} · ${game.stage(view)}`;
+  document.body.dataset.seq = String(seq);
+  keeping(yours, () => yours.replaceChildren(...(shown.cards.length ? shown.cards
+    : [h("p", { class: "muted" }, "None of your characters is at this table yet.")])));
+  table.replaceChildren(h("h2", {}, "The table"), ...shown.order.filter(Boolean));
+});
+ctx.table.start().catch(() => report("This link does not open a table: ask the GM for a new one."));

@@ -1,0 +1,266 @@
+// The awareness one-pager at the GM's console: everyone's QR and Score, who declares now, act or
+// wait, reactions and pre-emptions on the rows of those who wait, and each exchange resolved in
+// its order.
+
+import { h } from "/static/shared/client.js";
+import {
+  button, inline, input, joining, labelled, listed, possessive, rollInitiative, run, select,
+} from "/static/shared/forms.js";
+
+const STATES = [["surprised", "Surprised"], ["startled", "Startled"], ["alert", "Alert"],
+                ["ready", "Ready"], ["lying_in_wait", "Lying in wait"]];
+const STATE = Object.fromEntries(STATES);
+const MODES = [["normal", "normal"], ["all_out_offensive", "all-out offensive"],
+               ["all_out_defensive", "all-out defensive"]];
+
+const positionText = (sheet) => (sheet.position
+  ? `, position ${sheet.position > 0 ? "+" : ""}${sheet.position}` : "");
+const names = (v) => Object.fromEntries(v.characters.map((c) => [c.id, c.name]));
+const panics = (v, c) => c?.initiative && c.initiative.qr >= v.options.panic_from
+  && c.initiative.qr <= v.options.panic_to;
+
+/** A d10 typed from the table for ``command``; the tray may send it instead. */
+export function d10(ctx, id, label, command, name) {
+  const die = input("d10", { keep: `${name}-${id}`, type: "number", min: 1, placeholder: "d10",
+                             max: ctx.view.options.die_sides, required: true,
+                             inputmode: "numeric", class: "die", name: "die" });
+  return inline(label, [die], () => run(ctx.table, { ...command, die: Number(die.value),
+                                                     source: "gm" }, ctx.names),
+                { primary: true, name });
+}
+
+/** What the next one in the exchange does: the act, or a reaction to it. */
+function deed(exchange, id) {
+  if (exchange.act.character === id) return exchange.act.what;
+  return exchange.reactions.find((r) => r.character === id)?.what ?? "action";
+}
+
+export function declare(v, ctx, id) {
+  const c = v.characters.find((x) => x.id === id);
+  const panic = panics(v, c);
+  const what = input("What", { keep: `what-${id}`, placeholder: "what, or the trigger to wait for",
+                               name: "what" });
+  const mode = select("Mode", panic ? MODES.slice(1) : MODES, { keep: `mode-${id}` });
+  const text = (fallback) => what.value.trim() || fallback;
+  const form = inline(`${c.name} acts`, [what, mode], () => run(ctx.table, { type: "act",
+    character: id, what: text("acts"), mode: mode.value }, ctx.names),
+  { primary: true, name: "act" });
+  if (!panic) {
+    form.append(button(ctx.table, `${c.name} waits`, () => ({ type: "wait", character: id,
+      trigger: text("something happens") }), { name: "wait", names: ctx.names }));
+  }
+  return form;
+}
+
+function next(v, ctx) {
+  const who = ctx.names;
+  const table = ctx.table;
+  const waits = Object.fromEntries(v.awaiting.map((a) => [a.what, a]));
+  if (waits.roll_initiative) return rollInitiative(v, ctx, "No one is left to declare");
+  if (waits.initiative) {
+    const id = waits.initiative.who[0];
+    return {
+      prompt: `Waiting for ${possessive(who[id])} d10 from the tray (or type it)`,
+      controls: [d10(ctx, id, `Enter ${possessive(who[id])} d10`,
+        { type: "enter_initiative", character: id }, "enter-initiative"),
+      button(table, "Let the engine roll it",
+             { type: "enter_initiative", character: id, source: "engine" },
+             { name: "engine-roll", names: who })],
+    };
+  }
+  if (waits.preemption) {
+    const id = waits.preemption.who[0];
+    const pending = v.exchange.pending.find((p) => p.character === id);
+    return {
+      prompt: `Waiting for ${possessive(who[id])} d10 to pre-empt ${who[pending.to]} `
+        + "from the tray (or type it)",
+      controls: [d10(ctx, id, `Enter ${possessive(who[id])} d10`,
+        { type: "enter_preemption", character: id }, "enter-preemption"),
+      button(table, "Let the engine roll it",
+             { type: "enter_preemption", character: id, source: "engine" },
+             { name: "engine-preemption", names: who })],
+    };
+  }
+  if (waits.react_or_resolve && v.exchange?.next) {
+    const x = v.exchange;
+    const id = x.next;
+    const reactors = v.may_react.map((r) => who[r]);
+    const may = reactors.length ? `. ${listed(reactors)} may react first` : "";
+    if (x.next_preempted) {
+      return {
+        prompt: `${who[id]} was pre-empted: could ${possessive(who[id])} ${deed(x, id)} `
+          + "still happen?",
+        controls: [
+          button(table, `It happens: resolve ${possessive(who[id])} ${deed(x, id)}`,
+                 { type: "resolve" }, { primary: true, name: "resolve", names: who }),
+          button(table, "It could not happen", { type: "resolve", performed: false },
+                 { name: "not-performed", names: who })],
+      };
+    }
+    return {
+      prompt: `${who[x.act.character]} acts: ${x.act.what}${may}`,
+      controls: [button(table, `Resolve ${possessive(who[id])} ${deed(x, id)}`, { type: "resolve" },
+                        { primary: true, name: "resolve", names: who })],
+    };
+  }
+  const id = v.declaring;
+  if (!id) return { prompt: "No one is left to declare", controls: [] };
+  const c = v.characters.find((x) => x.id === id);
+  return {
+    prompt: `${c.name} declares: act or wait`
+      + (panics(v, c) ? ` (QR ${c.initiative.qr}: panic, all-out only)` : ""),
+    controls: [declare(v, ctx, id)],
+  };
+}
+
+/** A waiting character's reactions: to whom, and just before (a pre-emption) or just after. */
+export function reactions(v, ctx, id) {
+  const x = v.exchange;
+  const who = ctx.names;
+  const targets = [x.act.character, ...x.reactions.map((r) => r.character)]
+    .filter((t) => t !== id && !x.pending.some((p) => p.character === t));
+  const to = select("To", targets.map((t) => [t, who[t]]), { keep: `to-${id}` });
+  const base = () => ({ type: "react", character: id, to: to.value, what: "reaction" });
+  const die = input("d10", { keep: `react-die-${id}`, type: "number", min: 1, required: true,
+                             placeholder: "d10",
+                             max: v.options.die_sides, inputmode: "numeric", class: "die",
+                             name: "die" });
+  return [
+    targets.length > 1 ? labelled("Reacts to", to) : null,
+    button(ctx.table, "Pre-empt, roll for me", () => ({ ...base(), timing: "before",
+      what: "pre-emption" }),
+           { name: `preempt-${id}`, names: who }),
+    inline("Pre-empt with this d10", [die], () => run(ctx.table, { ...base(), timing: "before",
+      what: "pre-emption", die: Number(die.value), source: "gm" }, who),
+    { name: `preempt-die-${id}` }),
+    button(ctx.table, "Pre-empt, the tray rolls", () => ({ ...base(), timing: "before",
+      what: "pre-emption", source: "device" }), { name: `preempt-tray-${id}`, names: who }),
+    button(ctx.table, "Just after", () => ({ ...base(), timing: "after" }),
+           { name: `after-${id}`, names: who }),
+  ];
+}
+
+/** Awareness state and position, set between rounds. */
+function setting(v, ctx, c) {
+  const state = select("Awareness", STATES, { keep: `state-${c.id}`, value: c.sheet.state });
+  const position = input("Position", { keep: `position-${c.id}`, type: "number", min: -4, max: 4,
+                                       value: String(c.sheet.position), class: "die" });
+  return h("details", { class: "more" }, h("summary", {}, "Awareness…"),
+    inline("Set", [labelled("Awareness", state), labelled("Position", position)],
+      () => run(ctx.table, { type: "set_awareness", character: c.id, state: state.value,
+                             position: Number(position.value) }, ctx.names),
+      { name: `set-${c.id}` }));
+}
+
+/** Correcting a QR and Score this round. */
+function correcting(ctx, c) {
+  const number = (label, value) => input(label, { keep: `${label}-${c.id}`, type: "number",
+                                                  class: "die", value: String(value) });
+  const qr = number("QR", c.initiative.qr);
+  const score = number("Score", c.initiative.score);
+  return h("details", { class: "more" }, h("summary", {}, "Correct…"),
+    inline(`Correct ${possessive(c.name)} initiative`, [labelled("QR", qr),
+                                                        labelled("Score", score)],
+    () => run(ctx.table, { type: "override_initiative", character: c.id, qr: Number(qr.value),
+                           score: Number(score.value) }, ctx.names), { name: `correct-${c.id}` }));
+}
+
+function doing(v, c, who) {
+  const x = v.exchange;
+  const pending = x?.pending.find((p) => p.character === c.id);
+  const reaction = x?.reactions.find((r) => r.character === c.id);
+  if (v.awaiting.some((a) => a.what === "initiative" && a.who.includes(c.id))) {
+    return "Rolling initiative";
+  }
+  if (pending) return `Pre-empts ${who[pending.to]}: d10 awaited`;
+  if (reaction) {
+    const roll = reaction.die ? ` (d10 ${reaction.die} against ${reaction.target})` : "";
+    return `${reaction.preempt ? "Pre-empts" : "Reacts to"} ${who[reaction.to]}: goes just `
+      + `${reaction.placed}${roll}`;
+  }
+  if (x?.act.character === c.id) return `Acts: ${x.act.what}`;
+  if (v.declaring === c.id) return "Declaring now";
+  if (c.waiting) return `Waits for: ${c.waiting}`;
+  if (c.acted) return "Has acted";
+  return "";
+}
+
+function roster(v, ctx) {
+  const who = ctx.names;
+  const between = v.phase === "setup" || v.phase === "round_over";
+  const byQr = (a, b) => (a.initiative && b.initiative
+    ? a.initiative.qr - b.initiative.qr || b.initiative.score - a.initiative.score : 0);
+  const busy = v.exchange ? v.exchange.next ?? v.exchange.act.character : v.declaring;
+  return [...v.characters].sort(byQr).map((c) => ({
+    id: c.id, name: c.name, kind: c.side || null, phone: true,
+    current: busy === c.id,
+    facts: [c.initiative ? h("span", { class: "big" }, `QR ${c.initiative.qr}`) : null,
+            c.initiative ? ` Score ${c.initiative.score}` : null,
+            c.sheet
+              ? h("span", { class: "muted" }, ` ${STATE[c.sheet.state]}${positionText(c.sheet)}`)
+              : null],
+    doing: doing(v, c, who),
+    actions: [
+      v.exchange && v.may_react.includes(c.id) ? reactions(v, ctx, c.id) : null,
+      between && c.sheet ? setting(v, ctx, c) : null,
+      c.initiative && !between ? correcting(ctx, c) : null,
+    ],
+  }));
+}
+
+function aside(v, ctx) {
+  const who = ctx.names;
+  return [
+    v.exchange?.sequence ? h("p", { "data-sequence": "" }, "Resolves in order: ",
+      v.exchange.sequence.map((id) => who[id]).join(" → ")) : null,
+    v.upcoming?.length ? h("p", { class: "muted" }, "Still to declare (only you see this): ",
+      v.upcoming.map((id) => who[id]).join(", ")) : null,
+    v.declarations.length ? h("ol", { class: "declared" }, v.declarations.map((d) => h("li", {},
+      `${who[d.character]} ${d.kind === "act" ? "acts" : "waits for"}: ${d.what}`))) : null,
+  ].filter(Boolean);
+}
+
+function join(ctx) {
+  const number = (label) => input(label, { type: "number", value: "5", class: "die",
+                                           name: label.toLowerCase(), required: true });
+  const perception = number("Perception");
+  const stealth = number("Stealth");
+  const coordination = number("Coordination");
+  const state = select("Awareness", STATES, { value: "alert", name: "state" });
+  return joining(ctx, [labelled("Perception", perception), labelled("Stealth", stealth),
+                       labelled("Coordination", coordination), labelled("Awareness", state)],
+  (name, id) => ({ type: "join", sheet: { id, name, perception: Number(perception.value),
+    stealth: Number(stealth.value), coordination: Number(coordination.value),
+    state: state.value } }));
+}
+
+function describe(e, who) {
+  const name = (id) => who[id] ?? "someone";
+  switch (e.type) {
+    case "joined": return `${e.sheet.name} joining`;
+    case "awareness_set": return `${possessive(name(e.character))} awareness and position`;
+    case "initiative_rolled": return `the initiative roll of round ${e.round}`;
+    case "rolls_awaited": return `rolling round ${e.round} at the table`;
+    case "initiative_entered": return `${possessive(name(e.result.character))} initiative`;
+    case "declared": return `${possessive(name(e.character))} ${e.kind === "act" ? "act" : "wait"}`;
+    case "preemption_awaited": return `${possessive(name(e.character))} pre-emption`;
+    case "reacted":
+      return `${possessive(name(e.character))} ${e.preempt ? "pre-emption" : "reaction"}`;
+    case "resolved": return `resolving ${possessive(name(e.character))} action`;
+    case "initiative_overridden":
+      return `${possessive(name(e.result.character))} corrected initiative`;
+    default: return "the last step";
+  }
+}
+
+export const awareness = {
+  title: "Awareness one-pager",
+  empty: "No one yet: add the characters below.",
+  names,
+  stage: (v) => (v.phase === "setup" ? "before the first round" : `round ${v.round}`),
+  next,
+  roster,
+  aside,
+  join,
+  describe,
+};

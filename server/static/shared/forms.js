@@ -1,0 +1,158 @@
+// What the console and the player page share: cards in words, buttons that send a command,
+// small inputs, and a refusal told in the table's words where the user is looking.
+
+import { h } from "/static/shared/client.js";
+
+const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
+
+/** A card as words: "K♣", "10♥", "red joker". */
+export function cardText(code) {
+  if (!code) return "a face-down card";
+  if (code === "RJ") return "red joker";
+  if (code === "BJ") return "black joker";
+  const suit = code.slice(-1);
+  return code.slice(0, -1) + (SUITS[suit] ?? suit);
+}
+
+/** A card as a chip. */
+export function card(code) {
+  const red = code && (code.endsWith("H") || code.endsWith("D") || code === "RJ");
+  return h("span", { class: `card${red ? " red" : ""}`, "data-card": code ?? "" }, cardText(code));
+}
+
+/** Where refusals and confirmations are shown: next to the one obvious action. */
+export function report(message, { tone = "bad" } = {}) {
+  const notice = document.getElementById("notice");
+  if (!notice) return;
+  notice.textContent = message ?? "";
+  notice.dataset.tone = tone;
+}
+
+/**
+ * Send ``command``. A refusal is shown with the participants' names in place of their ids, and
+ * without the rule's code: the table reads it, not the engine.
+ */
+export async function run(table, command, names = {}) {
+  const { ok, body } = await table.send(command);
+  if (ok) {
+    report("");
+    return true;
+  }
+  // A field's validation names the command's field ("deal_card.card"): its message alone is
+  // what the table needs.
+  let message = (body.errors?.[0]?.message ?? body.message ?? "that was refused")
+    .replace(/^Value error, /, "");
+  // The engine quotes the ids it names ('jena'); only those are put in words.
+  for (const [id, name] of Object.entries(names)) message = message.replaceAll(`'${id}'`, name);
+  message = message.replace(/\b(?:10|[2-9TJQKA])[HDCS]\b/g, cardText);
+  // The way forward is the step the page already offers; the refusal points back to it.
+  const next = document.querySelector("[data-prompt]")?.textContent;
+  report(`Not now: ${message.replaceAll("_", " ")}.`.replace(/\.\.$/, ".")
+    + (next ? ` The table waits for this: ${next}.` : ""));
+  return false;
+}
+
+/** A button that sends a command built when it is pressed. */
+export function button(table, label, command, { primary = false, name, names, disabled } = {}) {
+  return h("button", {
+    type: "button", class: primary ? "primary" : undefined, "data-action": name, disabled,
+    "data-primary": primary,
+    onclick: () => run(table, typeof command === "function" ? command() : command, names),
+  }, label);
+}
+
+/** A labelled input; ``keep`` names it so what was typed survives a redraw. */
+export function input(label, { keep, type = "text", value = "", ...rest } = {}) {
+  return h("input", { type, value, "data-keep": keep, "aria-label": label, ...rest });
+}
+
+/** A labelled select of [value, text] choices. */
+export function select(label, choices, { keep, value, name } = {}) {
+  const field = h("select", { "data-keep": keep, "aria-label": label, name },
+    choices.map(([v, text]) => h("option", { value: v }, text)));
+  if (value !== undefined) field.value = value;
+  return field;
+}
+
+/** A form whose submit (Enter, or its button) runs ``send``; its button is ``label``. */
+export function inline(label, fields, send, { primary = false, name } = {}) {
+  const form = h("form", { class: "inline", "data-form": name }, fields,
+    h("button", { type: "submit", class: primary ? "primary" : undefined,
+                  "data-action": name, "data-primary": primary }, label));
+  form.addEventListener("submit", (submitted) => {
+    submitted.preventDefault();
+    send();
+  });
+  return form;
+}
+
+/** A section with a heading. */
+export function section(title, ...children) {
+  return h("section", { "data-section": title }, h("h2", {}, title), ...children);
+}
+
+/** An id for a new participant from their name, unlike any id in ``taken``. */
+export function newId(name, taken) {
+  const base = name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "").slice(0, 40) || "someone";
+  let id = base;
+  for (let n = 2; taken.includes(id); n++) id = `${base}-${n}`;
+  return id;
+}
+
+/** "Jena", "Jena and Bea", "Jena, Bea and Kid". */
+export function listed(names) {
+  return names.length < 2 ? names.join("")
+    : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/** "Jena's", "Boss's". */
+export const possessive = (name) => `${name}'s`;
+
+/** A field with its visible label above it. */
+export const labelled = (text, field) => h("label", { class: "field" }, h("span", {}, text), field);
+
+/**
+ * The compact form that adds a participant: a name, then the system's ``fields`` with their
+ * defaults. ``build(name, id)`` makes the join command; the id comes from the name.
+ */
+export function joining(ctx, fields, build) {
+  const name = input("Name", { placeholder: "Name", required: true, name: "name",
+                               autocomplete: "off" });
+  return inline("Add", [labelled("Name", name), ...fields], async () => {
+    const id = newId(name.value, Object.keys(ctx.names));
+    if (await run(ctx.table, build(name.value.trim(), id), ctx.names)) {
+      name.value = "";
+      name.focus();
+    }
+  }, { name: "join" });
+}
+
+/** Both dice systems' first step of a round: the engine rolls, or the table does. */
+export function rollInitiative(v, ctx, roundOver) {
+  const round = v.phase === "setup" ? 1 : v.round + 1;
+  const ready = Object.keys(ctx.names).length > (v.out?.length ?? 0);
+  return {
+    prompt: !ready ? "Add the characters, then roll initiative"
+      : v.phase === "setup" ? "Everyone is here: roll initiative"
+      : `${roundOver}: round ${round} begins`,
+    controls: [
+      button(ctx.table, `Roll initiative for round ${round}`, { type: "roll_initiative" },
+             { primary: true, name: "roll", disabled: !ready, names: ctx.names }),
+      button(ctx.table, "Roll at the table", { type: "roll_initiative", source: "gm" },
+             { name: "await-rolls", disabled: !ready, names: ctx.names }),
+    ],
+  };
+}
+
+/** What was typed or focused in named fields survives the redraw a new view brings. */
+export function keeping(container, draw) {
+  const values = new Map([...container.querySelectorAll("[data-keep]")]
+    .map((field) => [field.dataset.keep, field.value]));
+  const focused = document.activeElement?.dataset?.keep;
+  draw();
+  for (const field of container.querySelectorAll("[data-keep]")) {
+    if (values.has(field.dataset.keep)) field.value = values.get(field.dataset.keep);
+    if (field.dataset.keep === focused) field.focus();
+  }
+}

@@ -1,0 +1,202 @@
+// MegaTraveller RCS at the referee's console: the index cards in the order of play, the Taking
+// Turn Token, who may seize now, the tactics pools.
+
+import { h } from "/static/shared/client.js";
+import {
+  button, inline, input, joining, labelled, listed, possessive, rollInitiative, run, select,
+} from "/static/shared/forms.js";
+
+const dice = (v) => `${v.options.initiative_dice}D${v.options.die_sides}`;
+const names = (v) => Object.fromEntries(v.characters.map((c) => [c.id, c.name]));
+const tally = (entry) => `${entry.initiative}${entry.tally ? ` ${"|".repeat(entry.tally)}` : ""}`;
+
+/** The dice of one character's initiative, typed from the table (or the tray sends them). */
+function diceFor(v, ctx, id) {
+  const count = v.options.initiative_dice;
+  const sides = v.options.die_sides;
+  const dice = Array.from({ length: count }, (_, n) => input(`Die ${n + 1}`, {
+    keep: `roll-${id}-${n}`, type: "number", min: 1, max: sides, required: true,
+    inputmode: "numeric", class: "die", name: `die${n + 1}`, placeholder: `d${sides}` }));
+  return inline(`Enter ${possessive(ctx.names[id])} roll`, dice, () => run(ctx.table, {
+    type: "enter_roll", character: id, dice: dice.map((d) => Number(d.value)), source: "gm",
+  }, ctx.names), { primary: true, name: "enter-roll" });
+}
+
+/** The holder's declaration: Long or Short, what, at whom. */
+export function declaring(v, ctx, id) {
+  const entry = v.line.find((c) => c.character === id);
+  const side = v.characters.find((c) => c.id === id)?.side;
+  const others = v.characters.filter((c) => c.id !== id && !v.out.includes(c.id));
+  const foes = [...others.filter((c) => c.side !== side), ...others.filter((c) => c.side === side)];
+  const length = select("Action", entry.short_actions_left < 2 ? [["short", "Short Action"]]
+    : [["long", "Long Action"], ["short", "Short Action"]], { keep: `action-${id}` });
+  const what = input("What", { keep: `what-${id}`, placeholder: "fires (what)", name: "what" });
+  const target = select("At", [...foes.map((c) => [c.name, c.name]), ["—", "no one"]],
+                        { keep: `target-${id}` });
+  return inline(`Declare for ${ctx.names[id]}`, [length, what, target], () => run(ctx.table, {
+    type: "declare", character: id, action: length.value, what: what.value.trim() || "acts",
+    target: target.value,
+  }, ctx.names), { primary: true, name: "declare" });
+}
+
+function next(v, ctx) {
+  const who = ctx.names;
+  const wait = v.awaiting[0];
+  const table = ctx.table;
+  switch (wait.what) {
+    case "roll_initiative": return rollInitiative(v, ctx, "Every card is tapped");
+    case "roll": {
+      const id = wait.who[0];
+      return {
+        prompt: `Waiting for ${possessive(who[id])} ${dice(v)} from the tray (or type it)`,
+        controls: [diceFor(v, ctx, id), button(table, "Let the engine roll it",
+          { type: "enter_roll", character: id, source: "engine" }, { name: "engine-roll",
+                                                                  names: who })],
+      };
+    }
+    case "declare": {
+      const id = wait.who[0];
+      const entry = v.line.find((c) => c.character === id);
+      return {
+        prompt: `${who[id]} holds the token: declare an action`
+          + (entry?.short_actions_left === 1 ? " (one Short Action left)" : ""),
+        controls: [declaring(v, ctx, id), entry?.short_actions_left === 1
+          ? button(table, `End ${possessive(who[id])} turn`, { type: "end_turn", character: id },
+                   { name: "end-turn", names: who }) : null],
+      };
+    }
+    default: {
+      const d = v.declared;
+      const seizers = wait.what === "seize_or_resolve" ? wait.who.map((id) => who[id]) : [];
+      return {
+        prompt: `${who[d.character]} declares: ${d.what} at ${d.target}`
+          + (seizers.length ? `. ${listed(seizers)} may seize the initiative first` : ""),
+        controls: [button(table, `Resolve ${possessive(who[d.character])} ${d.what}`,
+          { type: "resolve" }, { primary: true, name: "resolve", names: who })],
+      };
+    }
+  }
+}
+
+/**
+ * Ruling 5's exception: between a holder's Short Actions only the referee's ruled interrupt (an
+ * attack of opportunity) lets a higher untapped card seize, and it says why.
+ */
+function interrupting(v, ctx, entry) {
+  const holder = v.line.find((c) => c.token);
+  const higher = entry && holder && !entry.tapped && !entry.token
+    && (entry.initiative > holder.initiative
+        || (entry.initiative === holder.initiative && entry.tally > holder.tally));
+  if (!higher || v.may_seize.includes(entry.character)) return null;
+  const id = entry.character;
+  const reason = input("Why", { keep: `reason-${id}`, value: "attack of opportunity",
+                                name: "reason" });
+  return inline(`${ctx.names[id]} interrupts`, [reason], () => run(ctx.table, { type: "seize",
+    character: id, ruled_interrupt: true, reason: reason.value.trim() }, ctx.names),
+  { name: `interrupt-${id}` });
+}
+
+function roster(v, ctx) {
+  const who = ctx.names;
+  const table = ctx.table;
+  const rolling = v.awaiting.find((a) => a.what === "roll")?.who ?? [];
+  const inLine = v.line.map((c) => c.character);
+  const rest = v.characters.map((c) => c.id).filter((id) => !inLine.includes(id));
+  return [...inLine, ...rest].map((id) => {
+    const character = v.characters.find((c) => c.id === id);
+    const entry = v.line.find((c) => c.character === id);
+    const out = v.out.includes(id);
+    const pool = v.pools[character.side] ?? 0;
+    const movable = entry && !entry.tapped && !out && v.phase === "round" && pool > 0;
+    const spend = (points, label) => button(table, label, { type: "spend_tactics",
+      side: character.side, character: id, points, purpose: "initiative", note: "" },
+      { name: `tactics-${id}-${points > 0 ? "up" : "down"}`, names: who });
+    const correct = input("Initiative", { keep: `override-${id}`, type: "number",
+                                          class: "die", name: "initiative" });
+    return {
+      id, name: character.name, kind: character.side, phone: !out, out,
+      current: Boolean(entry?.token),
+      facts: entry && !rolling.includes(id) ? [h("span", { class: "big" }, tally(entry)),
+        h("span", { class: "muted" }, ` ${entry.dice.join(" + ")}`)] : [],
+      doing: out ? "Out of the fight" : rolling.includes(id) ? "Rolling initiative"
+        : entry?.token ? (v.declared ? `Declares: ${v.declared.what} at ${v.declared.target}`
+                                     : "Holds the token")
+        : entry?.tapped ? "Tapped" : entry?.marker ? "One Short Action left" : "",
+      actions: [
+        v.may_seize.includes(id) ? button(table, "Seize the initiative!",
+          { type: "seize", character: id }, { name: `seize-${id}`, names: who }) : null,
+        movable ? spend(-1, "Tactics −1 (sooner)") : null,
+        movable ? spend(1, "Tactics +1 (later)") : null,
+        out ? null : h("details", { class: "more" }, h("summary", {}, "More…"),
+          interrupting(v, ctx, entry),
+          entry && v.phase !== "round_over" ? inline("Correct initiative", [correct],
+            () => run(table, { type: "override_initiative", character: id,
+                               initiative: Number(correct.value) }, who),
+            { name: `override-${id}` }) : null,
+          button(table, `Take ${character.name} out`, { type: "take_out", character: id },
+                 { name: `take-out-${id}`, names: who })),
+      ],
+    };
+  });
+}
+
+/** The tactics pools, one per side, and setting them. */
+function aside(v, ctx) {
+  const sides = Object.entries(v.pools);
+  if (!sides.length) return [];
+  return [h("h3", {}, "Tactics pools"), h("ul", { class: "pools" }, sides.map(([side, points]) => {
+    const field = input(`Points for ${side}`, { keep: `pool-${side}`, type: "number", min: 0,
+                                                 class: "die", value: String(points) });
+    return h("li", { "data-pool": side }, h("strong", {}, side),
+      ` ${points} point${points === 1 ? "" : "s"} `,
+      inline("Set", [field], () => run(ctx.table, { type: "set_pool", side,
+        points: Number(field.value) }, ctx.names), { name: `pool-${side}` }));
+  }))];
+}
+
+function join(ctx) {
+  const sides = [...new Set(ctx.view?.characters.map((c) => c.side) ?? [])];
+  const side = input("Side", { value: sides[0] ?? "crew", name: "side", required: true });
+  const number = (label, value) => input(label, { type: "number", value, class: "die",
+                                                  name: label.toLowerCase(), required: true });
+  const dex = number("Dex", "7");
+  const movement = number("Movement", "1");
+  const tactics = number("Tactics", "0");
+  return joining(ctx, [labelled("Side", side), labelled("Dex", dex),
+                       labelled("Movement", movement), labelled("Tactics", tactics)],
+  (name, id) => ({ type: "join", character: { id, name, side: side.value.trim(),
+    dex: Number(dex.value), movement: Number(movement.value), tactics: Number(tactics.value) } }));
+}
+
+function describe(e, who) {
+  const name = (id) => who[id] ?? "someone";
+  switch (e.type) {
+    case "joined": return `${e.character.name} joining`;
+    case "pool_set": return `setting the ${e.side} pool to ${e.points}`;
+    case "tactics_spent": return `${possessive(name(e.character))} tactics point`;
+    case "initiative_rolled": return `the initiative roll of round ${e.round}`;
+    case "rolls_awaited": return `rolling round ${e.round} at the table`;
+    case "roll_entered":
+      return `${possessive(name(e.roll.character))} roll of ${e.roll.dice.join(" + ")}`;
+    case "declared": return `${possessive(name(e.declaration.character))} declaration`;
+    case "resolved":
+      return `resolving ${possessive(name(e.declaration.character))} ${e.declaration.what}`;
+    case "seized": return `${name(e.character)} seizing the initiative`;
+    case "turn_ended": return `the end of ${possessive(name(e.character))} turn`;
+    case "taken_out": return `taking ${name(e.character)} out`;
+    case "initiative_overridden": return `${possessive(name(e.character))} corrected initiative`;
+    default: return "the last step";
+  }
+}
+
+export const rcs = {
+  title: "MegaTraveller RCS",
+  empty: "No one yet: add the characters below.",
+  names,
+  stage: (v) => (v.phase === "setup" ? "before the first round" : `round ${v.round}`),
+  next,
+  roster,
+  aside,
+  join,
+  describe,
+};

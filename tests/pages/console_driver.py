@@ -1,0 +1,137 @@
+"""The GM console driven as a GM drives it: by tapping, and typing only what the table's cards
+and dice show. The tests and the console bench share it; it counts the taps."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from playwright.sync_api import ViewportSize
+
+TABLET: ViewportSize = {"width": 1024, "height": 768}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+class Console:
+    """One table's console in one browser page."""
+
+    def __init__(self, page: Any, base_url: str) -> None:
+        self.page = page
+        self.base_url = base_url
+        self.taps = 0
+
+    def create(self, system: str, name: str = "Friday game") -> str:
+        """A new table from the start page; answers its id."""
+        self.page.goto(f"{self.base_url}/console")
+        self.page.select_option("[data-form=create] select[name=system]", system)
+        self.page.fill("[data-form=create] input[name=name]", name)
+        self.page.click("[data-action=create]")
+        self.page.wait_for_selector("[data-form=join]")
+        table_id: str = self.page.url.rsplit("/", 1)[1]
+        return table_id
+
+    def add(self, name: str, **fields: str) -> None:
+        """Add someone with the compact form; they are on the roster at once."""
+        form = self.page.locator("[data-form=join]")
+        form.locator("input[name=name]").fill(name)
+        for field, value in fields.items():
+            control = form.locator(f"[name={field}]")
+            if control.evaluate("e => e.tagName") == "SELECT":
+                control.select_option(value)
+            else:
+                control.fill(value)
+        form.locator("button[type=submit]").click()
+        self.row(name).wait_for()
+
+    @property
+    def seq(self) -> int:
+        return int(self.page.evaluate("Number(document.body.dataset.seq ?? 0)"))
+
+    def tap(self, target: str | Any) -> None:
+        """Tap a button (a selector or a locator) and wait for the table to move on."""
+        before = self.seq
+        locator = self.page.locator(target) if isinstance(target, str) else target
+        locator.click()
+        self.taps += 1
+        self.page.wait_for_function(f"Number(document.body.dataset.seq) > {before}")
+
+    def key(self, key: str) -> None:
+        """Take the one obvious step from the keyboard."""
+        before = self.seq
+        self.page.keyboard.press(key)
+        self.page.wait_for_function(f"Number(document.body.dataset.seq) > {before}")
+
+    def press(self) -> None:
+        """Take the one obvious step."""
+        self.tap("#next [data-primary]")
+
+    def type(self, selector: str, value: str) -> None:
+        self.page.locator(selector).fill(value)
+
+    def refused(self, target: str) -> str:
+        """Tap something the engine refuses; answers what the console says, nothing moved."""
+        before = self.seq
+        self.page.locator(target).click()
+        self.taps += 1
+        notice = self.page.locator("#notice")
+        notice.filter(has_text=re.compile(r"\S")).wait_for()
+        assert self.seq == before
+        return str(notice.inner_text())
+
+    @property
+    def prompt(self) -> str:
+        return str(self.page.inner_text("[data-prompt]"))
+
+    @property
+    def primary(self) -> str:
+        return str(self.page.inner_text("#next [data-primary]"))
+
+    @property
+    def current(self) -> str | None:
+        rows = self.page.locator(".row.current .who strong")
+        return str(rows.inner_text()) if rows.count() else None
+
+    def row(self, name: str) -> Any:
+        return self.page.locator(".row", has=self.page.locator(".who strong", has_text=name))
+
+    def doing(self, name: str) -> str:
+        return str(self.row(name).locator("[data-doing]").inner_text())
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.page.locator(".row .who strong").all_inner_texts())
+
+    def visible_text(self) -> str:
+        return str(self.page.inner_text("body"))
+
+
+ENGINE_WORDS = re.compile(
+    r"\b[a-z]+_[a-z_]+\b|four-color\.\d|megatraveller-rcs\.\d|awareness\.\d|\bnull\b|undefined"
+)
+
+
+def speaks_the_game(page: Any, ids: Sequence[str] = ()) -> None:
+    """No snake_case word, rule code, null or participant id in anything on screen."""
+    text = str(page.inner_text("body"))
+    found = ENGINE_WORDS.findall(text)
+    assert not found, found
+    for participant in ids:
+        assert not re.search(rf"(?<![\w-]){re.escape(participant)}(?![\w-])", text), participant
+
+
+def no_sideways_scroll(page: Any) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], width
+
+
+def small_targets(page: Any) -> list[str]:
+    """Buttons, summaries and inputs smaller than 44 CSS px either way."""
+    found: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('button, summary, input, select')]
+          .filter(e => e.offsetParent !== null)
+          .filter(e => { const r = e.getBoundingClientRect();
+                         return r.width < 44 || r.height < 44; })
+          .map(e => e.outerHTML.slice(0, 80))"""
+    )
+    return found

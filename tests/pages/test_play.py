@@ -1,0 +1,118 @@
+"""The player page on a phone, in Chromium against a real server: the player's own characters
+first, exactly the buttons the engine allows them now."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.server.process import ServerProcess, call
+
+from .conftest import Table, shoot
+from .console_driver import PHONE, no_sideways_scroll, small_targets, speaks_the_game
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+
+
+def at_seq(page: Any, seq: int) -> None:
+    page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
+
+
+def hand_to(table: Table, participant: str) -> str:
+    """The link the console's Phone button would show."""
+    path = f"{table.url}/handoff/players/{participant}"
+    status, answer = call(path, "POST", {}, table.gm)
+    assert status == 201, answer
+    return str(answer["url"])
+
+
+def rcs_character(cid: str, side: str) -> dict[str, Any]:
+    character = {"id": cid, "name": cid.title(), "side": side, "dex": 0, "movement": 0}
+    return {"type": "join", "character": character}
+
+
+def test_seize_is_offered_only_when_the_engine_allows_it(phone: Any, server: ServerProcess) -> None:
+    table = Table(server, "megatraveller-rcs")
+    table.send(rcs_character("jena", "crew"))
+    table.send(rcs_character("guard", "corp"))
+    link = hand_to(table, "guard")
+    table.send({"type": "roll_initiative", "source": "gm"})
+    table.send({"type": "enter_roll", "character": "jena", "dice": [1, 1], "source": "gm"})
+    seq = table.send({"type": "enter_roll", "character": "guard", "dice": [6, 6], "source": "gm"})
+    phone.goto(link)
+    at_seq(phone, seq["seq"])
+    seize = phone.locator("[data-action=seize-guard]")
+    assert seize.count() == 1  # the token just moved onto the lower card
+    aims = {"type": "declare", "character": "jena", "action": "short", "target": "Guard"}
+    for command, offered in (
+        ({**aims, "what": "aims"}, True),  # a declaration opens a window
+        ({"type": "resolve"}, False),  # between two Short Actions: no window
+        ({**aims, "what": "fires"}, True),
+    ):
+        at_seq(phone, table.send(command)["seq"])
+        assert seize.count() == int(offered)
+    assert phone.locator(".mine h2").all_inner_texts() == ["Guard"]  # only the player's own
+    speaks_the_game(phone, ["jena", "guard"])
+    no_sideways_scroll(phone)
+    assert not small_targets(phone)
+    shoot(phone, "player-rcs")
+    seize.click()
+    phone.wait_for_selector("text=You hold the token: declare your action")
+    assert table.view(table.gm)["view"]["token"] == "guard"
+
+
+def test_a_player_sees_only_their_own_secrets_and_types_a_pre_emption_die(
+    phone: Any, server: ServerProcess
+) -> None:
+    table = Table(server, "awareness")
+    for cid in ("kid", "marshal"):
+        sheet = {"id": cid, "name": cid.title(), "perception": 5, "stealth": 5, "coordination": 5}
+        table.send({"type": "join", "sheet": sheet})
+    link = hand_to(table, "kid")
+    table.send({"type": "roll_initiative", "source": "gm"})
+    table.send({"type": "enter_initiative", "character": "kid", "die": 3, "source": "gm"})
+    seq = table.send({"type": "enter_initiative", "character": "marshal", "die": 7, "source": "gm"})
+    phone.goto(link)
+    at_seq(phone, seq["seq"])
+    assert phone.locator("[data-initiative]").inner_text() == "QR 3 · Score 5 · d10 3"
+    assert "QR 7" not in phone.content()
+    phone.fill(".mine input[name=what]", "the Marshal draws")
+    phone.click("[data-action=wait]")
+    phone.wait_for_selector("text=Waiting for: the Marshal draws")
+    table.send(
+        {"type": "act", "character": "marshal", "what": "draws", "mode": "all_out_offensive"}
+    )  # QR 7: the Marshal panicked
+    phone.wait_for_selector("[data-action=preempt-tray-kid]")
+    speaks_the_game(phone, ["kid", "marshal"])
+    shoot(phone, "player-awareness")
+    phone.click("[data-action=preempt-tray-kid]")
+    phone.wait_for_selector("text=Your pre-emption of Marshal waits for your d10")
+    phone.fill(".mine input[name=die]", "2")
+    phone.click("[data-action=enter-preemption]")
+    phone.wait_for_selector("text=You pre-empt Marshal: you go just before (d10 2)")
+    reactions = table.view(table.gm)["view"]["exchange"]["reactions"]
+    assert [(r["character"], r["die"], r["placed"]) for r in reactions] == [("kid", 2, "before")]
+
+
+def test_a_writer_offers_a_trade_from_the_phone(phone: Any, server: ServerProcess) -> None:
+    table = Table(server, "four-color")
+    for hero in ("peter", "sue"):
+        table.send({"type": "join", "member": {"id": hero, "name": hero.title(), "kind": "hero"}})
+    table.send({"type": "deal"})
+    phone.goto(hand_to(table, "peter"))
+    phone.click("[data-action=offer-sue]")
+    phone.wait_for_selector("text=You offered a trade to Sue")
+    speaks_the_game(phone, ["peter", "sue"])
+    offer = table.view(table.gm)["view"]["offers"][0]
+    assert (offer["hero"], offer["partner"]) == ("peter", "sue")
+    phone.click(f"[data-action=decline-{offer['offer']}]")
+    phone.wait_for_selector("[data-action=offer-sue]")
+    assert table.view(table.gm)["view"]["offers"] == []
