@@ -5,7 +5,7 @@
 // the actions that concern that character. Above it, the one step the engine waits for, in the
 // game's words, taken by a tap, Space or Enter.
 
-import { Table, h, tableId } from "/static/shared/client.js";
+import { Table, Unshowable, h, tableId } from "/static/shared/client.js";
 import { keeping, report, run, section } from "/static/shared/forms.js";
 import { awareness } from "/static/shared/awareness.js";
 import { rcs } from "/static/shared/index-cards.js";
@@ -166,7 +166,13 @@ async function consolePage(id) {
     document.body.dataset.seq = String(seq);
     draw();
   }, { onEvent: (seq, event) => standing.add(seq, event) });
-  await ctx.table.start();
+  try {
+    await ctx.table.start();
+  } catch (error) {
+    if (!(error instanceof Unshowable)) throw error;
+    root.replaceChildren(repair(ctx.table, error.message));
+    return;
+  }
   for (const { seq, event } of await ctx.table.events(0)) standing.add(seq, event);
   adding.append(system.join(ctx));
   root.replaceChildren(next, roster, adding, links, devices(ctx.table));
@@ -179,6 +185,19 @@ async function consolePage(id) {
     pressed.preventDefault();
     primary.click();
   });
+}
+
+/** A table whose log this version cannot show: what happened, and the way out. */
+function repair(table, message) {
+  return section("This table cannot be shown", h("p", {}, `${message[0].toUpperCase()}`
+    + `${message.slice(1)}.`),
+    h("button", { class: "primary", "data-primary": "", "data-action": "undo",
+      onclick: async () => {
+        const { ok, body } = await table.send({ type: "undo" });
+        if (ok) location.reload();
+        else report(body.message);
+      } }, "Undo the last event"),
+    h("p", { id: "notice", role: "status" }));
 }
 
 /** Card readers and dice trays, as they report. */

@@ -25,6 +25,10 @@ export function tableId() {
  * resuming from the last sequence seen. ``onView(view, seq)`` runs on every new view, and
  * ``onEvent(seq, event)`` on every event as this role may see it.
  */
+/** What ``start`` throws for a GM whose table this version of the server cannot show: the
+ * message says what to do (undo the last event). */
+export class Unshowable extends Error {}
+
 export class Table {
   constructor(id, token, onView, { onEvent } = {}) {
     this.id = id;
@@ -39,6 +43,7 @@ export class Table {
     const answer = await fetch(this.base, { headers: this.headers() });
     if (!answer.ok) throw new Error(`the table answered ${answer.status}`);
     const body = await answer.json();
+    if (body.view === null) throw new Unshowable(body.fault);
     this.seq = body.seq;
     this.name = body.name;
     this.you = body.you;
