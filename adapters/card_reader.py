@@ -14,6 +14,7 @@ import contextlib
 import logging
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,7 +40,7 @@ class ReaderStatus:
     connected: bool = False
     last_read: str | None = None
     dealt: int = 0
-    unknown: list[str] = field(default_factory=list)
+    unknown: deque[str] = field(default_factory=lambda: deque(maxlen=5))  # the latest only
     asking: str | None = None  # what the table asks of whoever deals (a joker back, …)
     reopened: int = 0
 
@@ -49,7 +50,7 @@ class ReaderStatus:
             "connected": self.connected,
             "last_read": self.last_read,
             "dealt": self.dealt,
-            "unknown": self.unknown[-5:],
+            "unknown": list(self.unknown),
             "asking": self.asking,
         }
 
