@@ -139,12 +139,16 @@ class Tray:
     last_seq: dict[str, int] = field(default_factory=dict)
     firmware: dict[str, str] = field(default_factory=dict)
     resends: int = 0
+    refusal: LineError | None = None
+    """Why the line fed last was refused; None when it was a message or a resend."""
 
     def feed(self, line: str | bytes) -> Message | None:
+        self.refusal = None
         try:
             message = parse(line)
         except LineError as error:
             self.bad[error.reason] += 1
+            self.refusal = error
             return None
         if isinstance(message, Hello):
             self.firmware[message.device] = message.firmware

@@ -19,6 +19,8 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from server.logs import configure
+
 if TYPE_CHECKING:
     from adapters.link import Link
 
@@ -78,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
         return _deck(args)
     if args.command == "sim":
         return _simulate(args)
+    configure()  # an adapter logs as the server does: what it refused, what it lost
     return asyncio.run(_adapter(args))
 
 
