@@ -160,7 +160,9 @@ def _announce(
                     "roll whenever these tables wait for them (see the consoles)"
                 )
             else:
-                lines.append("  (install the nfc and serial extras to see simulated devices)")
+                lines.append(
+                    "  (simulated devices need the nfc and serial extras, on Linux or macOS)"
+                )
         for device, deck in zip(settings.devices, decks, strict=True):
             lines.append(f"  Device:       {device.kind} at {device.device} → table {device.table}")
             link = LocalLink(app[SEIZE], device.table, device.token.get_secret_value())

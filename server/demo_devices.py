@@ -32,8 +32,10 @@ PAUSE = 0.6  # seconds between a simulated hand's moves
 
 
 def available() -> bool:
-    """The devices need the hardware extras: nfcpy and pyserial."""
-    return all(importlib.util.find_spec(name) for name in ("nfc", "serial"))
+    """The devices need the hardware extras (nfcpy and pyserial) and a POSIX system: the tray
+    and the tag's simulators sit on a pseudo-terminal and wait on their input with ``select``,
+    which Windows has for sockets only. Without them the engine deals and rolls."""
+    return all(importlib.util.find_spec(name) for name in ("nfc", "serial", "termios"))
 
 
 class UnansweredError(Exception):
