@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import random
 import re
 import signal
@@ -124,22 +125,23 @@ def _deck(args: argparse.Namespace) -> int:
 
 def _simulate(args: argparse.Namespace) -> int:
     """A simulated device, until ``quit``/``q``, the end of its input, Ctrl-C or SIGTERM, after
-    which its path is gone. The tray and the PN532 sit on a pseudo-terminal: POSIX only."""
+    which its path is gone. The simulators are POSIX only: the tray and the PN532 sit on a
+    pseudo-terminal, and the tag waits on its input and its socket with ``select``."""
+    if importlib.util.find_spec("termios") is None:  # Windows
+        print(
+            f"seize: sim {args.kind} needs a POSIX system (Linux, macOS): the simulators "
+            "use pseudo-terminals and select() on their input",
+            file=sys.stderr,
+        )
+        return 2
     if args.kind == "ntag":
         from adapters.simulators.ntag import serve  # noqa: PLC0415
 
         serve(args.port)
         return 0
-    try:
-        from adapters.simulators.pn532 import Pn532Simulator  # noqa: PLC0415
-        from adapters.simulators.tray import TraySimulator  # noqa: PLC0415
-    except ImportError:  # no pty, tty or termios: Windows
-        print(
-            f"seize: sim {args.kind} runs on a pseudo-terminal, which only POSIX systems "
-            "(Linux, macOS) have",
-            file=sys.stderr,
-        )
-        return 2
+    from adapters.simulators.pn532 import Pn532Simulator  # noqa: PLC0415
+    from adapters.simulators.tray import TraySimulator  # noqa: PLC0415
+
     device: TraySimulator | Pn532Simulator
     if args.kind == "pn532":
         device = reader = Pn532Simulator(args.link)
