@@ -22,7 +22,7 @@ import aiohttp
 import nfc
 
 from adapters.deck import DeckMap, card_from_text
-from adapters.link import Link
+from adapters.link import Link, unanswered
 from rules.cards import Card
 
 log = logging.getLogger("seize.nfc")
@@ -165,8 +165,8 @@ class CardDealer:
             try:
                 await self._deal(read.card)
             except (aiohttp.ClientError, OSError) as error:  # the server is away: say so, go on
-                self.status.asking = f"{read.card.code} not dealt: the server is unreachable"
-                log.warning("server unreachable", extra={"error": repr(error)})
+                self.status.asking = f"{read.card.code} not dealt: {unanswered(error)}"
+                log.warning("card lost", extra={"why": unanswered(error), "error": repr(error)})
         await self.report()
 
     async def _deal(self, card: Card) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 import aiohttp
 
-from adapters.link import Link, command_for_roll
+from adapters.link import Link, command_for_roll, unanswered
 from adapters.serial_lines import SerialLines
 from adapters.tray_protocol import Heartbeat, Hello, Roll, Tray
 
@@ -110,8 +110,8 @@ class TrayAdapter:
         try:
             await self._route(roll)
         except (aiohttp.ClientError, OSError) as error:  # the server is away: say so, go on
-            self.status.asking = "roll lost: the server is unreachable"
-            log.warning("server unreachable", extra={"error": repr(error)})
+            self.status.asking = f"roll lost: {unanswered(error)}"
+            log.warning("roll lost", extra={"why": unanswered(error), "error": repr(error)})
         await self.report()
 
     async def _route(self, roll: Roll) -> None:

@@ -222,3 +222,20 @@ async def test_seize_adapter_tray_logs_each_refused_line_as_json(
         tray.unplug()
     assert refused["level"] == "warning" and refused["reason"] == "bad_checksum"
     assert refused["refused"] == {"bad_checksum": 1} and refused["port"] == str(path)
+
+
+async def test_a_tray_whose_token_is_refused_says_so_and_goes_on(
+    client: Client, tmp_path: Path
+) -> None:
+    """The standalone adapter with a token the table does not know (revoked, mistyped): each
+    roll is lost with the server's answer named, and the tray keeps reading."""
+    table = await rcs_awaiting_rolls(client)
+    async with tray_at(client, {**table, "gm_token": "not-a-token"}, tmp_path / "t") as (
+        tray,
+        adapter,
+    ):
+        tray.roll(6, 3, 5)
+        await eventually(lambda: adapter.status.asking is not None)
+        assert adapter.status.asking == "roll lost: the server answered 401"
+        tray.send("$SEIZE,tray1,9,HB*00")
+        await eventually(lambda: adapter.tray.bad["bad_checksum"] == 1)  # still reading
