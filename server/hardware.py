@@ -173,9 +173,12 @@ def _simulate(args: argparse.Namespace) -> int:
             words = line.split(maxsplit=2)
             if words and words[0] in ("q", "quit"):
                 break
-            if words:
-                told(words)
-                sys.stdout.flush()
+            try:
+                if words:
+                    told(words)
+            except ValueError as wrong:  # a UID that is not hex, a 2d0: say so, go on
+                print(f"? {wrong}")
+            sys.stdout.flush()
     except KeyboardInterrupt:
         return 130
     finally:
