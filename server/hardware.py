@@ -86,7 +86,8 @@ def add_commands(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run a hardware command; a deck file that cannot be used is one line, not a traceback."""
+    """Run a hardware command; a deck file that cannot be used is one line, and Ctrl-C the end
+    of an adapter, not a traceback."""
     from adapters.deck import DeckError  # noqa: PLC0415 - adapters only when asked
 
     try:
@@ -96,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
             return _simulate(args)
         configure()  # an adapter logs as the server does: what it refused, what it lost
         return asyncio.run(_adapter(args))
+    except KeyboardInterrupt:
+        return 130
     except DeckError as wrong:
         print(f"seize: {wrong}", file=sys.stderr)
         return 2

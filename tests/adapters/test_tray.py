@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -216,10 +217,14 @@ async def test_seize_adapter_tray_logs_each_refused_line_as_json(
         await logged("device connected")
         tray.send("$SEIZE,tray1,9,ROLL,6,6,6*00")
         refused = await logged("tray line refused")
+        process.send_signal(signal.SIGINT)  # Ctrl-C
+        rest = await asyncio.wait_for(process.communicate(), 30)
     finally:
-        process.terminate()
-        await process.wait()
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
         tray.unplug()
+    assert process.returncode == 130 and b"Traceback" not in rest[1]  # an end, not a crash
     assert refused["level"] == "warning" and refused["reason"] == "bad_checksum"
     assert refused["refused"] == {"bad_checksum": 1} and refused["port"] == str(path)
 
