@@ -32,9 +32,9 @@ PAUSE = 0.6  # seconds between a simulated hand's moves
 
 
 def available() -> bool:
-    """The devices need the hardware extras (nfcpy and pyserial) and a POSIX system: the tray
-    and the tag's simulators sit on a pseudo-terminal and wait on their input with ``select``,
-    which Windows has for sockets only. Without them the engine deals and rolls."""
+    """The devices need the hardware extras (nfcpy and pyserial) and a POSIX system: the
+    tray's simulator sits on a pseudo-terminal, and the tag's waits on its input with
+    ``select``, which Windows has for sockets only. Without them the engine deals and rolls."""
     return all(importlib.util.find_spec(name) for name in ("nfc", "serial", "termios"))
 
 
