@@ -14,6 +14,7 @@ import contextlib
 import logging
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +22,7 @@ import aiohttp
 import nfc
 
 from adapters.deck import DeckMap, card_from_text
-from adapters.link import Link
+from adapters.link import Link, unanswered
 from rules.cards import Card
 
 log = logging.getLogger("seize.nfc")
@@ -39,7 +40,7 @@ class ReaderStatus:
     connected: bool = False
     last_read: str | None = None
     dealt: int = 0
-    unknown: list[str] = field(default_factory=list)
+    unknown: deque[str] = field(default_factory=lambda: deque(maxlen=5))  # the latest only
     asking: str | None = None  # what the table asks of whoever deals (a joker back, …)
     reopened: int = 0
 
@@ -49,7 +50,7 @@ class ReaderStatus:
             "connected": self.connected,
             "last_read": self.last_read,
             "dealt": self.dealt,
-            "unknown": self.unknown[-5:],
+            "unknown": list(self.unknown),
             "asking": self.asking,
         }
 
@@ -164,8 +165,8 @@ class CardDealer:
             try:
                 await self._deal(read.card)
             except (aiohttp.ClientError, OSError) as error:  # the server is away: say so, go on
-                self.status.asking = f"{read.card.code} not dealt: the server is unreachable"
-                log.warning("server unreachable", extra={"error": repr(error)})
+                self.status.asking = f"{read.card.code} not dealt: {unanswered(error)}"
+                log.warning("card lost", extra={"why": unanswered(error), "error": repr(error)})
         await self.report()
 
     async def _deal(self, card: Card) -> None:

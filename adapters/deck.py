@@ -9,10 +9,17 @@ NDEF text record names a card needs no map.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rules.cards import Card, CardError, full_deck, parse_card
+
+UID = re.compile(r"[0-9A-Fa-f]{8,20}")
+
+
+class DeckError(ValueError):
+    """A deck file that cannot be used, in one line naming the file and the field at fault."""
 
 
 @dataclass
@@ -22,11 +29,27 @@ class DeckMap:
 
     @classmethod
     def load(cls, path: Path) -> DeckMap:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return cls(
-            name=data.get("name", path.stem),
-            cards={uid.upper(): parse_card(card) for uid, card in data["cards"].items()},
-        )
+        """The deck map in ``path``; raises DeckError naming the field at fault."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as unreadable:
+            raise DeckError(f"{path}: cannot be read ({unreadable})") from None
+        except json.JSONDecodeError as garbled:
+            raise DeckError(f"{path}: not JSON ({garbled})") from None
+        if not isinstance(data, dict) or not isinstance(data.get("cards"), dict):
+            raise DeckError(f'{path}: cards: missing; a deck is {{"cards": {{UID: card}}}}')
+        name = data.get("name", path.stem)
+        if not isinstance(name, str):
+            raise DeckError(f"{path}: name: not a string")
+        cards: dict[str, Card] = {}
+        for uid, card in data["cards"].items():
+            if not UID.fullmatch(uid):
+                raise DeckError(f"{path}: cards.{uid}: a tag's UID is 8 to 20 hex digits")
+            try:
+                cards[uid.upper()] = parse_card(card if isinstance(card, str) else repr(card))
+            except CardError as wrong:
+                raise DeckError(f"{path}: cards.{uid}: {wrong}") from None
+        return cls(name=name, cards=cards)
 
     def save(self, path: Path) -> None:
         cards = {uid: card.code for uid, card in sorted(self.cards.items())}

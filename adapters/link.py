@@ -43,6 +43,14 @@ class Link(Protocol):
     async def close(self) -> None: ...
 
 
+def unanswered(error: aiohttp.ClientError | OSError) -> str:
+    """Why a reading did not reach its table, for the console: a refusal of the link itself
+    (a revoked token: 401) is not the server being away."""
+    if isinstance(error, aiohttp.ClientResponseError):
+        return f"the server answered {error.status}"
+    return "the server is unreachable"
+
+
 def awaited(view: View, what: str) -> list[str]:
     return [who for wait in view["awaiting"] if wait["what"] == what for who in wait["who"]]
 

@@ -1,17 +1,21 @@
 """A device on a serial port, read line by line: a dice tray, a reader station.
 
-The port is opened with DTR and RTS held low, so opening it does not reset an ESP32. It is
-read without blocking, when the event loop sees bytes waiting on it: a line reaches its handler
-without a hop through a worker thread or a byte-at-a-time ``readline``, which cost a roll about a
-millisecond. A device unplugged is reported and looked for again with growing pauses; plugged
-back, it is reopened without a restart.
+The port is opened with DTR and RTS held low, so opening it does not reset an ESP32. Where the
+event loop can watch the port (POSIX), it is read when the loop sees bytes waiting on it: a line
+reaches its handler without a hop through a worker thread or a byte-at-a-time ``readline``,
+which cost a roll about a millisecond. Where it cannot (Windows' proactor loop watches no
+serial port), a thread blocks in ``read`` and hands the bytes to the loop. A device unplugged is
+reported and looked for again with growing pauses; plugged back, it is reopened without a
+restart.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
+import threading
 from collections.abc import Awaitable, Callable
 
 import serial
@@ -70,24 +74,85 @@ class SerialLines:
 
     async def _lines(self, port: serial.Serial, stop: asyncio.Event) -> None:
         """Hand on each line until ``stop``; an unplugged device raises from ``read``."""
-        loop = asyncio.get_running_loop()
-        readable = asyncio.Event()
-        woken = loop.create_task(stop.wait())
-        woken.add_done_callback(lambda _: readable.set())
-        loop.add_reader(port.fileno(), readable.set)
+        arrived: asyncio.Queue[bytes | Exception | None] = asyncio.Queue()
+        woken = asyncio.get_running_loop().create_task(stop.wait())
+        woken.add_done_callback(lambda _: arrived.put_nowait(None))
+        unwatch = self._watch(port, arrived.put_nowait)
         pending = b""
         try:
-            while True:
-                await readable.wait()
-                readable.clear()
-                if stop.is_set():
-                    return
-                pending += port.read(max(port.in_waiting, 1))
+            while (chunk := await arrived.get()) is not None:
+                if isinstance(chunk, Exception):
+                    raise chunk
+                pending += chunk
                 *lines, pending = pending.split(b"\n")
                 if len(pending) > LONGEST_LINE:
                     lines, pending = [*lines, pending], b""
                 for line in lines:
                     await self.on_line(line + b"\n")
         finally:
-            loop.remove_reader(port.fileno())
+            await unwatch()
             woken.cancel()
+
+    def _watch(
+        self, port: serial.Serial, arrived: Callable[[bytes | Exception], None]
+    ) -> Callable[[], Awaitable[None]]:
+        """Hand what ``port`` reads (or the error that ends it) to ``arrived``, from the event
+        loop where it can watch the port, else from a thread; returns how to stop."""
+        loop = asyncio.get_running_loop()
+        try:
+            fd = port.fileno()
+            loop.add_reader(fd, _read, port, arrived, lambda: loop.remove_reader(fd))
+        except (NotImplementedError, io.UnsupportedOperation):
+            log.info("reading the port in a thread", extra={"port": self.path})
+            return _read_in_thread(port, loop, arrived, self.path)
+
+        async def unwatch() -> None:
+            loop.remove_reader(fd)
+
+        return unwatch
+
+
+READ_WAIT = 0.2
+"""Seconds a thread's blocked ``read`` waits before it looks whether to stop."""
+
+
+def _read(
+    port: serial.Serial, arrived: Callable[[bytes | Exception], None], ended: Callable[[], object]
+) -> bool:
+    """Read what is waiting on the port (at least a byte); False once the port is gone."""
+    try:
+        data = port.read(max(port.in_waiting, 1))
+    except (serial.SerialException, OSError) as lost:
+        ended()
+        arrived(lost)
+        return False
+    if data:
+        arrived(data)
+    return True
+
+
+def _read_in_thread(
+    port: serial.Serial,
+    loop: asyncio.AbstractEventLoop,
+    arrived: Callable[[bytes | Exception], None],
+    path: str,
+) -> Callable[[], Awaitable[None]]:
+    """Read ``port`` in a thread of its own, each read waiting at most ``READ_WAIT``."""
+    halted = threading.Event()
+    port.timeout = READ_WAIT
+
+    def relay(item: bytes | Exception) -> None:
+        loop.call_soon_threadsafe(arrived, item)
+
+    def reading() -> None:
+        while not halted.is_set() and _read(port, relay, halted.set):
+            pass
+
+    thread = threading.Thread(target=reading, name=f"seize-serial {path}", daemon=True)
+    thread.start()
+
+    async def unwatch() -> None:
+        halted.set()
+        await asyncio.to_thread(thread.join)
+
+    return unwatch

@@ -10,16 +10,22 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
 
-from adapters.link import Link, command_for_roll
+from adapters.link import Link, command_for_roll, unanswered
 from adapters.serial_lines import SerialLines
 from adapters.tray_protocol import Heartbeat, Hello, Roll, Tray
 
 log = logging.getLogger("seize.tray")
+
+
+REPORT_PAUSE = 1.0
+"""Seconds a refused line's report may wait for the next: a tray at the wrong speed refuses
+lines many times a second, and each report spends the GM token's request budget."""
 
 
 @dataclass
@@ -31,17 +37,19 @@ class TrayStatus:
     last_heard: float | None = None
     rolls_sent: int = 0
     rolls_unwanted: int = 0
-    refused: list[dict[str, Any]] = field(default_factory=list)
+    asking: str | None = None  # why the last roll was not entered, if it was not
     reconnects: int = 0
 
-    def report(self) -> dict[str, Any]:
+    def report(self, refused: Counter[str]) -> dict[str, Any]:
+        """The report, with the tray's refused lines counted by reason."""
         return {
             "kind": "dice tray",
             "connected": self.connected,
             "firmware": self.firmware,
             "rolls": self.rolls_sent,
             "unwanted": self.rolls_unwanted,
-            "asking": self.refused[-1].get("message") if self.refused else None,
+            "refused": dict(refused),
+            "asking": self.asking,
         }
 
 
@@ -55,6 +63,8 @@ class TrayAdapter:
         self.tray = Tray()
         self.status = TrayStatus()
         self.lines = SerialLines(path, self.heard, self.connected, max_pause=max_pause)
+        self._reported_at = -REPORT_PAUSE
+        self._unreported = False  # refused lines the last report did not count
 
     async def run(self, stop: asyncio.Event) -> None:
         """Read the tray until ``stop``, reopening it whenever it comes back."""
@@ -70,26 +80,38 @@ class TrayAdapter:
         await self.report()
 
     async def heard(self, line: bytes) -> None:
-        """One line from the tray."""
+        """One line from the tray. A refused line is logged and counted; its report waits for
+        the next message, or goes at once when none went out for ``REPORT_PAUSE``."""
         message = self.tray.feed(line)
         if message is None:
-            log.info("tray line refused", extra={"bad": dict(self.tray.bad)})
+            if (refusal := self.tray.refusal) is not None:
+                log.warning(
+                    "tray line refused",
+                    extra={"port": self.path, "reason": refusal.reason, "why": str(refusal),
+                           "refused": dict(self.tray.bad)},
+                )  # fmt: skip
+                self._unreported = True
+                if time.monotonic() - self._reported_at >= REPORT_PAUSE:
+                    await self.report()
             return
         self.status.last_heard = time.monotonic()
         match message:
             case Hello():
                 self.status.firmware = dict(self.tray.firmware)
+                await self.report()
             case Heartbeat():
                 pass
             case Roll():
                 await self.rolled(message)
+        if self._unreported:
+            await self.report()
 
     async def rolled(self, roll: Roll) -> None:
         try:
             await self._route(roll)
         except (aiohttp.ClientError, OSError) as error:  # the server is away: say so, go on
-            self.status.refused.append({"message": "roll lost: the server is unreachable"})
-            log.warning("server unreachable", extra={"error": repr(error)})
+            self.status.asking = f"roll lost: {unanswered(error)}"
+            log.warning("roll lost", extra={"why": unanswered(error), "error": repr(error)})
         await self.report()
 
     async def _route(self, roll: Roll) -> None:
@@ -101,10 +123,12 @@ class TrayAdapter:
         status, answer = await self.link.send(command)
         if status == 200:
             self.status.rolls_sent += 1
+            self.status.asking = None
         else:
-            self.status.refused.append(answer)
+            self.status.asking = answer.get("message")
             log.warning("roll refused", extra={"answer": answer})
 
     async def report(self) -> None:
+        self._reported_at, self._unreported = time.monotonic(), False
         with contextlib.suppress(Exception):  # the console's view of devices is best effort
-            await self.link.report(self.name, self.status.report())
+            await self.link.report(self.name, self.status.report(self.tray.bad))

@@ -18,6 +18,7 @@ from functools import reduce
 SIDES = frozenset({4, 6, 8, 10, 12, 20, 100})
 MAX_LINE = 120
 DEVICE = re.compile(r"[A-Za-z0-9-]{1,16}")
+PRINTABLE = re.compile(r"[ -~]*")
 
 
 class LineError(ValueError):
@@ -71,14 +72,36 @@ def _number(text: str, low: int, high: int, what: str) -> int:
     return int(text)
 
 
-def parse(line: str | bytes) -> Message:
-    """One line (with or without its ending) as a message, or a LineError saying why not."""
-    if isinstance(line, bytes):
+def _text(line: str | bytes | bytearray) -> str:
+    r"""The line without its one ending (``\r\n`` or ``\n``), refused unless every other
+    character is printable ASCII: a second ending, a line end inside it or a stray control
+    byte means two lines ran together or a byte was lost, and a ``str`` is held to the same
+    bytes a tray can send (``'²'.isdigit()`` is true, but no tray writes it)."""
+    if isinstance(line, bytes | bytearray):
         try:
             line = line.decode("ascii")
         except UnicodeDecodeError:
             raise LineError("garbled", "not ASCII") from None
-    line = line.rstrip("\r\n")
+    elif not isinstance(line, str):
+        raise LineError("garbled", f"a {type(line).__name__} is not a line")
+    if line.endswith("\r\n"):
+        line = line[:-2]
+    elif line.endswith("\n"):
+        line = line[:-1]
+    if not PRINTABLE.fullmatch(line):
+        raise LineError("garbled", "a line end or a character no tray sends")
+    return line
+
+
+def parse(line: str | bytes | bytearray) -> Message:
+    r"""One line (with or without its ending) as a message, or a LineError saying why not.
+
+    >>> parse(b"$SEIZE,tray1,1,HB*78\r\r\n")
+    Traceback (most recent call last):
+    ...
+    adapters.tray_protocol.LineError: garbled: a line end or a character no tray sends
+    """
+    line = _text(line)
     if len(line) > MAX_LINE:
         raise LineError("garbled", "longer than 120 bytes")
     if not line.startswith("$"):
@@ -116,12 +139,16 @@ class Tray:
     last_seq: dict[str, int] = field(default_factory=dict)
     firmware: dict[str, str] = field(default_factory=dict)
     resends: int = 0
+    refusal: LineError | None = None
+    """Why the line fed last was refused; None when it was a message or a resend."""
 
     def feed(self, line: str | bytes) -> Message | None:
+        self.refusal = None
         try:
             message = parse(line)
         except LineError as error:
             self.bad[error.reason] += 1
+            self.refusal = error
             return None
         if isinstance(message, Hello):
             self.firmware[message.device] = message.firmware

@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import resource
 import secrets
+import sys
+import tomllib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
+from pydantic import ValidationError
 
 from server import demo_devices, hardware
 from server.app import make_app, tls_context
@@ -19,8 +21,11 @@ from server.context import SEIZE
 from server.demo_table import ready, ready_rcs
 from server.local_link import LocalLink
 from server.logs import configure
-from server.settings import Settings
+from server.settings import Settings, config_path
 from server.terminal_demo import play_demo
+
+if TYPE_CHECKING:
+    from adapters.deck import DeckMap
 
 log = logging.getLogger("seize")
 
@@ -51,8 +56,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     if (args.tls_cert is None) != (args.tls_key is None):
         parser.error("--tls-cert and --tls-key go together")
-    tls = tls_context(args.tls_cert, args.tls_key) if args.tls_cert else None
-    settings = Settings(**flags)
+    try:
+        tls = tls_context(args.tls_cert, args.tls_key) if args.tls_cert else None
+    except OSError as wrong:  # a missing file, or one that is not a certificate or its key
+        print(f"seize: --tls-cert/--tls-key: {wrong}", file=sys.stderr)
+        return 2
+    try:
+        settings = Settings(**flags)
+        decks = [hardware.load_deck(device.deck) for device in settings.devices]
+    except ValueError as wrong:  # a bad setting, settings file or deck file
+        print(f"seize: {_one_line(wrong)}", file=sys.stderr)
+        return 2
     configure()
     _allow_many_connections()
     app = make_app(settings)
@@ -63,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         shown = settings.model_copy(
             update={"public_url": f"https://{settings.host}:{settings.port}"}
         )
-    app.on_startup.append(_announce(shown, demo=args.demo, simulated=simulated))
+    app.on_startup.append(_announce(shown, decks, demo=args.demo, simulated=simulated))
     app.on_shutdown.append(simulated.shutdown)
     web.run_app(
         app, host=settings.host, port=settings.port, ssl_context=tls, print=None, access_log=None
@@ -71,9 +85,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def _one_line(wrong: ValueError) -> str:
+    """What is wrong with the settings or a deck file, in one line naming the field at fault
+    (the first, when several are)."""
+    if isinstance(wrong, ValidationError):
+        errors = wrong.errors()
+        field = ".".join(str(part) for part in errors[0]["loc"])
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        return f"setting {field}: {errors[0]['msg']}{more}"
+    if isinstance(wrong, tomllib.TOMLDecodeError):
+        return f"{config_path()}: not TOML: {wrong}"
+    return str(wrong)  # a DeckError names its file and field
+
+
 def _allow_many_connections() -> None:
     """Every live subscriber holds a socket: raise the soft limit on open files to the hard
-    one, so a table with a thousand overlays is not refused at the default 1024."""
+    one, so a table with a thousand overlays is not refused at the default 1024. Windows has
+    no such limit (nor the module)."""
+    try:
+        import resource  # noqa: PLC0415 - POSIX only
+    except ImportError:
+        return
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft != hard:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
@@ -87,8 +119,10 @@ class _Devices:
         self.stop = asyncio.Event()
         self.running: list[asyncio.Task[None]] = []
 
-    def start(self, run: hardware.Adapter) -> None:
-        self.running.append(asyncio.get_running_loop().create_task(run(self.stop)))
+    def start(self, run: hardware.Adapter, name: str) -> None:
+        task = asyncio.get_running_loop().create_task(run(self.stop), name=name)
+        task.add_done_callback(_ended)
+        self.running.append(task)
 
     async def shutdown(self, app: web.Application) -> None:
         """Ask the devices to stop; any still talking to this server, which no longer answers,
@@ -102,7 +136,15 @@ class _Devices:
         await asyncio.gather(*self.running, return_exceptions=True)
 
 
-def _announce(settings: Settings, *, demo: bool, simulated: _Devices) -> Any:
+def _ended(task: asyncio.Task[None]) -> None:
+    """A device that fails is logged when it does, not found silent at shutdown."""
+    if not task.cancelled() and (error := task.exception()) is not None:
+        log.error("device stopped", extra={"device": task.get_name()}, exc_info=error)
+
+
+def _announce(
+    settings: Settings, decks: list[DeckMap | None], *, demo: bool, simulated: _Devices
+) -> Any:
     async def announce(app: web.Application) -> None:
         base = settings.base_url
         lines = [
@@ -129,15 +171,18 @@ def _announce(settings: Settings, *, demo: bool, simulated: _Devices) -> Any:
                 simulated.start(
                     demo_devices.DemoDevices(
                         base, (game.id, tokens["gm"]), (rcs.id, rcs_tokens["gm"])
-                    ).run
+                    ).run,
+                    "demo devices",
                 )
                 lines.append(
                     "  Simulated devices: an NFC card reader and a dice tray deal and "
                     "roll whenever these tables wait for them (see the consoles)"
                 )
             else:
-                lines.append("  (install the nfc and serial extras to see simulated devices)")
-        for device in settings.devices:
+                lines.append(
+                    "  (simulated devices need the nfc and serial extras, on Linux or macOS)"
+                )
+        for device, deck in zip(settings.devices, decks, strict=True):
             lines.append(f"  Device:       {device.kind} at {device.device} → table {device.table}")
             link = LocalLink(app[SEIZE], device.table, device.token.get_secret_value())
             try:
@@ -151,10 +196,11 @@ def _announce(settings: Settings, *, demo: bool, simulated: _Devices) -> Any:
                     device.kind,
                     device.device,
                     link,
-                    deck=device.deck,
+                    deck=deck,
                     seat=device.seat,
                     name=device.name,
-                )
+                ),
+                device.name or device.device,
             )
         lines.append(f"  New table:    {base}/console")
         print("\n".join(lines), flush=True)

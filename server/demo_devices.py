@@ -12,11 +12,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.util
+import logging
 import random
 import socket
 import subprocess
 import sys
 import tempfile
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -24,15 +26,28 @@ import aiohttp
 
 from rules.cards import full_deck
 
+log = logging.getLogger("seize.demo")
+
 PAUSE = 0.6  # seconds between a simulated hand's moves
 
 
 def available() -> bool:
-    """The devices need the hardware extras: nfcpy and pyserial."""
-    return all(importlib.util.find_spec(name) for name in ("nfc", "serial"))
+    """The devices need the hardware extras (nfcpy and pyserial) and a POSIX system: the
+    tray's simulator sits on a pseudo-terminal, and the tag's waits on its input with
+    ``select``, which Windows has for sockets only. Without them the engine deals and rolls."""
+    return all(importlib.util.find_spec(name) for name in ("nfc", "serial", "termios"))
+
+
+class UnansweredError(Exception):
+    """A demo table that answered, but not with its view: refused (401, 403, 404) or failed
+    (500)."""
 
 
 class DemoDevices:
+    """The simulated hands at both demo tables. A table that refuses or fails is logged once
+    (and once more when it answers again) and the hands go on: one table's trouble never
+    stops the other's devices."""
+
     def __init__(
         self, base: str, cards: tuple[str, str], dice: tuple[str, str], pause: float = PAUSE
     ) -> None:
@@ -40,6 +55,7 @@ class DemoDevices:
         self.cards, self.dice = cards, dice  # (table id, GM token)
         self.deck = list(full_deck())
         random.shuffle(self.deck)
+        self.trouble: dict[str, str] = {}  # table id → why its last move failed
 
     async def run(self, stop: asyncio.Event) -> None:
         from adapters.card_reader import CardAdapter  # noqa: PLC0415 - hardware extras
@@ -70,27 +86,57 @@ class DemoDevices:
             name="demo reader",
             debounce=0,
         )
-        tasks = [asyncio.create_task(tray_adapter.run(stop)), asyncio.create_task(reader.run(stop))]
+        devices = {"demo tray": tray_adapter.run(stop), "demo reader": reader.run(stop)}
+        tasks = {name: asyncio.create_task(run) for name, run in devices.items()}
         try:
             async with aiohttp.ClientSession() as session:
+                await self._server_up(session, stop)
                 while not stop.is_set():
-                    with contextlib.suppress(aiohttp.ClientError, OSError):  # server starting
-                        await self._move(session, tray, tag)
+                    await self._move(self.dice, self._roll(session, tray))
+                    await self._move(self.cards, self._lay(session, tag))
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(stop.wait(), self.pause)
         finally:
-            await asyncio.gather(*tasks, return_exceptions=True)
+            ended = await asyncio.gather(*tasks.values(), return_exceptions=True)
+            for name, result in zip(tasks, ended, strict=True):
+                if isinstance(result, Exception):
+                    log.error("demo device failed", extra={"device": name}, exc_info=result)
             tray.unplug()
             with contextlib.suppress(Exception):
                 _tell(tag, "quit")
             tag.wait(timeout=5)
 
-    async def _move(
-        self, session: aiohttp.ClientSession, tray: Any, tag: subprocess.Popen[str]
-    ) -> None:
-        """One move of the simulated hands: roll if a roll is awaited, lay a card if one is."""
+    async def _server_up(self, session: aiohttp.ClientSession, stop: asyncio.Event) -> None:
+        """Wait for the server to listen: the devices start while it is still starting."""
+        while not stop.is_set():
+            with contextlib.suppress(aiohttp.ClientError, OSError):
+                async with session.get(f"{self.base}/healthz") as answer:
+                    if answer.status == 200:
+                        return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), self.pause)
+
+    async def _move(self, table: tuple[str, str], move: Coroutine[Any, Any, None]) -> None:
+        """One table's move; its trouble is logged when it starts and when it ends."""
+        table_id = table[0]
+        try:
+            await move
+        except (aiohttp.ClientError, OSError, UnansweredError) as error:
+            why = str(error) or repr(error)
+            if self.trouble.get(table_id) != why:
+                log.warning("demo table not answering", extra={"table": table_id, "why": why})
+            self.trouble[table_id] = why
+            return
+        if self.trouble.pop(table_id, None) is not None:
+            log.info("demo table answers again", extra={"table": table_id})
+
+    async def _roll(self, session: aiohttp.ClientSession, tray: Any) -> None:
+        """The dice table's move: roll 2D6 in the tray if a roll is awaited."""
         if await self._awaits(session, self.dice, "roll"):
             tray.roll(6, random.randint(1, 6), random.randint(1, 6))
+
+    async def _lay(self, session: aiohttp.ClientSession, tag: subprocess.Popen[str]) -> None:
+        """The card table's move: lay the next card on the reader if one is awaited."""
         if await self._awaits(session, self.cards, "card") and self.deck:
             card = self.deck.pop()
             await asyncio.to_thread(_tell, tag, f"present {_uid(card.code)} {card}")
@@ -104,6 +150,8 @@ class DemoDevices:
         async with session.get(
             f"{self.base}/api/tables/{table_id}", headers={"Authorization": f"Bearer {token}"}
         ) as answer:
+            if answer.status != 200:
+                raise UnansweredError(f"the table answered {answer.status}")
             view: dict[str, Any] = (await answer.json())["view"]
         if view["system"] == "four-color":
             if not view["to_deal"] and view["phase"] == "page_done":

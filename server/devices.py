@@ -1,11 +1,14 @@
 """Devices at a table (card readers, dice trays) report how they are, for the GM's console.
 
 The reports live in memory only: a device's state is now, not history, and a device reports
-again whenever it changes or reconnects.
+again whenever it changes or reconnects. A server runs for weeks, so each table keeps at most
+``MAX_DEVICES`` reports of at most ``MAX_REPORT`` bytes: a new device past the limit makes room by
+forgetting the device that reported longest ago (an adapter renamed, a tray long unplugged).
 """
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -15,7 +18,16 @@ from server.api import caller, game_of, json_body
 from server.context import SEIZE, Seize
 from server.errors import problem
 
+MAX_DEVICES = 16
+"""Reports a table keeps: more readers and trays than a table has hands."""
+MAX_REPORT = 2048
+"""Bytes of one report as JSON: an adapter's report is a few hundred."""
+
 routes = web.RouteTableDef()
+
+
+class ReportError(ValueError):
+    """A report the table will not keep; nothing is changed."""
 
 
 def _gm_only(request: web.Request) -> str:
@@ -35,13 +47,23 @@ async def report(request: web.Request) -> web.Response:
         raise problem(
             web.HTTPUnprocessableEntity, "invalid", "a device reports a JSON object", field="body"
         )
-    record(request.app[SEIZE], table_id, request.match_info["device"], body)
+    try:
+        record(request.app[SEIZE], table_id, request.match_info["device"], body)
+    except ReportError as refused:
+        raise problem(web.HTTPUnprocessableEntity, "invalid", str(refused), field="body") from None
     return web.json_response({"ok": True})
 
 
 def record(seize: Seize, table_id: str, device: str, status: dict[str, Any]) -> None:
-    """Keep a device's latest report, from the network or from a device inside the server."""
-    seize.devices.setdefault(table_id, {})[device] = {**status, "reported": time.time()}
+    """Keep a device's latest report, from the network or from a device inside the server;
+    raises ReportError for one larger than ``MAX_REPORT``."""
+    if len(json.dumps(status, default=str)) > MAX_REPORT:
+        raise ReportError(f"a device's report is at most {MAX_REPORT} bytes of JSON")
+    reports = seize.devices.setdefault(table_id, {})
+    reports.pop(device, None)  # kept in the order reported, the longest ago first
+    while len(reports) >= MAX_DEVICES:
+        del reports[next(iter(reports))]
+    reports[device] = {**status, "reported": time.time()}
 
 
 @routes.get("/api/tables/{table_id}/devices")

@@ -4,6 +4,7 @@ seize adapter nfc --device udp:127.0.0.1:54321 --server URL --table ID --token G
 seize adapter tray --port /dev/seize-tray --server URL --table ID --token GM
 seize sim ntag [--port 54321]          an NTAG215 for nfcpy's udp driver
 seize sim tray --link /tmp/seize-tray  a tray on a pseudo-terminal; type "2d6" to roll
+seize sim pn532 --link /dev/seize-pn532  a PN532 reader on a pseudo-terminal
 seize deck enroll --device … --out deck.json
 seize deck check deck.json
 """
@@ -12,14 +13,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import random
 import re
+import signal
 import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from server.logs import configure
+
 if TYPE_CHECKING:
+    from adapters.deck import DeckMap
     from adapters.link import Link
 
 COMMANDS = {"adapter", "sim", "deck"}
@@ -58,8 +64,14 @@ def add_commands(commands: Any) -> None:
     sims.add_parser("ntag", help="an NTAG215 for nfcpy's udp driver").add_argument(
         "--port", type=int, default=54321
     )
-    sims.add_parser("tray", help="a dice tray on a pseudo-terminal").add_argument(
+    sims.add_parser("tray", help="a dice tray on a pseudo-terminal (POSIX)").add_argument(
         "--link", type=Path, default=Path("/tmp/seize-tray"), help="its stable path"
+    )
+    sims.add_parser("pn532", help="a PN532 reader on a pseudo-terminal (POSIX)").add_argument(
+        "--link",
+        type=Path,
+        default=Path("/dev/seize-pn532"),
+        help="its stable path, under /dev: nfcpy opens nothing else",
     )
 
     deck = commands.add_parser("deck", help="enrol or check a deck of NFC-tagged cards")
@@ -74,11 +86,29 @@ def add_commands(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.command == "deck":
-        return _deck(args)
-    if args.command == "sim":
-        return _simulate(args)
-    return asyncio.run(_adapter(args))
+    """Run a hardware command; a deck file that cannot be used is one line, and Ctrl-C the end
+    of an adapter, not a traceback."""
+    from adapters.deck import DeckError  # noqa: PLC0415 - adapters only when asked
+
+    try:
+        if args.command == "deck":
+            return _deck(args)
+        if args.command == "sim":
+            return _simulate(args)
+        configure()  # an adapter logs as the server does: what it refused, what it lost
+        return asyncio.run(_adapter(args))
+    except KeyboardInterrupt:
+        return 130
+    except DeckError as wrong:
+        print(f"seize: {wrong}", file=sys.stderr)
+        return 2
+
+
+def load_deck(path: Path | None) -> DeckMap | None:
+    """The deck map at ``path``, if one is named; raises DeckError naming the field at fault."""
+    from adapters.deck import DeckMap  # noqa: PLC0415 - hardware libraries only when asked
+
+    return DeckMap.load(path) if path is not None else None
 
 
 def _deck(args: argparse.Namespace) -> int:
@@ -97,44 +127,71 @@ def _deck(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    """A simulated device, until ``quit``/``q``, the end of its input, Ctrl-C or SIGTERM, after
+    which its path is gone. The simulators are POSIX only: the tray and the PN532 sit on a
+    pseudo-terminal, and the tag waits on its input and its socket with ``select``."""
+    if importlib.util.find_spec("termios") is None:  # Windows
+        print(
+            f"seize: sim {args.kind} needs a POSIX system (Linux, macOS): the simulators "
+            "use pseudo-terminals and select() on their input",
+            file=sys.stderr,
+        )
+        return 2
     if args.kind == "ntag":
         from adapters.simulators.ntag import serve  # noqa: PLC0415
 
         serve(args.port)
         return 0
-    if args.kind == "pn532":
-        return _pn532(args.link)
+    from adapters.simulators.pn532 import Pn532Simulator  # noqa: PLC0415
     from adapters.simulators.tray import TraySimulator  # noqa: PLC0415
 
-    tray = TraySimulator(args.link).plug()
-    tray.hello()
-    print(f"a dice tray at {args.link}: type 2d6 or 1d10 to roll, q to unplug", flush=True)
-    for line in sys.stdin:
-        match = re.fullmatch(r"(\d+)d(\d+)", line.strip())
-        if line.strip() == "q":
-            break
-        if match:
-            count, sides = int(match.group(1)), int(match.group(2))
-            print(tray.roll(sides, *(random.randint(1, sides) for _ in range(count))), flush=True)
-    tray.unplug()
+    device: TraySimulator | Pn532Simulator
+    if args.kind == "pn532":
+        device = reader = Pn532Simulator(args.link)
+        hint = f"a PN532 at {args.link}: present <uid hex> [<card>] | remove | quit"
+
+        def told(words: list[str]) -> None:
+            if words[0] == "present" and len(words) > 1:
+                card = words[2] if len(words) > 2 else None
+                reader.present(bytes.fromhex(words[1]), card)
+            elif words[0] == "remove":
+                reader.remove()
+
+    else:
+        device = tray = TraySimulator(args.link)
+        hint = f"a dice tray at {args.link}: type 2d6 or 1d10 to roll, q to unplug"
+
+        def told(words: list[str]) -> None:
+            if match := re.fullmatch(r"(\d+)d(\d+)", words[0]):
+                count, sides = int(match.group(1)), int(match.group(2))
+                print(tray.roll(sides, *(random.randint(1, sides) for _ in range(count))))
+
+    signal.signal(signal.SIGTERM, _terminated)
+    device.plug()
+    try:
+        if isinstance(device, TraySimulator):
+            device.hello()
+        print(hint, flush=True)
+        for line in sys.stdin:
+            words = line.split(maxsplit=2)
+            if words and words[0] in ("q", "quit"):
+                break
+            try:
+                if words:
+                    told(words)
+            except ValueError as wrong:  # a UID that is not hex, a 2d0: say so, go on
+                print(f"? {wrong}")
+            sys.stdout.flush()
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        device.unplug()
     return 0
 
 
-def _pn532(link: Path) -> int:
-    from adapters.simulators.pn532 import Pn532Simulator  # noqa: PLC0415
-
-    reader = Pn532Simulator(link).plug()
-    print(f"a PN532 at {link}: present <uid hex> [<card>] | remove | quit", flush=True)
-    for line in sys.stdin:
-        words = line.split(maxsplit=2)
-        if not words or words[0] == "quit":
-            break
-        if words[0] == "present" and len(words) > 1:
-            reader.present(bytes.fromhex(words[1]), words[2].strip() if len(words) > 2 else None)
-        elif words[0] == "remove":
-            reader.remove()
-    reader.unplug()
-    return 0
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM ends a simulator as Ctrl-C does: through its ``finally``, which unplugs it."""
+    raise SystemExit(128 + signum)
 
 
 Adapter = Callable[[asyncio.Event], Coroutine[Any, Any, None]]
@@ -145,15 +202,12 @@ def adapter(
     device: str,
     link: Link,
     *,
-    deck: Path | None = None,
+    deck: DeckMap | None = None,
     seat: str | None = None,
     name: str | None = None,
 ) -> Adapter:
     """An adapter for one device feeding one table through ``link``, ready to run until its
     stop event."""
-    from adapters.deck import DeckMap  # noqa: PLC0415 - hardware extras
-
-    deck_map = DeckMap.load(deck) if deck else None
     name = name or kind
     if kind == "tray":
         from adapters.tray import TrayAdapter  # noqa: PLC0415
@@ -162,12 +216,12 @@ def adapter(
     if kind == "station":
         from adapters.station import StationAdapter  # noqa: PLC0415
 
-        if deck_map is None:
+        if deck is None:
             raise ValueError("a reader station reports UIDs only: give it a deck map")
-        return StationAdapter(device, link, deck_map, seat=seat, name=name).run
+        return StationAdapter(device, link, deck, seat=seat, name=name).run
     from adapters.card_reader import CardAdapter  # noqa: PLC0415
 
-    return CardAdapter(device, link, deck_map, seat=seat, name=name).run
+    return CardAdapter(device, link, deck, seat=seat, name=name).run
 
 
 async def _adapter(args: argparse.Namespace) -> int:
@@ -178,7 +232,7 @@ async def _adapter(args: argparse.Namespace) -> int:
         args.kind,
         args.device,
         TableLink(args.server, args.table, args.token),
-        deck=args.deck,
+        deck=load_deck(args.deck),
         seat=args.seat,
         name=args.name,
     )

@@ -10,6 +10,7 @@ kept where the console reads them.
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from aiohttp import web
@@ -19,6 +20,8 @@ from server.api import apply_command
 from server.context import Seize
 from server.devices import record
 from server.games import Game
+
+log = logging.getLogger("seize.devices")
 
 
 class LocalLink:
@@ -56,6 +59,11 @@ class LocalLink:
             answer = await apply_command(self.seize, game, principal, command)
         except web.HTTPException as refused:
             return refused.status, _problem(refused)
+        except Exception:
+            # As the API's middleware does: a failure (the disk full, a bug) is logged and
+            # answered with a 500, and the device goes on; raised, it would end the device.
+            log.exception("device command failed", extra={"table": game.id})
+            return 500, {"error": "internal", "message": "the server failed; it is logged"}
         return 200, answer
 
     async def report(self, device: str, status: dict[str, Any]) -> None:

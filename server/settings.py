@@ -17,6 +17,11 @@ from pydantic_settings import (
 )
 
 
+def config_path() -> str:
+    """The settings file: the one ``SEIZE_CONFIG`` names, else ``seize.toml`` here."""
+    return os.environ.get("SEIZE_CONFIG", "seize.toml")
+
+
 def default_db() -> Path:
     """One SQLite file in the user's data folder (created on first start)."""
     return Path(platformdirs.user_data_dir("seize")) / "seize.db"
@@ -92,7 +97,7 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        toml = TomlConfigSettingsSource(settings_cls, os.environ.get("SEIZE_CONFIG", "seize.toml"))
+        toml = TomlConfigSettingsSource(settings_cls, config_path())
         return init_settings, env_settings, toml
 
     @property

@@ -154,7 +154,7 @@ async def test_an_unknown_tag_is_reported_and_never_dealt(client: Client, ntag: 
     table = await dealing(client)
     async with reader(client, table, ntag) as adapter:
         ntag.present("04DEADBEEF0001", "not a card")
-        await eventually(lambda: adapter.status.unknown == ["04DEADBEEF0001"], 10)
+        await eventually(lambda: list(adapter.status.unknown) == ["04DEADBEEF0001"], 10)
     read = await client.get(f"/api/tables/{table['id']}", headers=bearer(table["gm_token"]))
     assert (await read.json())["seq"] == 3  # two joins and the deal: nothing dealt
 

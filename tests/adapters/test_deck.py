@@ -6,7 +6,9 @@ import json
 import threading
 from pathlib import Path
 
-from adapters.deck import DeckMap
+import pytest
+
+from adapters.deck import DeckError, DeckMap
 from adapters.enroll import enroll
 from rules.cards import full_deck, parse_card
 from server.cli import main
@@ -38,11 +40,11 @@ def test_enrolment_writes_each_tags_record_and_maps_it(tmp_path: Path) -> None:
     ntag = Ntag()
     said: list[str] = []
     cards = (parse_card("AS"), parse_card("RJ"))
-    tags = iter(["04A00000000001", "04A00000000001", "04A00000000002"])
+    tags = iter(["04A00000000001", "04A00000000002"])
 
     def lay_next(line: str) -> None:
         said.append(line)
-        if "lay the" in line:
+        if line.startswith("["):  # asked for the next card
             ntag.remove()
             ntag.present(next(tags))
 
@@ -55,4 +57,53 @@ def test_enrolment_writes_each_tags_record_and_maps_it(tmp_path: Path) -> None:
     assert deck.cards == {"04A00000000001": cards[0], "04A00000000002": cards[1]}
     assert any("record written" in line for line in said)
     assert "[###############               ] 1/2  lay the AS on the reader" in said
-    assert any("that tag is the AS already" in line for line in said)
+
+
+def test_a_tag_enrolled_already_is_refused_once_for_as_long_as_it_lies_there() -> None:
+    """The AS's tag is laid for the RJ and left there a second before it is swapped for the
+    RJ's own: one refusal, not one at every poll of the reader."""
+    ntag = Ntag()
+    said: list[str] = []
+    swapped = threading.Event()
+
+    def swap() -> None:
+        ntag.remove()
+        ntag.present("04A00000000002")
+
+    def lay(line: str) -> None:
+        said.append(line)
+        if "1/1  lay the RJ" in line:
+            ntag.present("04A00000000001")  # the AS's tag, enrolled already
+        elif "already" in line and not swapped.is_set():
+            swapped.set()
+            threading.Timer(1.0, swap).start()
+
+    deck = DeckMap(name="test", cards={"04A00000000001": parse_card("AS")})
+    try:
+        enroll(f"udp:127.0.0.1:{ntag.port}", deck, lay, (parse_card("RJ"),), threading.Event())
+    finally:
+        ntag.close()
+    assert deck.cards["04A00000000002"] == parse_card("RJ")
+    assert sum("that tag is the AS already" in line for line in said) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("{", "not JSON"),
+        ('{"name": "d"}', "cards: missing"),
+        ('{"cards": {"04AB12CD": "ZZ"}}', "cards.04AB12CD: 'ZZ' is not a card"),
+        ('{"cards": {"tag one": "AS"}}', "cards.tag one: a tag's UID is 8 to 20 hex digits"),
+        ('{"name": 3, "cards": {}}', "name: not a string"),
+    ],
+)
+def test_a_bad_deck_file_is_one_line_naming_the_field(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, named: str
+) -> None:
+    deck = tmp_path / "deck.json"
+    deck.write_text(text)
+    with pytest.raises(DeckError, match=named):
+        DeckMap.load(deck)
+    assert main(["deck", "check", str(deck)]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"seize: {deck}: ") and named in line

@@ -33,7 +33,7 @@ async def test_uids_from_a_station_deal_cards_by_the_deck_map(
         station.send("TAG 04A1B2C3D4E5F6")
         station.send("TAG 04A1B2C3D4E5F6")  # the same tag again at once: one tap
         station.send("TAG 04FFFFFFFFFFFF")  # not in the deck: reported, never dealt
-        await eventually(lambda: adapter.dealer.status.unknown == ["04FFFFFFFFFFFF"])
+        await eventually(lambda: list(adapter.dealer.status.unknown) == ["04FFFFFFFFFFFF"])
         station.unplug()
         await eventually(lambda: not adapter.dealer.status.connected)
         station.plug()

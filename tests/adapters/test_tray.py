@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import signal
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -166,3 +169,78 @@ async def test_noise_with_no_line_end_is_refused_in_pieces_and_rolls_go_on(
         tray.roll(6, 3, 5)
         await eventually(lambda: adapter.status.rolls_sent == 1)
     assert adapter.status.rolls_unwanted == 0
+
+
+async def test_refused_lines_are_counted_by_reason_in_the_devices_report(
+    client: Client, tmp_path: Path
+) -> None:
+    table = await rcs_awaiting_rolls(client)
+    async with tray_at(client, table, tmp_path / "seize-tray") as (tray, adapter):
+        tray.send("$SEIZE,tray1,9,ROLL,6,6,6*00")  # a bad checksum
+        tray.send("$SEIZE,tray1,10,ROLL,6,3,5")  # no checksum
+        tray.spew(b"$SEIZE,tray1,1,HB*78\r\r\n")  # a second line end
+        tray.roll(6, 3, 5)
+        await eventually(lambda: adapter.status.rolls_sent == 1)
+    listed = await client.get(
+        f"/api/tables/{table['id']}/devices", headers=bearer(table["gm_token"])
+    )
+    report = (await listed.json())["devices"]["tray"]
+    assert report["refused"] == {"bad_checksum": 1, "unchecksummed": 1, "garbled": 1}
+    assert report["rolls"] == 1 and report["asking"] is None
+
+
+async def test_seize_adapter_tray_logs_each_refused_line_as_json(
+    client: Client, tmp_path: Path
+) -> None:
+    """The command as a GM runs it, against a real server: its log is JSON lines on stderr,
+    like the server's, and a refused line is logged with its reason."""
+    table = await rcs_awaiting_rolls(client)
+    path = tmp_path / "seize-tray"
+    tray = TraySimulator(path).plug()
+    process = await asyncio.create_subprocess_exec(
+        *(sys.executable, "-m", "server", "adapter", "tray", "--port", str(path)),
+        *("--server", str(client.make_url("")), "--table", table["id"]),
+        *("--token", table["gm_token"]),
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+    async def logged(message: str) -> dict[str, Any]:
+        assert process.stderr is not None
+        while True:
+            line = await asyncio.wait_for(process.stderr.readline(), 30)
+            assert line, "the adapter ended"
+            entry: dict[str, Any] = json.loads(line)  # every line is one JSON object
+            if entry["message"] == message:
+                return entry
+
+    try:
+        await logged("device connected")
+        tray.send("$SEIZE,tray1,9,ROLL,6,6,6*00")
+        refused = await logged("tray line refused")
+        process.send_signal(signal.SIGINT)  # Ctrl-C
+        rest = await asyncio.wait_for(process.communicate(), 30)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+        tray.unplug()
+    assert process.returncode == 130 and b"Traceback" not in rest[1]  # an end, not a crash
+    assert refused["level"] == "warning" and refused["reason"] == "bad_checksum"
+    assert refused["refused"] == {"bad_checksum": 1} and refused["port"] == str(path)
+
+
+async def test_a_tray_whose_token_is_refused_says_so_and_goes_on(
+    client: Client, tmp_path: Path
+) -> None:
+    """The standalone adapter with a token the table does not know (revoked, mistyped): each
+    roll is lost with the server's answer named, and the tray keeps reading."""
+    table = await rcs_awaiting_rolls(client)
+    async with tray_at(client, {**table, "gm_token": "not-a-token"}, tmp_path / "t") as (
+        tray,
+        adapter,
+    ):
+        tray.roll(6, 3, 5)
+        await eventually(lambda: adapter.status.asking is not None)
+        assert adapter.status.asking == "roll lost: the server answered 401"
+        tray.send("$SEIZE,tray1,9,HB*00")
+        await eventually(lambda: adapter.tray.bad["bad_checksum"] == 1)  # still reading

@@ -136,3 +136,68 @@ def test_fuzz_no_crash_no_false_roll_every_bad_line_counted(seed: int) -> None:
         else:
             assert sum(tray.bad.values()) + tray.resends == before + 1  # every refusal counted
     assert good + sum(tray.bad.values()) + tray.resends == LINES_PER_EXAMPLE
+
+
+@st.composite
+def valid_lines(draw: st.DrawFn) -> str:
+    """A line as a tray writes it, without its ending."""
+    return valid_line(random.Random(draw(st.integers(0, 2**32))))
+
+
+@given(line=valid_lines(), ending=st.sampled_from(["", "\n", "\r\n"]))
+def test_a_line_parses_the_same_as_text_or_bytes_with_either_ending(line: str, ending: str) -> None:
+    assert parse(line + ending) == parse((line + ending).encode("ascii")) == parse(line)
+
+
+@given(
+    line=valid_lines(),
+    extra=st.sampled_from(["\r", "\n", "\r\r", "\n\r", "\r\n", "\0"]),
+    ending=st.sampled_from(["", "\n", "\r\n"]),
+    data=st.data(),
+)
+def test_an_extra_line_end_anywhere_in_a_line_refuses_it(
+    line: str, extra: str, ending: str, data: st.DataObject
+) -> None:
+    """``…*70\\r\\r\\n``, a ``\\n`` inside the line: two lines ran together or a byte was lost."""
+    at = data.draw(st.integers(0, len(line)))
+    broken = line[:at] + extra + line[at:] + ending
+    for given_as in (broken, broken.encode("ascii")):
+        with pytest.raises(LineError) as refused:
+            parse(given_as)
+        assert refused.value.reason == "garbled"
+
+
+@given(line=st.one_of(st.text(max_size=200), st.binary(max_size=200)))
+def test_any_text_or_bytes_is_a_message_or_the_protocols_own_refusal(
+    line: str | bytes,
+) -> None:
+    """No input raises anything but a LineError: not a str of digits no tray writes (``'²'``),
+    not a control character, not a line end in the wrong place."""
+    try:
+        message = parse(line)
+    except LineError:
+        return
+    text = line.decode("ascii") if isinstance(line, bytes) else line
+    assert reframed(message) == text.removesuffix("\n").removesuffix("\r")
+
+
+def test_a_str_with_digits_no_tray_writes_is_refused_not_crashed() -> None:
+    """``'²'.isdigit()`` is true but ``int('²')`` raises ValueError: a text line is held to the
+    characters a tray sends."""
+    body = "SEIZE,tray1,²,HB"
+    with pytest.raises(LineError) as refused:
+        parse(f"${body}*{adapters.tray_protocol.checksum(body)}")
+    assert refused.value.reason == "garbled"
+    tray = Tray()
+    assert tray.feed(f"${body}*{adapters.tray_protocol.checksum(body)}") is None
+    assert tray.bad == {"garbled": 1}
+
+
+def test_a_bytearray_is_read_as_bytes() -> None:
+    assert parse(bytearray(b"$SEIZE,tray1,1,HB*78\r\n")) == Heartbeat("tray1", 1)
+
+
+@pytest.mark.parametrize("line", [78, None, ["$SEIZE,tray1,1,HB*78"]])
+def test_what_is_not_a_line_is_refused_by_the_protocol(line: object) -> None:
+    with pytest.raises(LineError, match="is not a line"):
+        parse(line)  # type: ignore[arg-type]

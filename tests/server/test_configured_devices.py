@@ -3,6 +3,8 @@ dice tray works from the moment the server is up, with no second command to keep
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -11,8 +13,13 @@ import pytest
 from pydantic import ValidationError
 
 from adapters.simulators.tray import TraySimulator
-from server.settings import DeviceSetting
+from adapters.tray import TrayAdapter
+from server.context import SEIZE
+from server.local_link import LocalLink
+from server.settings import DeviceSetting, Settings
+from tests.adapters.test_tray import eventually, rcs_awaiting_rolls
 
+from .conftest import Client, bearer
 from .process import ServerProcess, call
 
 
@@ -85,3 +92,42 @@ def test_a_device_configured_with_a_wrong_token_is_not_started_and_says_why(
     printed = output.read_text()
     assert "not started: token: a device needs the table's GM token" in printed
     assert table["overlay_token"] not in printed  # the secret is never printed
+
+
+async def test_a_device_in_the_server_outlives_a_failing_database(
+    client: Client, settings: Settings, tmp_path: Path
+) -> None:
+    """The SQLite file refuses every new event (a trigger aborts the insert, as a full or
+    failing disk would): the tray's roll is answered as the API answers, with a 500, the
+    tray goes on, and once the file takes events again its next roll is entered."""
+    table = await rcs_awaiting_rolls(client)
+    seize = client.app[SEIZE]
+    path = tmp_path / "seize-tray"
+    tray = TraySimulator(path).plug()
+    adapter = TrayAdapter(str(path), LocalLink(seize, table["id"], table["gm_token"]))
+    stop = asyncio.Event()
+    running = asyncio.create_task(adapter.run(stop))
+    database = sqlite3.connect(settings.db)
+    try:
+        await eventually(lambda: adapter.status.connected)
+        database.execute(
+            "create trigger failing before insert on events"
+            " begin select raise(abort, 'the disk is full'); end"
+        )
+        tray.roll(6, 3, 5)
+        await eventually(lambda: adapter.status.asking is not None)
+        assert adapter.status.asking == "the server failed; it is logged"
+        assert not running.done()
+        database.execute("drop trigger failing")
+        tray.roll(6, 4, 4)
+        await eventually(lambda: adapter.status.rolls_sent == 1)
+    finally:
+        stop.set()
+        await running
+        tray.unplug()
+        database.close()
+    answer = await client.get(
+        f"/api/tables/{table['id']}/events?after=3", headers=bearer(table["gm_token"])
+    )
+    (entered,) = (await answer.json())["events"]  # nothing of the failed roll was kept
+    assert entered["event"]["roll"] == {"character": "jena", "dice": [4, 4], "initiative": 8}

@@ -1,38 +1,109 @@
 """seize serve --demo's simulated devices deal the Four Color Hack table and roll the RCS table
-through the real adapters, once the tables wait for them."""
+through the real adapters, once the tables wait for them; a table that refuses or fails stops
+neither the other table's devices nor its own once it answers again."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
 
+import pytest
+from aiohttp import web
+
+from server.app import make_app
 from server.context import SEIZE
 from server.demo_devices import DemoDevices, available
 from server.demo_table import ready, ready_rcs
+from server.games import Game
+from server.settings import Settings
 
 from .conftest import Client
 
 
-async def test_the_demo_devices_deal_and_roll_what_the_tables_await(client: Client) -> None:
-    assert available()
+async def until(condition: Callable[[], bool], timeout: float = 60) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "the devices fell silent"
+        await asyncio.sleep(0.2)
+
+
+async def demo_tables(client: Client) -> tuple[Game, str, Game, str]:
     seize = client.app[SEIZE]
     cards, card_tokens = await ready(seize, devices=True)
     dice, dice_tokens = await ready_rcs(seize, devices=True)
     assert cards.table.state.phase == "dealing" and dice.table.state.phase == "rolling"
+    return cards, card_tokens["gm"], dice, dice_tokens["gm"]
+
+
+def dealt_and_rolled(cards: Game, dice: Game) -> None:
+    assert cards.table.state.phase == "panels" and len(cards.table.state.holdings) == 11
+    assert dice.table.state.phase == "round"
+    assert all(len(card.dice) == 2 for card in dice.table.state.cards.values())
+
+
+async def test_the_demo_devices_deal_and_roll_what_the_tables_await(client: Client) -> None:
+    assert available()
+    cards, card_token, dice, dice_token = await demo_tables(client)
     devices = DemoDevices(
-        str(client.make_url("")).rstrip("/"),
-        (cards.id, card_tokens["gm"]),
-        (dice.id, dice_tokens["gm"]),
+        str(client.make_url("")).rstrip("/"), (cards.id, card_token), (dice.id, dice_token)
     )
     stop = asyncio.Event()
     running = asyncio.create_task(devices.run(stop))
     try:
-        deadline = asyncio.get_running_loop().time() + 60
-        while cards.table.state.phase == "dealing" or dice.table.state.phase == "rolling":
-            assert asyncio.get_running_loop().time() < deadline, "the devices fell silent"
-            await asyncio.sleep(0.2)
+        await until(
+            lambda: cards.table.state.phase != "dealing" and dice.table.state.phase != "rolling"
+        )
     finally:
         stop.set()
         await running
-    assert cards.table.state.phase == "panels" and len(cards.table.state.holdings) == 11
-    assert dice.table.state.phase == "round"
-    assert all(len(card.dice) == 2 for card in dice.table.state.cards.values())
+    dealt_and_rolled(cards, dice)
+
+
+@pytest.mark.parametrize("status", [500, 403])
+async def test_a_table_that_fails_or_refuses_stops_no_device(
+    aiohttp_client: Callable[[web.Application], Awaitable[Client]],
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    status: int,
+) -> None:
+    """The card table answers every request with a 500 (or refuses it, as for a revoked
+    token): the dice table is still rolled, the trouble is logged once, and when the card
+    table answers again its cards are dealt."""
+    failing: set[str] = set()
+
+    @web.middleware
+    async def fail(request: web.Request, handler: Any) -> web.StreamResponse:
+        if request.match_info.get("table_id") in failing:
+            body = json.dumps({"type": "failed", "message": "no"})
+            return web.Response(status=status, text=body, content_type="application/json")
+        answer: web.StreamResponse = await handler(request)
+        return answer
+
+    app = make_app(Settings(db=tmp_path / "seize.db", port=0))
+    app.middlewares.append(fail)
+    client = await aiohttp_client(app)
+    cards, card_token, dice, dice_token = await demo_tables(client)
+    failing.add(cards.id)
+    devices = DemoDevices(
+        str(client.make_url("")).rstrip("/"), (cards.id, card_token), (dice.id, dice_token)
+    )
+    stop = asyncio.Event()
+    caplog.set_level(logging.INFO, "seize.demo")
+    running = asyncio.create_task(devices.run(stop))
+    try:
+        await until(lambda: dice.table.state.phase != "rolling")
+        assert cards.table.state.phase == "dealing" and not running.done()
+        assert devices.trouble == {cards.id: f"the table answered {status}"}
+        failing.clear()
+        await until(lambda: cards.table.state.phase != "dealing")
+    finally:
+        stop.set()
+        await running
+    dealt_and_rolled(cards, dice)
+    said = [(r.getMessage(), getattr(r, "table", None)) for r in caplog.records]
+    assert said.count(("demo table not answering", cards.id)) == 1
+    assert ("demo table answers again", cards.id) in said

@@ -7,6 +7,7 @@ from pathlib import Path
 import platformdirs
 import pytest
 
+from server.cli import main
 from server.settings import Settings, default_db
 
 
@@ -34,3 +35,46 @@ def test_a_bad_setting_is_refused_naming_it(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("SEIZE_PORT", "eighty")
     with pytest.raises(ValueError, match="port"):
         Settings()
+
+
+@pytest.mark.parametrize(
+    ("toml", "said"),
+    [
+        (
+            '[[devices]]\nkind = "dice"\ndevice = "/dev/x"\ntable = "t"\ntoken = "t0ken"\n',
+            "setting devices.0.kind: Input should be 'nfc', 'tray' or 'station'",
+        ),
+        ('[[devices]]\nkind = "tray"\ndevice = "/dev/x"\n', "setting devices.0.table: "),
+        ("port = \n", "not TOML: "),
+        ("prot = 80\n", "setting prot: Extra inputs are not permitted"),
+    ],
+)
+def test_a_bad_settings_file_is_one_line_naming_the_field(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    toml: str,
+    said: str,
+) -> None:
+    config = tmp_path / "seize.toml"
+    config.write_text(toml)
+    monkeypatch.setenv("SEIZE_CONFIG", str(config))
+    assert main(["serve", "--db", str(tmp_path / "seize.db")]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("seize: ") and said in line and "t0ken" not in line
+    assert not (tmp_path / "seize.db").exists()  # nothing was started
+
+
+def test_a_configured_devices_bad_deck_file_is_one_line_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deck, config = tmp_path / "deck.json", tmp_path / "seize.toml"
+    deck.write_text('{"cards": {"04AB12CD": "11H"}}')
+    config.write_text(
+        f'[[devices]]\nkind = "station"\ndevice = "/dev/x"\ndeck = "{deck}"\n'
+        'table = "t"\ntoken = "t0ken"\n'
+    )
+    monkeypatch.setenv("SEIZE_CONFIG", str(config))
+    assert main(["serve", "--db", str(tmp_path / "seize.db")]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"seize: {deck}: cards.04AB12CD: '11H' is not a card")
