@@ -12,7 +12,7 @@ import pytest
 
 from tests.server.process import ServerProcess, call
 
-from .conftest import shoot
+from .conftest import Table, shoot
 from .console_driver import (
     PHONE,
     TABLET,
@@ -321,3 +321,16 @@ def test_a_hero_trades_with_the_editor(console: Console, server: ServerProcess) 
     console.tap(row.locator("button[data-action^=accept-]"))
     assert row.locator(".card").first.inner_text() == chosen
     assert console.page.locator(".offer").count() == 0
+
+
+def test_the_devices_panel_counts_a_trays_refused_lines(page: Any, server: ServerProcess) -> None:
+    """What the tray adapter reports (tests/adapters/test_tray.py) is what the GM reads."""
+    table = Table(server, "megatraveller-rcs")
+    report = {"connected": True, "refused": {"checksum": 2, "not_a_roll": 1}}
+    status, _ = call(f"{table.url}/devices/tray", "PUT", report, table.gm)
+    assert status == 200
+    page.goto(f"{server.url}/console/{table.id}#token={table.gm}")
+    page.get_by_text("Card readers and dice trays").click()
+    line = page.locator("[data-device='tray']")
+    line.wait_for()
+    assert "refused 2 checksum, 1 not a roll" in line.inner_text()

@@ -200,6 +200,13 @@ function repair(table, message) {
     h("p", { id: "notice", role: "status" }));
 }
 
+/** A tray's refused lines, counted by reason: "2 bad checksum, 1 not a roll". */
+function refusals(counts) {
+  const found = Object.entries(counts ?? {});
+  return found.length ? ` · refused ${found.map(([reason, n]) => `${n} ${reason.replaceAll("_", " ")}`)
+    .join(", ")}` : "";
+}
+
 /** Card readers and dice trays, as they report. */
 function devices(table) {
   const list = h("div", { "data-devices": "" });
@@ -209,6 +216,7 @@ function devices(table) {
     list.replaceChildren(...(found.length ? found.map(([name, d]) => h("p", { "data-device": name },
       h("strong", {}, name), d.connected ? " is connected" : " is not connected",
       d.last_read ? ` · last read ${d.last_read}` : "",
+      refusals(d.refused),
       d.asking ? h("span", { class: "awaiting" }, ` · ${d.asking}`) : ""))
       : [h("p", { class: "muted" }, "No card reader or dice tray has reported. Type what the "
           + "table's cards and dice show where the console asks for them.")]));
