@@ -13,7 +13,7 @@ from aiohttp import WSCloseCode, web
 
 from server import api, devices, dialects, handoff, live, openapi, pages, vtt
 from server.context import SEIZE, Seize
-from server.errors import problem
+from server.errors import FAILED, problem
 from server.settings import Settings
 
 log = logging.getLogger("seize")
@@ -63,9 +63,7 @@ async def logged(request: web.Request, handler: Handler) -> web.StreamResponse:
         raise
     except Exception:
         log.exception("request failed", extra={"path": request.path})
-        raise problem(
-            web.HTTPInternalServerError, "internal", "the server failed; it is logged"
-        ) from None
+        raise problem(web.HTTPInternalServerError, "internal", FAILED) from None
     finally:
         log.info(
             "request",

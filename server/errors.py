@@ -8,6 +8,9 @@ from typing import Any
 
 from aiohttp import web
 
+FAILED = "the server failed; it is logged"
+"""What an unexpected failure answers, wherever a command came from: the details are logged."""
+
 
 def problem(
     kind: type[web.HTTPError],

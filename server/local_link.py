@@ -19,6 +19,7 @@ from server.access import Principal
 from server.api import apply_command
 from server.context import Seize
 from server.devices import record
+from server.errors import FAILED
 from server.games import Game
 
 log = logging.getLogger("seize.devices")
@@ -63,7 +64,7 @@ class LocalLink:
             # As the API's middleware does: a failure (the disk full, a bug) is logged and
             # answered with a 500, and the device goes on; raised, it would end the device.
             log.exception("device command failed", extra={"table": game.id})
-            return 500, {"error": "internal", "message": "the server failed; it is logged"}
+            return 500, {"error": "internal", "message": FAILED}
         return 200, answer
 
     async def report(self, device: str, status: dict[str, Any]) -> None:
