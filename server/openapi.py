@@ -53,6 +53,8 @@ def _errors(*statuses: int) -> dict[str, Any]:
         413: "Body too large",
         422: "Invalid input or a rule broken",
         429: "Too many requests",
+        500: "The server could not work out or show the outcome; nothing was stored",
+        503: "This version cannot show the table (its GM can undo)",
     }
     return {str(s): {"description": reasons[s], **_json(_ref("Problem"))} for s in statuses}
 
@@ -85,6 +87,17 @@ def build() -> dict[str, Any]:
         "required": False,
         "schema": {"type": "integer", "minimum": 0},
         "description": "The last sequence the client has seen",
+    }
+    participant = {
+        "name": "participant",
+        "in": "path",
+        "required": True,
+        "schema": {"type": "string"},
+    }
+    handoff = {
+        "type": "object",
+        "properties": {"url": {"type": "string"}, "svg": {"type": "string"}},
+        "required": ["url", "svg"],
     }
     secured: list[dict[str, list[str]]] = [{"bearer": []}]
     public = {
@@ -121,7 +134,7 @@ def build() -> dict[str, Any]:
                     "requestBody": {"required": True, **_json(_ref("NewTable"))},
                     "responses": {
                         "201": {"description": "Created", **_json(_ref("NewTableAnswer"))},
-                        **_errors(400, 401, 413, 422),
+                        **_errors(400, 401, 413, 422, 429),
                     },
                 }
             },
@@ -133,7 +146,7 @@ def build() -> dict[str, Any]:
                     "security": secured,
                     "responses": {
                         "200": {"description": "The view", **_json(_ref("TableAnswer"))},
-                        **_errors(401, 403, 404, 429),
+                        **_errors(401, 403, 404, 429, 503),
                     },
                 }
             },
@@ -162,7 +175,7 @@ def build() -> dict[str, Any]:
                     "requestBody": {"required": True, **_json(commands)},
                     "responses": {
                         "200": {"description": "Applied", **_json(_ref("CommandAnswer"))},
-                        **_errors(400, 401, 403, 404, 409, 413, 422, 429),
+                        **_errors(400, 401, 403, 404, 409, 413, 422, 429, 500),
                     },
                 }
             },
@@ -190,6 +203,34 @@ def build() -> dict[str, Any]:
                         **_errors(400, 401, 403, 404, 413, 422, 429),
                     },
                 }
+            },
+            **{
+                f"/api/tables/{{table_id}}/handoff/{path}": {
+                    "post": {
+                        "summary": summary,
+                        "operationId": operation,
+                        "parameters": parameters,
+                        "security": secured,
+                        "responses": {
+                            "201": {"description": "Minted", **_json(handoff)},
+                            **_errors(401, 403, 404, 429),
+                        },
+                    }
+                }
+                for path, summary, operation, parameters in (
+                    (
+                        "players/{participant}",
+                        "A fresh player link and its QR code (GM)",
+                        "handPlayer",
+                        [table_id, participant],
+                    ),
+                    (
+                        "overlay",
+                        "A fresh overlay link and its QR code; older ones are revoked (GM)",
+                        "handOverlay",
+                        [table_id],
+                    ),
+                )
             },
             "/api/tables/{table_id}/ws": {
                 "get": {
