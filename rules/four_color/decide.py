@@ -85,7 +85,12 @@ def _join(scene: Scene, command: Join, actor: Viewer) -> Joined:
     rng = engine_rng(command.source, command.seed, "four-color.9")
     heroes = frozenset({member.id} if member.is_hero else ())
     dealt, returned = draw(scene.deck, (member.id,), heroes, rng)
-    return Joined(member=member, dealt=dealt[0].card, returned=returned, source=command.source)
+    return Joined(
+        member=member,
+        dealt=dealt[0].card,
+        returned=tuple(r.card for r in returned),
+        source=command.source,
+    )
 
 
 def _deal(scene: Scene, command: Deal, actor: Viewer) -> Dealt | DealStarted:

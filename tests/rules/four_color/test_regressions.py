@@ -1,0 +1,35 @@
+"""Tables that real play broke once, each kept as the shortest sequence that broke it."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from rules.four_color.commands import Deal, Join, Kind, Member
+from rules.four_color.deal import draw
+from rules.four_color.events import Joined
+from rules.roles import GM, OVERLAY, player
+
+from .helpers import scene
+
+
+def test_a_hero_joining_mid_page_who_draws_a_joker_is_dealt_a_replacement() -> None:
+    """Engine deal, then an engine join of a hero whose first card is a joker: the join was
+    refused by its own event's validation (the returned jokers were built from the deal's
+    records, not from the cards)."""
+    table = scene(heroes=2, villains=1)
+    table.execute(Deal(seed=1), GM)
+    newcomer = Member(id="h3", name="Latecomer", kind=Kind.HERO)
+    seed = next(
+        s
+        for s in range(10_000)
+        if draw(table.state.deck, ("h3",), frozenset({"h3"}), random.Random(s))[1]
+    )
+    (event,) = table.execute(Join(member=newcomer, seed=seed), GM)
+    assert isinstance(event, Joined) and event.returned and all(c.is_joker for c in event.returned)
+    assert event.dealt is not None and not event.dealt.is_joker
+    assert table.state.hand_of("h3") is not None
+    for viewer in (OVERLAY, player("h3")):
+        shown = table.censor(event, viewer)
+        assert shown is not None and shown["returned"] == [None] * len(event.returned)
+        assert "J" not in json.dumps(shown["returned"])
