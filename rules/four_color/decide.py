@@ -41,7 +41,7 @@ from rules.four_color.events import (
     TradeOffered,
 )
 from rules.four_color.scene import Holding, Phase, Scene, deck_for_deal
-from rules.randomness import Source, engine_rng
+from rules.randomness import Source, engine_rng, given_source
 from rules.roles import Viewer
 
 
@@ -114,6 +114,7 @@ def _deal_card(scene: Scene, command: DealCard, actor: Viewer) -> CardDealt:
     """A card of a physical deal. Ruling 4: a joker read for a hero is refused, and the table is
     asked to put it back and deal a replacement; nothing moves on until one comes."""
     actor.require_gm("deal cards")
+    source = given_source(command.source, True, "four-color.2", "card")
     if not scene.to_deal:
         raise RuleError("four-color.2", "no one is waiting for a card", field="card")
     to = command.to if command.to is not None else scene.to_deal[0]
@@ -132,7 +133,7 @@ def _deal_card(scene: Scene, command: DealCard, actor: Viewer) -> CardDealt:
             f"put it back at a random place and deal {to!r} a replacement",
             field="card",
         )
-    return CardDealt(to=to, card=card, source=command.source)
+    return CardDealt(to=to, card=card, source=source)
 
 
 def _require_panels(scene: Scene, what: str) -> None:
