@@ -216,12 +216,16 @@ def _receive(scene: Scene, dealings: tuple[Dealing, ...]) -> Scene:
 def _settle(scene: Scene) -> Scene:
     """Move the page on once nothing is owed: to Panels, and to its end once all is played.
 
-    When the last ranked card is done, a table that discards unplayed jokers discards them.
+    When the last ranked card is done, a table that discards unplayed jokers discards them; so
+    does every table when no villain or mob is in the scene for a joker to act for (ruling 5
+    gives a joker only to them), or the page could never end.
     """
     if scene.phase not in (Phase.DEALING, Phase.PANELS) or scene.to_deal:
         return scene
     holdings = scene.holdings
-    if scene.options.unplayed_joker == "discard" and not scene.ranked_in_hand():
+    no_one_to_act = all(m.is_hero for m in scene.members)
+    discard = scene.options.unplayed_joker == "discard" or no_one_to_act
+    if discard and not scene.ranked_in_hand():
         holdings = tuple(
             h.model_copy(update={"discarded": True}) if h.in_hand else h for h in holdings
         )

@@ -7,10 +7,12 @@ import random
 
 from rules.four_color.commands import Deal, Join, Kind, Member
 from rules.four_color.deal import draw
-from rules.four_color.events import Joined
+from rules.four_color.events import Dealt, Joined
+from rules.four_color.scene import Phase
 from rules.roles import GM, OVERLAY, player
 
 from .helpers import scene
+from .test_rulings import engine_deal_with, play_all
 
 
 def test_a_hero_joining_mid_page_who_draws_a_joker_is_dealt_a_replacement() -> None:
@@ -33,3 +35,17 @@ def test_a_hero_joining_mid_page_who_draws_a_joker_is_dealt_a_replacement() -> N
         shown = table.censor(event, viewer)
         assert shown is not None and shown["returned"] == [None] * len(event.returned)
         assert "J" not in json.dumps(shown["returned"])
+
+
+def test_a_joker_left_to_a_scene_of_heroes_only_is_discarded_so_the_page_ends() -> None:
+    """Two heroes and no villain or mob; the engine deals the Editor's extra card as a joker.
+    After the last ranked Panel the joker was to be played last, but it may only be assigned
+    to a villain or mob: the view awaited an assignment no command could make, and no new page
+    could be dealt."""
+    table = scene(heroes=2)
+    engine_deal_with(table, lambda dealt: any(d.card.is_joker for d in dealt.cards))
+    play_all(table)
+    assert table.state.phase is Phase.PAGE_DONE
+    assert [h.card.is_joker for h in table.state.holdings if h.discarded] == [True]
+    (dealt,) = table.execute(Deal(seed=1), GM)
+    assert isinstance(dealt, Dealt) and table.state.page == 2
