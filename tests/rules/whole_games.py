@@ -26,16 +26,19 @@ from rules.awareness import AWARENESS
 from rules.awareness import commands as aw
 from rules.awareness.situation import AwarenessOptions, Situation
 from rules.awareness.situation import Phase as AwPhase
+from rules.awareness.view import view as aw_view
 from rules.cards import Card
 from rules.errors import RuleError
 from rules.four_color import FOUR_COLOR
 from rules.four_color import commands as fc
 from rules.four_color.scene import FULL_DECK, FourColorOptions, Scene
 from rules.four_color.scene import Phase as FcPhase
+from rules.four_color.view import view as fc_view
 from rules.megatraveller_rcs import MEGATRAVELLER_RCS
 from rules.megatraveller_rcs import commands as rcs
 from rules.megatraveller_rcs.encounter import Encounter
 from rules.megatraveller_rcs.encounter import Phase as RcsPhase
+from rules.megatraveller_rcs.view import view as rcs_view
 from rules.randomness import Source
 from rules.roles import GM, OVERLAY, Viewer, player
 from rules.table import System, Table, Undo
@@ -88,6 +91,11 @@ class Game(ABC):
     @abstractmethod
     def progress(self, state: Any) -> int:
         """How far the game is: its round, or its page."""
+
+    @abstractmethod
+    def answers(self, state: Any) -> list[list[Any]]:
+        """For each thing the GM's view says the table awaits, the GM's commands that would
+        answer it: a table that awaits what no command can give is stuck."""
 
     @abstractmethod
     def players(self, state: Any) -> list[Viewer]:
@@ -216,6 +224,26 @@ class FourColorGame(Game):
 
     def progress(self, state: Scene) -> int:
         return state.page
+
+    def answers(self, state: Scene) -> list[list[Any]]:
+        answers: list[list[Any]] = []
+        for awaited in fc_view(state, GM).awaiting:
+            match awaited.what:
+                case "deal":
+                    answers.append([fc.Deal(seed=0)])
+                case "new_page_or_end":
+                    answers.append([fc.Deal(seed=0), fc.EndScene()])
+                case "card":
+                    answers.append([fc.DealCard(card=c, to=awaited.who) for c in state.deck])
+                case "assign":
+                    assert awaited.card is not None
+                    answers.append(
+                        [fc.AssignCard(card=awaited.card, acting=m.id) for m in state.members]
+                        + [fc.AssignCard(card=awaited.card, element="the storm")]
+                    )
+                case "next_panel":
+                    answers.append([fc.NextPanel()])
+        return answers
 
     def players(self, state: Scene) -> list[Viewer]:
         return several([m.id for m in state.heroes])
@@ -371,6 +399,29 @@ class AwarenessGame(Game):
     def progress(self, state: Situation) -> int:
         return state.round
 
+    def answers(self, state: Situation) -> list[list[Any]]:
+        answers: list[list[Any]] = []
+        dice_awaited = state.exchange is not None and bool(state.exchange.pending)
+        for awaited in aw_view(state, GM).awaiting:
+            match awaited.what:
+                case "roll_initiative":
+                    answers.append([aw.RollInitiative(seed=0)])
+                case "initiative":
+                    answers += [
+                        [aw.EnterInitiative(character=c, die=5, seed=0)] for c in awaited.who
+                    ]
+                case "declare":
+                    answers += [
+                        [aw.Act(character=c, what="acts", mode=aw.Mode.ALL_OUT_OFFENSIVE)]
+                        for c in awaited.who
+                    ]
+                case "preemption":
+                    answers += [[aw.EnterPreemption(character=c, die=5)] for c in awaited.who]
+                case "react_or_resolve" if not dice_awaited:
+                    # With a pre-emption's die awaited, that die is the answer.
+                    answers.append([aw.Resolve()])
+        return answers
+
     def players(self, state: Situation) -> list[Viewer]:
         return several([s.id for s in state.sheets])
 
@@ -480,6 +531,28 @@ class RcsGame(Game):
     def progress(self, state: Encounter) -> int:
         return state.round
 
+    def answers(self, state: Encounter) -> list[list[Any]]:
+        answers: list[list[Any]] = []
+        for awaited in rcs_view(state, GM).awaiting:
+            match awaited.what:
+                case "roll_initiative":
+                    answers.append([rcs.RollInitiative(seed=0)])
+                case "roll":
+                    answers += [
+                        [rcs.EnterRoll(character=c, dice=(3, 4), seed=0)] for c in awaited.who
+                    ]
+                case "declare":
+                    answers += [
+                        [
+                            rcs.Declare(character=c, action=a, what="fires", target="them")
+                            for a in rcs.ActionLength
+                        ]
+                        for c in awaited.who
+                    ]
+                case "resolve" | "seize_or_resolve":
+                    answers.append([rcs.Resolve()])
+        return answers
+
     def players(self, state: Encounter) -> list[Viewer]:
         return several([c.id for c in state.characters])
 
@@ -569,7 +642,19 @@ class WholeGame(RuleBasedStateMachine):
                 assert self.watch.leaks(shown, viewer) == [], viewer
                 assert self.watch.leaks(censored, viewer) == [], viewer
 
+        if self.game.players(self.table.state):  # with no one at the table, nothing is owed
+            for answers in self.game.answers(self.table.state):
+                refusals = [self.refusal(a) for a in answers]
+                assert not all(refusals), f"stuck: {answers} refused: {refusals}"
         self.reached = max(self.reached, self.game.progress(self.table.state))
+
+    def refusal(self, command: Any) -> str:
+        """Why the GM's command would be refused now; empty when it would be taken."""
+        try:
+            self.table.decide(command, GM)
+        except RuleError as refused:
+            return str(refused)
+        return ""
 
     def teardown(self) -> None:
         replay = self.game.system.table(self.table.options, self.replica.log)
