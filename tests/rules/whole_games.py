@@ -93,6 +93,10 @@ class Game(ABC):
         """How far the game is: its round, or its page."""
 
     @abstractmethod
+    def broken(self, state: Any) -> list[str]:
+        """What of the rulings' invariants the state breaks (nothing, for a sound engine)."""
+
+    @abstractmethod
     def answers(self, state: Any) -> list[list[Any]]:
         """For each thing the GM's view says the table awaits, the GM's commands that would
         answer it: a table that awaits what no command can give is stuck."""
@@ -224,6 +228,16 @@ class FourColorGame(Game):
 
     def progress(self, state: Scene) -> int:
         return state.page
+
+    def broken(self, state: Scene) -> list[str]:
+        held = [h.card for h in state.holdings]
+        heroes = {m.id for m in state.heroes}
+        return [
+            *(f"{c} held twice" for c in set(held) if held.count(c) > 1),
+            *(f"{c} both held and in the deck" for c in set(held) & set(state.deck)),
+            *(f"hero {h.holder} holds {h.card}" for h in state.holdings
+              if h.holder in heroes and h.card.is_joker),
+        ]  # fmt: skip
 
     def answers(self, state: Scene) -> list[list[Any]]:
         answers: list[list[Any]] = []
@@ -399,6 +413,12 @@ class AwarenessGame(Game):
     def progress(self, state: Situation) -> int:
         return state.round
 
+    def broken(self, state: Situation) -> list[str]:
+        if state.exchange is None:
+            return []
+        resolved = [r.character for r in state.exchange.resolved]
+        return [f"{c} resolved twice" for c in set(resolved) if resolved.count(c) > 1]
+
     def answers(self, state: Situation) -> list[list[Any]]:
         answers: list[list[Any]] = []
         dice_awaited = state.exchange is not None and bool(state.exchange.pending)
@@ -531,6 +551,16 @@ class RcsGame(Game):
     def progress(self, state: Encounter) -> int:
         return state.round
 
+    def broken(self, state: Encounter) -> list[str]:
+        cards = [*state.tapped, *state.line]
+        return [
+            *(f"{c}'s card lies twice" for c in set(cards) if cards.count(c) > 1),
+            *(f"{c} has no index card" for c in cards if c not in state.cards),
+            *(f"{c} used {card.used} Short Actions" for c, card in state.cards.items()
+              if card.used > 2),
+            *(f"the {side} pool is {points}" for side, points in state.pools.items() if points < 0),
+        ]  # fmt: skip
+
     def answers(self, state: Encounter) -> list[list[Any]]:
         answers: list[list[Any]] = []
         for awaited in rcs_view(state, GM).awaiting:
@@ -642,6 +672,7 @@ class WholeGame(RuleBasedStateMachine):
                 assert self.watch.leaks(shown, viewer) == [], viewer
                 assert self.watch.leaks(censored, viewer) == [], viewer
 
+        assert self.game.broken(self.table.state) == []
         if self.game.players(self.table.state):  # with no one at the table, nothing is owed
             for answers in self.game.answers(self.table.state):
                 refusals = [self.refusal(a) for a in answers]
