@@ -10,7 +10,18 @@ from typing import ClassVar
 
 from hypothesis.stateful import run_state_machine_as_test
 
-from .whole_games import AwarenessGame, FourColorGame, Game, RcsGame, WholeGame
+from rules.awareness.situation import AwarenessOptions
+from rules.roles import OVERLAY, player
+
+from .whole_games import (
+    AwarenessGame,
+    AwarenessWatch,
+    FourColorGame,
+    FourColorWatch,
+    Game,
+    RcsGame,
+    WholeGame,
+)
 
 
 def play_whole_games(game: Game) -> list[int]:
@@ -35,3 +46,14 @@ def test_whole_awareness_situations_keep_every_table_readable_and_every_secret()
 
 def test_whole_rcs_encounters_keep_every_table_readable() -> None:
     assert max(play_whole_games(RcsGame())) >= 3
+
+
+def test_the_watches_catch_a_secret_shown() -> None:
+    """The secret checks themselves: an Editor's hidden card or another's QR is caught."""
+    four_color = FourColorWatch()
+    four_color.secret = {"QH"}
+    assert four_color.leaks({"order": [{"card": "QH"}]}, OVERLAY) == ["QH"]
+    assert four_color.refusal_leaks("QH is not yours", None, OVERLAY) == ["QH"]
+    awareness = AwarenessWatch(AwarenessOptions())
+    assert awareness.leaks({"character": "b", "qr": 3}, player("a")) == ["qr of b"]
+    assert awareness.leaks({"character": "a", "qr": 3}, player("a")) == []

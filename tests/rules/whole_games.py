@@ -44,6 +44,7 @@ from rules.roles import GM, OVERLAY, Viewer, player
 from rules.table import System, Table, Undo
 
 from .awareness.test_secrets import leaks as awareness_leaks
+from .four_color.test_properties import secret_cards, shown_cards
 
 Move = tuple[int, Any, Viewer]
 """A weight, a command (or ``Undo``) and who sends it."""
@@ -60,7 +61,7 @@ class Watch(ABC):
     """What each role may not see, as the game goes on."""
 
     @abstractmethod
-    def update(self, state: Any) -> None:
+    def update(self, table: Table[Any, Any, Any, Any]) -> None:
         """Called after every step that changed the table."""
 
     @abstractmethod
@@ -128,16 +129,15 @@ class FourColorWatch(Watch):
         self.public: set[Card] = set()
         self.secret: set[str] = set()
 
-    def update(self, state: Scene) -> None:
+    def update(self, table: Table[Any, Any, Any, Any]) -> None:
+        state = table.state
         if state.page != self.page:
             self.page, self.public = state.page, set()
         self.public |= {h.card for h in state.holdings if not h.is_secret or h.played}
-        in_hand = {h.card for h in state.holdings if h.in_hand and h.is_secret}
-        self.secret = {c.code for c in in_hand - self.public}
+        self.secret = {c.code for c in secret_cards(table, self.public)}
 
     def leaks(self, shown: Any, viewer: Viewer) -> list[str]:
-        text = json.dumps(shown)
-        return sorted(code for code in self.secret if f'"{code}"' in text)
+        return sorted(shown_cards(json.dumps(shown)) & self.secret)
 
     def refusal_leaks(self, message: str, command: Any, viewer: Viewer) -> list[str]:
         return sorted(code for code in self.secret if re.search(rf"\b{code}\b", message))
@@ -276,8 +276,8 @@ class AwarenessWatch(Watch):
         self.reveal = options.reveal_order
         self.ids: set[str] = set()
 
-    def update(self, state: Situation) -> None:
-        self.ids = {s.id for s in state.sheets}
+    def update(self, table: Table[Any, Any, Any, Any]) -> None:
+        self.ids = {s.id for s in table.state.sheets}
 
     def leaks(self, shown: Any, viewer: Viewer) -> list[str]:
         if isinstance(shown, dict) and shown.get("system") == "awareness":
@@ -455,7 +455,7 @@ class AwarenessGame(Game):
 class NothingSecret(Watch):
     """Ruling 9 of RCS: the cards lie in plain sight."""
 
-    def update(self, state: Any) -> None:
+    def update(self, table: Table[Any, Any, Any, Any]) -> None:
         """Nothing to follow: nothing is ever secret."""
 
     def leaks(self, shown: Any, viewer: Viewer) -> list[str]:
@@ -664,7 +664,7 @@ class WholeGame(RuleBasedStateMachine):
         for e in events:
             self.replica.apply(system.events.validate_json(system.events.dump_json(e)))
         assert self.replica.state == self.table.state, "the log replays to another state"
-        self.watch.update(self.table.state)
+        self.watch.update(self.table)
         for viewer in self.game.viewers(self.table.state):
             shown = json.loads(self.table.view(viewer).model_dump_json())
             censored = json.loads(json.dumps([self.table.censor(e, viewer) for e in events]))

@@ -23,6 +23,7 @@ from rules.roles import GM, OVERLAY, Viewer
 from rules.table import Table
 
 from ..rules.whole_games import AwarenessGame, FourColorGame, Game, RcsGame, choose
+from .conftest import Client, bearer, new_table, send
 from .process import UNLIMITED, ServerProcess
 
 GAMES: dict[str, Game] = {
@@ -164,3 +165,34 @@ def test_whole_games_over_the_server_answer_below_500_and_reach_every_stream(
 ) -> None:
     steps = settings().stateful_step_count
     asyncio.run(play(server, GAMES[system], data, steps))
+
+
+@pytest.mark.parametrize(
+    ("system", "entry"),
+    [
+        ("awareness", {"type": "enter_initiative", "die": 4}),
+        ("megatraveller-rcs", {"type": "enter_roll", "dice": [3, 4]}),
+    ],
+)
+async def test_a_player_enters_their_own_initiative_dice_over_http_and_no_one_elses(
+    client: Client, system: str, entry: dict[str, Any]
+) -> None:
+    table = await new_table(client, system)
+    for cid in ("jena", "guard"):
+        if system == "awareness":
+            sheet = {"id": cid, "name": cid, "perception": 5, "stealth": 5, "coordination": 5}
+            await send(client, table, {"type": "join", "sheet": sheet})
+        else:
+            character = {"id": cid, "name": cid, "side": cid, "dex": 5, "movement": 1}
+            await send(client, table, {"type": "join", "character": character})
+    await send(client, table, {"type": "roll_initiative", "source": "device"})
+    minted = await client.post(
+        f"/api/tables/{table['id']}/tokens",
+        json={"participants": ["jena"]},
+        headers=bearer(table["gm_token"]),
+    )
+    token = (await minted.json())["token"]
+    status, refusal = await send(client, table, {**entry, "character": "guard"}, token)
+    assert (status, refusal["rule"]) == (403, "roles")
+    status, answer = await send(client, table, {**entry, "character": "jena"}, token)
+    assert status == 200 and answer["events"][0]["source"] == "device"
