@@ -278,13 +278,18 @@ def _traded(scene: Scene, event: Traded) -> Scene:
 
 
 def _overridden(scene: Scene, event: CardOverridden) -> Scene:
-    """The card on the table was really ``to``: ``card`` goes back to the deck."""
+    """The card on the table was really ``to``: ``card`` goes back to the deck. A card that
+    turns out to be a joker loses any Element it was spent on: ruling 5 gives a joker to a
+    villain or mob only, so the Editor assigns it again."""
     deck = set(scene.deck) | {event.card}
     deck.discard(event.to)
     panels = tuple(
         p.model_copy(update={"card": event.to}) if p.card == event.card else p for p in scene.panels
     )
-    scene = _update(scene, event.card, card=event.to)
+    changes: dict[str, object] = {"card": event.to}
+    if event.to.is_joker:
+        changes["element"] = None
+    scene = _update(scene, event.card, **changes)
     return scene.model_copy(
         update={"deck": tuple(c for c in FULL_DECK if c in deck), "panels": panels}
     )

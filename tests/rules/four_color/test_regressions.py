@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 import random
 
-from rules.four_color.commands import Deal, Join, Kind, Member
+from rules.cards import parse_card
+from rules.four_color.commands import AssignCard, Deal, Join, Kind, Member, NextPanel, OverrideCard
 from rules.four_color.deal import draw
-from rules.four_color.events import Dealt, Joined
+from rules.four_color.events import Dealt, Joined, PanelPlayed
 from rules.four_color.scene import Phase
+from rules.four_color.view import view
 from rules.roles import GM, OVERLAY, player
 
-from .helpers import scene
+from .helpers import deal_by_hand, scene
 from .test_rulings import engine_deal_with, play_all
 
 
@@ -49,3 +51,20 @@ def test_a_joker_left_to_a_scene_of_heroes_only_is_discarded_so_the_page_ends() 
     assert [h.card.is_joker for h in table.state.holdings if h.discarded] == [True]
     (dealt,) = table.execute(Deal(seed=1), GM)
     assert isinstance(dealt, Dealt) and table.state.page == 2
+
+
+def test_an_extra_card_spent_on_an_element_corrected_to_a_joker_is_to_be_assigned_again() -> None:
+    """A physical deal; the Editor spends the extra card 5C on an Element, then corrects it to
+    the red joker. The joker kept the Element: after the last ranked Panel the Editor's view
+    awaited the next Panel, which the rules refused until the joker was given to a villain."""
+    table = scene(heroes=2, villains=1)
+    deal_by_hand(table, "3H", "KH", "4D", "5C")
+    table.execute(AssignCard(card=parse_card("5C"), element="the storm"), GM)
+    table.execute(OverrideCard(card=parse_card("5C"), to=parse_card("RJ")), GM)
+    for _ in range(3):  # KH, 4D, 3H: the ranked cards
+        table.execute(NextPanel(), GM)
+    (awaited,) = view(table.state, GM).awaiting
+    assert (awaited.what, awaited.card) == ("assign", parse_card("RJ"))
+    table.execute(AssignCard(card=parse_card("RJ"), acting="v1"), GM)
+    (played,) = table.execute(NextPanel(), GM)
+    assert isinstance(played, PanelPlayed) and played.editorial_control
