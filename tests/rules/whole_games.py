@@ -599,6 +599,13 @@ def choose(moves: list[Move], data: st.DataObject) -> tuple[Any, Viewer]:
     return data.draw(st.sampled_from(pool), label="move")
 
 
+def choose_by_chance(moves: list[Move], rnd: random.Random) -> tuple[Any, Viewer]:
+    """One move, drawn by its weight from a plain generator: for a game whose course also
+    depends on draws made elsewhere (a server's), which hypothesis could not replay."""
+    ((_, command, actor),) = rnd.choices(moves, weights=[weight for weight, _, _ in moves])
+    return command, actor
+
+
 class WholeGame(RuleBasedStateMachine):
     """A game of one system played command by command in the rules alone, checking after every
     step what a real table relies on: every role's view and every event as that role sees it
