@@ -75,11 +75,21 @@ def decide(scene: Scene, command: Command, actor: Viewer) -> list[Event]:
 
 
 def _join(scene: Scene, command: Join, actor: Viewer) -> Joined:
-    """Ruling 9: whoever joins after the deal is dealt one card at once."""
+    """Ruling 9: whoever joins after the deal is dealt one card at once, so the deck must still
+    hold a ranked card for them beside those owed to others (ruling 4: a hero cannot take a
+    joker); otherwise the page could never go on."""
     actor.require_gm("bring someone into the scene")
     member = command.member
     if member.id == EDITOR or scene.member(member.id) is not None:
         raise RuleError("four-color.9", f"{member.id!r} is already in the scene", field="member.id")
+    owed = len(scene.to_deal) + 1
+    ranked = sum(1 for card in scene.deck if not card.is_joker)
+    if scene.phase in (Phase.DEALING, Phase.PANELS) and ranked < owed:
+        raise RuleError(
+            "four-color.9",
+            f"the deck has {ranked} ranked cards left for {owed} owed one: join at the next page",
+            field="member",
+        )
     if scene.phase is not Phase.PANELS or command.source is not Source.ENGINE:
         return Joined(member=member, source=command.source)
     rng = engine_rng(command.source, command.seed, "four-color.9")

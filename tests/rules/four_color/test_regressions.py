@@ -5,14 +5,25 @@ from __future__ import annotations
 import json
 import random
 
-from rules.cards import parse_card
-from rules.four_color.commands import AssignCard, Deal, Join, Kind, Member, NextPanel, OverrideCard
+from rules.cards import Card, parse_card
+from rules.four_color.commands import (
+    AssignCard,
+    Deal,
+    DealCard,
+    Join,
+    Kind,
+    Member,
+    NextPanel,
+    OverrideCard,
+)
 from rules.four_color.deal import draw
 from rules.four_color.events import Dealt, Joined, PanelPlayed
 from rules.four_color.scene import Phase
 from rules.four_color.view import view
+from rules.randomness import Source
 from rules.roles import GM, OVERLAY, player
 
+from ..refusals import refused
 from .helpers import deal_by_hand, scene
 from .test_rulings import engine_deal_with, play_all
 
@@ -68,3 +79,26 @@ def test_an_extra_card_spent_on_an_element_corrected_to_a_joker_is_to_be_assigne
     table.execute(AssignCard(card=parse_card("RJ"), acting="v1"), GM)
     (played,) = table.execute(NextPanel(), GM)
     assert isinstance(played, PanelPlayed) and played.editorial_control
+
+
+def test_a_latecomer_the_deck_cannot_cover_is_refused_rather_than_owed_forever() -> None:
+    """A table that does not reshuffle, deep into its deck; mobs join mid-page until one
+    ranked card is left, then heroes join by hand. The second hero was owed a card no deal
+    could give (a hero never takes a joker), and no Panel could be turned."""
+    table = scene(heroes=1, reshuffle_each_deal=False)
+    deal_by_hand(table, "AH")
+
+    def ranked_left() -> list[Card]:
+        return [c for c in table.state.deck if not c.is_joker]
+
+    n = 0
+    while len(ranked_left()) > 1:
+        n += 1
+        mob = Member(id=f"m{n}", name="Mob", kind=Kind.MOB)
+        table.execute(Join(member=mob, seed=n), GM)
+    first = Member(id="h2", name="Late", kind=Kind.HERO)
+    table.execute(Join(member=first, source=Source.GM), GM)
+    table.execute(DealCard(card=ranked_left()[0], source=Source.GM), GM)
+    second = Join(member=Member(id="h3", name="Later", kind=Kind.HERO), source=Source.GM)
+    refused(table, second, "four-color.9")
+    assert view(table.state, GM).awaiting[0].what in ("next_panel", "assign")
