@@ -280,15 +280,21 @@ class AwarenessWatch(Watch):
         self.ids = {s.id for s in table.state.sheets}
 
     def leaks(self, shown: Any, viewer: Viewer) -> list[str]:
-        if isinstance(shown, dict) and shown.get("system") == "awareness":
-            shown = {k: v for k, v in shown.items() if k != "options"}
-            if self.reveal:
-                shown.pop("upcoming")
-                if shown["exchange"]:
-                    shown["exchange"] = {
-                        k: v for k, v in shown["exchange"].items() if k not in ("sequence", "next")
-                    }
-        return awareness_leaks(shown, viewer.participants)
+        return awareness_leaks(self._shown_by_the_table(shown), viewer.participants)
+
+    def _shown_by_the_table(self, data: Any) -> Any:
+        """``data`` without what a view shows by the table's choice: its options, and with
+        ``reveal_order`` the order to come (wherever a view sits, alone or in a message)."""
+        if isinstance(data, list):
+            return [self._shown_by_the_table(item) for item in data]
+        if not isinstance(data, dict):
+            return data
+        revealed = {"options"} if data.get("system") == "awareness" else set()
+        if self.reveal and data.get("system") == "awareness":
+            revealed.add("upcoming")
+        if self.reveal and "sequence" in data and "act" in data:
+            revealed |= {"sequence", "next"}
+        return {k: self._shown_by_the_table(v) for k, v in data.items() if k not in revealed}
 
     def refusal_leaks(self, message: str, command: Any, viewer: Viewer) -> list[str]:
         named = {v for v in command.model_dump().values() if isinstance(v, str)}

@@ -3,12 +3,14 @@ a server on loopback with a real SQLite file, and followed by one WebSocket per 
 
 The game is mirrored locally from the GM's event log, so for every command the test knows what
 the rules decide: the server must answer the same (200, 403 for a role, 422 for a rule), never
-500, and every stream must receive every event, numbered 1 to N, none missing, in order.
+500; every stream must receive every event, numbered 1 to N, none missing, in order; and no
+message to a player or overlay shows what was secret from them at its sequence number.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import random
 from collections.abc import Callable, Iterator
@@ -23,7 +25,14 @@ from rules.errors import RoleError, RuleError
 from rules.roles import GM, OVERLAY, Viewer
 from rules.table import Table
 
-from ..rules.whole_games import AwarenessGame, FourColorGame, Game, RcsGame, choose_by_chance
+from ..rules.whole_games import (
+    AwarenessGame,
+    FourColorGame,
+    Game,
+    RcsGame,
+    Watch,
+    choose_by_chance,
+)
 from .conftest import Client, bearer, new_table, send
 from .process import UNLIMITED, ServerProcess
 
@@ -62,6 +71,7 @@ class Seat:
         self.url = ""
         self.tokens: dict[Viewer, str] = {}
         self.mirror: Table[Any, Any, Any, Any] = game.system.table()
+        self.watches: dict[int, Watch] = {}  # what was secret as of each sequence number
         self.heard: dict[Viewer, list[dict[str, Any]]] = {}
         self.sent: list[str] = []  # the commands so far, for a report
 
@@ -78,6 +88,7 @@ class Seat:
         self.url = f"{self.base}/api/tables/{created['id']}"
         self.tokens = {GM: created["gm_token"], OVERLAY: created["overlay_token"]}
         self.mirror = self.game.system.table(options)
+        self.watches = {0: self.game.watch(options)}
         for join in cast:
             await self.send(join, GM)
         for viewer in self.game.players(self.mirror.state):
@@ -105,6 +116,9 @@ class Seat:
         log = await self.call("GET", f"{self.url}/events?after={self.mirror.version}")
         for entry in log["events"]:
             self.mirror.apply(self.game.system.events.validate_python(entry["event"]))
+            watch = copy.deepcopy(self.watches[self.mirror.version - 1])
+            watch.update(self.mirror)
+            self.watches[self.mirror.version] = watch
 
     def report(self, answer: str) -> str:
         printed = self.server.output.read_text()[-4000:] if self.server.output else ""
@@ -157,6 +171,10 @@ async def play(server: ServerProcess, game: Game, rnd: random.Random, steps: int
         assert not [m for m in heard if m["type"] == "bye"], viewer
         events = [m["seq"] for m in heard if m["type"] == "event"]
         assert events == list(range(1, last + 1)), f"{viewer}: {events}"
+        if not viewer.is_gm:
+            for message in heard:
+                leaks = seat.watches[message["seq"]].leaks(message, viewer)
+                assert leaks == [], f"{viewer} at {message['seq']}: {leaks}"
 
 
 @settings(max_examples=max(3, settings().max_examples // 4), deadline=None)
