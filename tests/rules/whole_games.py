@@ -616,7 +616,8 @@ class WholeGame(RuleBasedStateMachine):
     """A game of one system played command by command in the rules alone, checking after every
     step what a real table relies on: every role's view and every event as that role sees it
     serialize to JSON; the log, through JSON, replays to the same state; a refusal changes
-    nothing; and no role is shown what it may not see, in a view, an event or a refusal."""
+    nothing; no role is shown what it may not see, in a view, an event or a refusal; the
+    rulings' invariants hold; and whatever the GM's view awaits, some command can give."""
 
     game: ClassVar[Game]
     furthest: ClassVar[list[int]]
