@@ -339,10 +339,12 @@ class AwarenessGame(Game):
             moves += self._rolls(state, rnd, seed, ids)
         if state.phase is AwPhase.DECLARING:
             moves += self._declarations(state, rnd, seed)
+            # Most often in an exchange, where it may reorder the outcomes still to come.
+            involved = sorted(state.exchange.involved()) if state.exchange else ids
             override = aw.OverrideInitiative(
-                character=rnd.choice(ids), qr=rnd.randint(1, 10), score=rnd.randint(-2, 12)
+                character=rnd.choice(involved), qr=rnd.randint(1, 10), score=rnd.randint(-2, 12)
             )
-            moves.append((1, override, GM))
+            moves.append((2, override, GM))
         moves.append((2, Undo(), GM))  # last: hypothesis leans on the first
         return moves
 
@@ -373,7 +375,7 @@ class AwarenessGame(Game):
             wait = aw.Wait(character=declaring, trigger="someone moves")
             moves += [
                 (8, act, by(rnd, declaring)),
-                (1 if panicked else 6, wait, by(rnd, declaring)),
+                (1 if panicked else 9, wait, by(rnd, declaring)),
             ]
         exchange = state.exchange
         if exchange is None:
@@ -391,10 +393,10 @@ class AwarenessGame(Game):
             )
             die = rnd.randint(1, 10)
             moves += [
-                (2, react.model_copy(update={"timing": "after"}), by(rnd, reactor)),
-                (2, react, by(rnd, reactor)),
-                (2, react.model_copy(update={"die": die}), by(rnd, reactor)),
-                (3, react.model_copy(update={"source": rnd.choice(PHYSICAL)}), by(rnd, reactor)),
+                (5, react.model_copy(update={"timing": "after"}), by(rnd, reactor)),
+                (3, react, by(rnd, reactor)),
+                (3, react.model_copy(update={"die": die}), by(rnd, reactor)),
+                (4, react.model_copy(update={"source": rnd.choice(PHYSICAL)}), by(rnd, reactor)),
                 (1, react.model_copy(update={"die": die, "source": Source.ENGINE}), GM),
             ]
         for pending in exchange.pending:
@@ -407,7 +409,7 @@ class AwarenessGame(Game):
             drawn = read.model_copy(update={"die": None, "source": Source.ENGINE})
             moves += [(6, read, by(rnd, pending.character)), (2, drawn, GM)]
         if not exchange.pending:
-            moves.append((10, aw.Resolve(outcome="done", performed=rnd.random() < 0.8), GM))
+            moves.append((8, aw.Resolve(outcome="done", performed=rnd.random() < 0.8), GM))
         return moves
 
     @staticmethod
