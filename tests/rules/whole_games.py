@@ -219,11 +219,13 @@ class FourColorGame(Game):
                 moves.append((4, accept, by(rnd, offer.partner)))
             decline = fc.DeclineTrade(offer=offer.offer)
             moves.append((2, decline, rnd.choice([player(offer.hero), by(rnd, offer.partner)])))
-        on_table = {h.card for h in state.holdings}
-        if state.holdings:
+        free = [c for c in FULL_DECK if c not in {h.card for h in state.holdings}]
+        if state.holdings and free:
+            # A misread joker is the awkward correction: half of them turn a card into one.
+            jokers = [c for c in free if c.is_joker]
+            to = rnd.choice(jokers if jokers and rnd.random() < 0.5 else free)
             held = rnd.choice(state.holdings).card
-            to = rnd.choice([c for c in FULL_DECK if c not in on_table])
-            moves.append((1, fc.OverrideCard(card=held, to=to), GM))
+            moves.append((2, fc.OverrideCard(card=held, to=to), GM))
         return moves
 
     def progress(self, state: Scene) -> int:
