@@ -38,6 +38,25 @@ def engine_rng(source: Source, seed: int | None, rule: str) -> random.Random:
     return random.Random(seed)
 
 
+def given_source(source: Source | None, given: bool, rule: str, field: str) -> Source:
+    """Where a value a command may carry comes from.
+
+    A value sent is that value, never silently replaced by a draw: with no ``source`` it was
+    read from a device, and with ``source: engine`` it is refused, naming the value's field.
+    With neither a value nor a source, the engine draws.
+    """
+    if source is None:
+        return Source.DEVICE if given else Source.ENGINE
+    if given and source is Source.ENGINE:
+        raise RuleError(
+            rule,
+            f"the engine draws its own {field}: send the {field} with source device or gm, "
+            f"or leave the {field} out",
+            field=field,
+        )
+    return source
+
+
 def roll(rng: random.Random, dice: int, sides: int) -> tuple[int, ...]:
     """Roll ``dice`` dice of ``sides`` faces."""
     return tuple(rng.randint(1, sides) for _ in range(dice))

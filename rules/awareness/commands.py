@@ -110,8 +110,9 @@ class Wait(_Command):
 
 class React(_Command):
     """A waiting character reacts to someone in the exchange: just after (no roll), or just
-    before, a pre-emption rolled on a d10. The engine rolls it; a die from a tray or typed
-    comes with the command, or later with ``enter_preemption`` when the command has none."""
+    before, a pre-emption rolled on a d10. A die from a tray or typed comes with the command
+    (with no ``source`` it counts as the device's), or later with ``enter_preemption`` when a
+    ``device`` or ``gm`` pre-emption has none; with neither die nor source the engine rolls."""
 
     type: Literal["react"] = "react"
     character: ParticipantId
@@ -120,7 +121,9 @@ class React(_Command):
     what: What
     mode: Mode = Mode.NORMAL
     die: int | None = None
-    source: Source = Source.ENGINE
+    source: Source | None = Field(
+        default=None, description="Of the die: device when a die is sent, else engine"
+    )
     seed: Seed | None = None
 
 

@@ -41,7 +41,7 @@ from rules.awareness.events import (
 )
 from rules.awareness.situation import AwarenessOptions, Phase, Situation
 from rules.errors import RuleError
-from rules.randomness import Source, break_ties, engine_rng, roll
+from rules.randomness import Seed, Source, break_ties, engine_rng, given_source, roll
 from rules.roles import Viewer
 
 
@@ -142,36 +142,38 @@ def _roll_initiative(sit: Situation, command: RollInitiative, actor: Viewer) -> 
 
 
 def _enter_initiative(sit: Situation, command: EnterInitiative, actor: Viewer) -> Event:
-    """One character's initiative: a d10, or QR and Score typed in for another dice system."""
-    actor.require_gm("enter initiative")
+    """One character's initiative: a d10 (which their player may enter, as they may their
+    pre-emption die), or QR and Score the GM types in for another dice system."""
+    typed = command.qr is not None or command.score is not None
+    if typed:
+        actor.require_gm("type in a QR and Score")
+    else:
+        actor.require_plays(command.character, "enter their initiative die")
+    source = given_source(
+        command.source, typed or command.die is not None, "awareness.4", "qr" if typed else "die"
+    )
     if sit.phase is not Phase.ROLLING or command.character not in sit.awaiting_rolls:
         raise RuleError(
             "awareness.4", f"no initiative is awaited for {command.character!r}", field="character"
         )
     sheet = _sheet(sit, command.character)
-    result = _entered(sit.options, sheet, command)
+    result = _entered(sit.options, sheet, command, source)
     if sit.awaiting_rolls != (command.character,):
-        return InitiativeEntered(result=result, source=command.source)
+        return InitiativeEntered(result=result, source=source)
     rng = random.Random(command.seed) if command.seed is not None else None
     rolloff = _rolloff([*sit.initiative.values(), result], rng)
-    return InitiativeEntered(result=result, source=command.source, rolloff=rolloff)
+    return InitiativeEntered(result=result, source=source, rolloff=rolloff)
 
 
-def _entered(options: AwarenessOptions, sheet: Sheet, command: EnterInitiative) -> Initiative:
-    sides = options.die_sides
+def _entered(
+    options: AwarenessOptions, sheet: Sheet, command: EnterInitiative, source: Source
+) -> Initiative:
     if command.qr is not None or command.score is not None:
         if command.qr is None or command.score is None or command.die is not None:
             raise RuleError("awareness.4", "give a die, or both QR and Score", field="qr")
         _qr_in_range(options, command.qr)
         return Initiative(character=sheet.id, die=None, score=command.score, qr=command.qr)
-    if command.source is Source.ENGINE:
-        die = roll(engine_rng(command.source, command.seed, "awareness.4"), 1, sides)[0]
-    elif command.die is None or not 1 <= command.die <= sides:
-        raise RuleError(
-            "awareness.4", f"the initiative die is a d{sides}: 1 to {sides}", field="die"
-        )
-    else:
-        die = command.die
+    die = _d10(options, source, command.seed, command.die, "awareness.4", "initiative")
     return _initiative(options, sheet, die)
 
 
@@ -253,18 +255,25 @@ def _react(sit: Situation, command: React, actor: Viewer) -> Reacted | Preemptio
             field="to",
         )
     _all_out(sit, command.character, command.mode)
+    if command.timing == "after" and command.die is not None:
+        raise RuleError("awareness.10", "going just after needs no roll: send no die", field="die")
+    source = given_source(command.source, command.die is not None, "awareness.10", "die")
     declared = PreemptionAwaited(
         character=command.character,
         to=command.to,
         what=command.what,
         mode=command.mode,
-        source=command.source,
+        source=source,
     )
     if command.timing == "after":
         return _placed(declared, "after")
-    if command.source is not Source.ENGINE and command.die is None:
+    if source is not Source.ENGINE and command.die is None:
         return declared
-    return _preemption(sit, declared, _preemption_die(sit.options, command))
+    return _preemption(
+        sit,
+        declared,
+        _d10(sit.options, source, command.seed, command.die, "awareness.10", "pre-emption"),
+    )
 
 
 def _enter_preemption(sit: Situation, command: EnterPreemption, actor: Viewer) -> Reacted:
@@ -279,8 +288,13 @@ def _enter_preemption(sit: Situation, command: EnterPreemption, actor: Viewer) -
             f"no pre-emption die is awaited for {command.character!r}",
             field="character",
         )
-    declared = declared.model_copy(update={"source": command.source})
-    return _preemption(sit, declared, _preemption_die(sit.options, command))
+    source = given_source(command.source, command.die is not None, "awareness.10", "die")
+    declared = declared.model_copy(update={"source": source})
+    return _preemption(
+        sit,
+        declared,
+        _d10(sit.options, source, command.seed, command.die, "awareness.10", "pre-emption"),
+    )
 
 
 def _preemption(sit: Situation, declared: PreemptionAwaited, die: int) -> Reacted:
@@ -311,15 +325,21 @@ def _placed(
     )
 
 
-def _preemption_die(options: AwarenessOptions, command: React | EnterPreemption) -> int:
+def _d10(
+    options: AwarenessOptions,
+    source: Source,
+    seed: Seed | None,
+    die: int | None,
+    rule: str,
+    what: str,
+) -> int:
+    """A d10 the engine rolls, or the one a tray read or the GM typed, on its faces."""
     sides = options.die_sides
-    if command.source is Source.ENGINE:
-        return roll(engine_rng(command.source, command.seed, "awareness.10"), 1, sides)[0]
-    if command.die is None or not 1 <= command.die <= sides:
-        raise RuleError(
-            "awareness.10", f"the pre-emption die is a d{sides}: 1 to {sides}", field="die"
-        )
-    return command.die
+    if source is Source.ENGINE:
+        return roll(engine_rng(source, seed, rule), 1, sides)[0]
+    if die is None or not 1 <= die <= sides:
+        raise RuleError(rule, f"the {what} die is a d{sides}: 1 to {sides}", field="die")
+    return die
 
 
 def preemption_target(sit: Situation, preemptor: str, actor: str) -> int:

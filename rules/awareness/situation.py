@@ -177,10 +177,13 @@ class Situation(BaseModel):
         return tuple(around(exchange.actor))
 
     def next_to_resolve(self) -> str | None:
-        """Nobody while a pre-emption's die is awaited: the order is not known until it lands."""
+        """The first in the exchange's order whose outcome is not recorded yet: an override of
+        initiative may reorder those still to come, never bring back one already resolved.
+        Nobody while a pre-emption's die is awaited: the order is not known until it lands."""
         if self.exchange is None or self.exchange.pending:
             return None
-        return self.sequence()[len(self.exchange.resolved)]
+        done = {r.character for r in self.exchange.resolved}
+        return next(c for c in self.sequence() if c not in done)
 
     def preempted(self, character: str) -> bool:
         """Whether someone pre-empted this character: the engine then asks whether their

@@ -155,7 +155,7 @@ def _awaiting(sit: Situation, viewer: Viewer) -> tuple[Awaiting, ...]:
     if sit.phase in (Phase.SETUP, Phase.ROUND_OVER):
         return (Awaiting(what="roll_initiative"),)
     if sit.phase is Phase.ROLLING:
-        who = sit.awaiting_rolls if viewer.is_gm else ()
+        who = tuple(c for c in sit.awaiting_rolls if viewer.plays(c))
         return (Awaiting(what="initiative", who=who),)
     if sit.exchange is not None:
         reactors = tuple(s.id for s in sit.sheets if viewer.plays(s.id) and sit.may_react(s.id))

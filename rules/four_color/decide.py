@@ -41,7 +41,7 @@ from rules.four_color.events import (
     TradeOffered,
 )
 from rules.four_color.scene import Holding, Phase, Scene, deck_for_deal
-from rules.randomness import Source, engine_rng
+from rules.randomness import Source, engine_rng, given_source
 from rules.roles import Viewer
 
 
@@ -75,17 +75,32 @@ def decide(scene: Scene, command: Command, actor: Viewer) -> list[Event]:
 
 
 def _join(scene: Scene, command: Join, actor: Viewer) -> Joined:
-    """Ruling 9: whoever joins after the deal is dealt one card at once."""
+    """Ruling 9: whoever joins after the deal is dealt one card at once, so the deck must still
+    hold a ranked card for them beside those owed to others (ruling 4: a hero cannot take a
+    joker); otherwise the page could never go on."""
     actor.require_gm("bring someone into the scene")
     member = command.member
     if member.id == EDITOR or scene.member(member.id) is not None:
         raise RuleError("four-color.9", f"{member.id!r} is already in the scene", field="member.id")
+    owed = len(scene.to_deal) + 1
+    ranked = sum(1 for card in scene.deck if not card.is_joker)
+    if scene.phase in (Phase.DEALING, Phase.PANELS) and ranked < owed:
+        raise RuleError(
+            "four-color.9",
+            f"the deck has {ranked} ranked cards left for {owed} owed one: join at the next page",
+            field="member",
+        )
     if scene.phase is not Phase.PANELS or command.source is not Source.ENGINE:
         return Joined(member=member, source=command.source)
     rng = engine_rng(command.source, command.seed, "four-color.9")
     heroes = frozenset({member.id} if member.is_hero else ())
     dealt, returned = draw(scene.deck, (member.id,), heroes, rng)
-    return Joined(member=member, dealt=dealt[0].card, returned=returned, source=command.source)
+    return Joined(
+        member=member,
+        dealt=dealt[0].card,
+        returned=tuple(r.card for r in returned),
+        source=command.source,
+    )
 
 
 def _deal(scene: Scene, command: Deal, actor: Viewer) -> Dealt | DealStarted:
@@ -109,6 +124,7 @@ def _deal_card(scene: Scene, command: DealCard, actor: Viewer) -> CardDealt:
     """A card of a physical deal. Ruling 4: a joker read for a hero is refused, and the table is
     asked to put it back and deal a replacement; nothing moves on until one comes."""
     actor.require_gm("deal cards")
+    source = given_source(command.source, True, "four-color.2", "card")
     if not scene.to_deal:
         raise RuleError("four-color.2", "no one is waiting for a card", field="card")
     to = command.to if command.to is not None else scene.to_deal[0]
@@ -127,7 +143,7 @@ def _deal_card(scene: Scene, command: DealCard, actor: Viewer) -> CardDealt:
             f"put it back at a random place and deal {to!r} a replacement",
             field="card",
         )
-    return CardDealt(to=to, card=card, source=command.source)
+    return CardDealt(to=to, card=card, source=source)
 
 
 def _require_panels(scene: Scene, what: str) -> None:

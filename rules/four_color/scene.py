@@ -216,12 +216,16 @@ def _receive(scene: Scene, dealings: tuple[Dealing, ...]) -> Scene:
 def _settle(scene: Scene) -> Scene:
     """Move the page on once nothing is owed: to Panels, and to its end once all is played.
 
-    When the last ranked card is done, a table that discards unplayed jokers discards them.
+    When the last ranked card is done, a table that discards unplayed jokers discards them; so
+    does every table when no villain or mob is in the scene for a joker to act for (ruling 5
+    gives a joker only to them), or the page could never end.
     """
     if scene.phase not in (Phase.DEALING, Phase.PANELS) or scene.to_deal:
         return scene
     holdings = scene.holdings
-    if scene.options.unplayed_joker == "discard" and not scene.ranked_in_hand():
+    no_one_to_act = all(m.is_hero for m in scene.members)
+    discard = scene.options.unplayed_joker == "discard" or no_one_to_act
+    if discard and not scene.ranked_in_hand():
         holdings = tuple(
             h.model_copy(update={"discarded": True}) if h.in_hand else h for h in holdings
         )
@@ -274,13 +278,18 @@ def _traded(scene: Scene, event: Traded) -> Scene:
 
 
 def _overridden(scene: Scene, event: CardOverridden) -> Scene:
-    """The card on the table was really ``to``: ``card`` goes back to the deck."""
+    """The card on the table was really ``to``: ``card`` goes back to the deck. A card that
+    turns out to be a joker loses any Element it was spent on: ruling 5 gives a joker to a
+    villain or mob only, so the Editor assigns it again."""
     deck = set(scene.deck) | {event.card}
     deck.discard(event.to)
     panels = tuple(
         p.model_copy(update={"card": event.to}) if p.card == event.card else p for p in scene.panels
     )
-    scene = _update(scene, event.card, card=event.to)
+    changes: dict[str, object] = {"card": event.to}
+    if event.to.is_joker:
+        changes["element"] = None
+    scene = _update(scene, event.card, **changes)
     return scene.model_copy(
         update={"deck": tuple(c for c in FULL_DECK if c in deck), "panels": panels}
     )

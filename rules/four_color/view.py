@@ -139,8 +139,11 @@ def censor(event: Event, viewer: Viewer) -> dict[str, Any] | None:
             data["returned"] = [_shown(d) for d in event.returned]
         case CardDealt() if not _public(Dealing(to=event.to, card=event.card)):
             data["card"] = None
-        case Joined() if event.dealt is not None and event.dealt.is_joker:
-            data["dealt"] = None
+        case Joined():
+            if event.dealt is not None and event.dealt.is_joker:
+                data["dealt"] = None
+            # As in a deal: a returned joker's colour may be an extra card's by the next deal.
+            data["returned"] = [None for _ in event.returned]
         case CardAssigned():
             return None
         case CardOverridden() if event.holder == EDITOR or event.card.is_joker or event.to.is_joker:

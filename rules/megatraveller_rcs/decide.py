@@ -40,7 +40,7 @@ from rules.megatraveller_rcs.events import (
     TakenOut,
     TurnEnded,
 )
-from rules.randomness import Source, break_ties, engine_rng, roll
+from rules.randomness import Source, break_ties, engine_rng, given_source, roll
 from rules.roles import Viewer
 
 
@@ -174,7 +174,9 @@ def _tallies(rolls: tuple[Roll, ...], rng: random.Random | None) -> dict[str, in
 
 
 def _enter_roll(enc: Encounter, command: EnterRoll, actor: Viewer) -> RollEntered:
-    actor.require_gm("enter initiative rolls")
+    """Ruling 1: one character's dice, which their player may enter as the referee may."""
+    actor.require_plays(command.character, "enter their initiative roll")
+    source = given_source(command.source, bool(command.dice), "megatraveller-rcs.1", "dice")
     if enc.phase is not Phase.ROLLING or command.character not in enc.awaiting_rolls:
         raise RuleError(
             "megatraveller-rcs.1",
@@ -183,8 +185,8 @@ def _enter_roll(enc: Encounter, command: EnterRoll, actor: Viewer) -> RollEntere
         )
     dice, sides = enc.options.initiative_dice, enc.options.die_sides
     rng = random.Random(command.seed) if command.seed is not None else None
-    if command.source is Source.ENGINE:
-        rolled = roll(engine_rng(command.source, command.seed, "megatraveller-rcs.1"), dice, sides)
+    if source is Source.ENGINE:
+        rolled = roll(engine_rng(source, command.seed, "megatraveller-rcs.1"), dice, sides)
     elif len(command.dice) != dice or not all(1 <= d <= sides for d in command.dice):
         raise RuleError(
             "megatraveller-rcs.1", f"initiative takes {dice} dice of 1 to {sides}", field="dice"
@@ -193,7 +195,7 @@ def _enter_roll(enc: Encounter, command: EnterRoll, actor: Viewer) -> RollEntere
         rolled = command.dice
     entered = _roll_for(enc, command.character, rolled)
     if enc.awaiting_rolls != (command.character,):
-        return RollEntered(roll=entered, source=command.source)
+        return RollEntered(roll=entered, source=source)
     rolls = (*(_as_roll(enc, cid) for cid in enc.cards), entered)
     if rng is None and len({r.initiative for r in rolls}) < len(rolls):
         raise RuleError(
@@ -201,7 +203,7 @@ def _enter_roll(enc: Encounter, command: EnterRoll, actor: Viewer) -> RollEntere
             "equal initiatives need the server's seed to be put in a random order",
             field="seed",
         )
-    return RollEntered(roll=entered, source=command.source, tallies=_tallies(rolls, rng))
+    return RollEntered(roll=entered, source=source, tallies=_tallies(rolls, rng))
 
 
 def _as_roll(enc: Encounter, character: str) -> Roll:

@@ -138,18 +138,7 @@ def evolve(enc: Encounter, event: Event) -> Encounter:
             cards = {r.character: _card(r) for r in event.rolls}
             return _start_round(enc.model_copy(update={"round": event.round}), cards, event.tallies)
         case RollsAwaited():
-            return enc.model_copy(
-                update={
-                    "round": event.round,
-                    "phase": Phase.ROLLING,
-                    "cards": {},
-                    # Last round's cards leave the table with their rolls (ruling 8).
-                    "line": (),
-                    "tapped": (),
-                    "held": frozenset(),
-                    "awaiting_rolls": tuple(c.id for c in enc.active()),
-                }
-            )
+            return _rolls_awaited(enc, event.round)
         case RollEntered():
             cards = {**enc.cards, event.roll.character: _card(event.roll)}
             awaiting = tuple(c for c in enc.awaiting_rolls if c != event.roll.character)
@@ -180,6 +169,25 @@ def _joined(enc: Encounter, character: Character) -> Encounter:
     if character.side not in enc.referee_pools:
         pools[character.side] = max(pools.get(character.side, 0), character.tactics)
     return enc.model_copy(update={"characters": (*enc.characters, character), "pools": pools})
+
+
+def _rolls_awaited(enc: Encounter, round: int) -> Encounter:
+    """Ruling 8: the last round's cards are gathered and their numbers erased before the new
+    rolls come in, so nothing of the old line is left for the new round's cards to miss."""
+    return enc.model_copy(
+        update={
+            "round": round,
+            "phase": Phase.ROLLING,
+            "cards": {},
+            "awaiting_rolls": tuple(c.id for c in enc.active()),
+            "line": (),
+            "tapped": (),
+            "held": frozenset(),
+            "token_moved": False,
+            "pending": None,
+            "suspended": {},
+        }
+    )
 
 
 def _start_round(enc: Encounter, cards: dict[str, IndexCard], tallies: dict[str, int]) -> Encounter:
