@@ -116,3 +116,35 @@ def test_a_writer_offers_a_trade_from_the_phone(phone: Any, server: ServerProces
     phone.click(f"[data-action=decline-{offer['offer']}]")
     phone.wait_for_selector("[data-action=offer-sue]")
     assert table.view(table.gm)["view"]["offers"] == []
+
+
+def test_players_type_their_own_initiative_from_the_phone(
+    phone: Any, server: ServerProcess
+) -> None:
+    """When the table awaits a character's roll, its player may type it; no one else's."""
+    rcs = Table(server, "megatraveller-rcs")
+    rcs.send(rcs_character("jena", "crew"))
+    rcs.send(rcs_character("guard", "corp"))
+    link = hand_to(rcs, "jena")
+    seq = rcs.send({"type": "roll_initiative", "source": "gm"})
+    phone.goto(link)
+    at_seq(phone, seq["seq"])
+    assert phone.locator("[data-action=enter-roll]").count() == 1  # Jena's only
+    phone.fill(".mine input[name=die1]", "3")
+    phone.fill(".mine input[name=die2]", "4")
+    phone.click("[data-action=enter-roll]")
+    phone.wait_for_selector("[data-action=enter-roll]", state="detached")
+    awaiting = rcs.view(rcs.gm)["view"]["awaiting"]
+    assert [(a["what"], a["who"]) for a in awaiting] == [("roll", ["guard"])]
+
+    aware = Table(server, "awareness")
+    sheet = {"id": "kid", "name": "Kid", "perception": 5, "stealth": 5, "coordination": 5}
+    aware.send({"type": "join", "sheet": sheet})
+    link = hand_to(aware, "kid")
+    seq = aware.send({"type": "roll_initiative", "source": "gm"})
+    phone.goto(link)
+    at_seq(phone, seq["seq"])
+    phone.fill(".mine input[name=die]", "4")
+    phone.click("[data-action=enter-initiative]")
+    phone.wait_for_selector("text=QR 4 · Score 5 · d10 4")
+    assert no_sideways_scroll(phone) is None and not small_targets(phone)

@@ -5,7 +5,7 @@
 import { Table, h, tableId } from "/static/shared/client.js";
 import { awareness as awarenessPlayed, d10, declare, reactions } from "/static/shared/awareness.js";
 import { button, card, keeping, report } from "/static/shared/forms.js";
-import { declaring, rcs as rcsPlayed } from "/static/shared/index-cards.js";
+import { declaring, diceFor, rcs as rcsPlayed } from "/static/shared/index-cards.js";
 import { fourColor as fourColorPlayed } from "/static/shared/panels.js";
 
 const token = new URLSearchParams(location.search).get("token") ?? "";
@@ -73,7 +73,7 @@ function rcs(v, ctx, own) {
         `Initiative ${entry.initiative}${entry.tally ? ` ${"|".repeat(entry.tally)}` : ""}`)] : [],
       v.out.includes(c.id) ? "Out of the fight"
         : rolling.includes(c.id) ? `Roll your ${v.options.initiative_dice}D${v.options.die_sides} `
-          + "in the tray, or tell the referee"
+          + "in the tray, or type what they show"
         : holder ? (v.declared ? `You declared: ${v.declared.what} at ${v.declared.target}`
                                : "You hold the token: declare your action")
         : entry?.tapped ? "Tapped: your turn is done"
@@ -82,6 +82,7 @@ function rcs(v, ctx, own) {
         v.may_seize.includes(c.id) ? button(ctx.table, "Seize the initiative!",
           { type: "seize", character: c.id }, { primary: true, name: `seize-${c.id}`, names: who })
           : null,
+        rolling.includes(c.id) ? diceFor(v, ctx, c.id, "Enter my roll") : null,
         holder && !v.declared ? declaring(v, ctx, c.id) : null,
         holder && !v.declared && entry?.short_actions_left === 1 ? button(ctx.table, "End my turn",
           { type: "end_turn", character: c.id }, { name: `end-turn-${c.id}`, names: who }) : null,
@@ -104,20 +105,23 @@ function awareness(v, ctx, own) {
     const pending = v.exchange?.pending.find((p) => p.character === c.id);
     const reaction = v.exchange?.reactions.find((r) => r.character === c.id);
     const i = c.initiative;
+    const rolling = v.awaiting.some((a) => a.what === "initiative" && a.who.includes(c.id));
     return mine(c.id, c.name,
       i ? [h("span", { class: "big", "data-initiative": "" },
         `QR ${i.qr} · Score ${i.score}${i.die ? ` · d10 ${i.die}` : ""}`)] : [],
       pending ? `Your pre-emption of ${who[pending.to]} waits for your d10: roll it in the tray`
         : reaction ? `You ${reaction.preempt ? "pre-empt" : "react to"} ${who[reaction.to]}: `
           + `you go just ${reaction.placed}${reaction.die ? ` (d10 ${reaction.die})` : ""}`
-        : v.phase === "rolling" && !i
-          ? `Roll your d${v.options.die_sides} in the tray, or tell the GM`
+        : rolling
+          ? `Roll your d${v.options.die_sides} in the tray, or type what it shows`
         : v.declaring === c.id ? "Your declaration: act or wait"
         : c.waiting ? `Waiting for: ${c.waiting}` : c.acted ? "You have acted" : "",
       [
         v.declaring === c.id ? declare(v, ctx, c.id) : null,
         pending ? d10(ctx, c.id, "Enter my d10", { type: "enter_preemption", character: c.id },
                       "enter-preemption") : null,
+        rolling ? d10(ctx, c.id, "Enter my initiative d10",
+                      { type: "enter_initiative", character: c.id }, "enter-initiative") : null,
         v.exchange && v.may_react.includes(c.id) ? reactions(v, ctx, c.id) : null,
       ].flat());
   });

@@ -10,14 +10,15 @@ const dice = (v) => `${v.options.initiative_dice}D${v.options.die_sides}`;
 const names = (v) => Object.fromEntries(v.characters.map((c) => [c.id, c.name]));
 const tally = (entry) => `${entry.initiative}${entry.tally ? ` ${"|".repeat(entry.tally)}` : ""}`;
 
-/** The dice of one character's initiative, typed from the table (or the tray sends them). */
-function diceFor(v, ctx, id) {
+/** The dice of one character's initiative, typed from the table (or the tray sends them):
+ * by the referee, or by the character's player on their own page. */
+export function diceFor(v, ctx, id, label = `Enter ${possessive(ctx.names[id])} roll`) {
   const count = v.options.initiative_dice;
   const sides = v.options.die_sides;
   const dice = Array.from({ length: count }, (_, n) => input(`Die ${n + 1}`, {
     keep: `roll-${id}-${n}`, type: "number", min: 1, max: sides, required: true,
     inputmode: "numeric", class: "die", name: `die${n + 1}`, placeholder: `d${sides}` }));
-  return inline(`Enter ${possessive(ctx.names[id])} roll`, dice, () => run(ctx.table, {
+  return inline(label, dice, () => run(ctx.table, {
     type: "enter_roll", character: id, dice: dice.map((d) => Number(d.value)), source: "gm",
   }, ctx.names), { primary: true, name: "enter-roll" });
 }
