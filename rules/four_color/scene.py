@@ -161,7 +161,7 @@ def evolve(scene: Scene, event: Event) -> Scene:
         case TradeDeclined():
             return _close_offer(scene, event.offer)
         case CardOverridden():
-            return _overridden(scene, event)
+            return _settle(_overridden(scene, event))
         case SceneEnded():
             return scene.model_copy(update={"phase": Phase.ENDED, "offers": ()})
 

@@ -57,13 +57,6 @@ function next(v, ctx) {
         { primary: true, name: "deal-card" })],
     };
   }
-  if (waits.assign && isJoker(waits.assign.card) && !editorsOwn(v).length) {
-    return {
-      prompt: `The Editor's ${cardText(waits.assign.card)} is played last, by a villain or mob: `
-        + "add one below",
-      controls: [],
-    };
-  }
   if (waits.assign) {
     return {
       prompt: `Assign the Editor's ${cardText(waits.assign.card)}: its Panel is next`,

@@ -102,3 +102,19 @@ def test_a_latecomer_the_deck_cannot_cover_is_refused_rather_than_owed_forever()
     second = Join(member=Member(id="h3", name="Later", kind=Kind.HERO), source=Source.GM)
     refused(table, second, "four-color.9")
     assert view(table.state, GM).awaiting[0].what in ("next_panel", "assign")
+
+
+def test_the_last_card_of_a_scene_of_heroes_only_corrected_to_a_joker_ends_the_page() -> None:
+    """Two heroes and no villain or mob, dealt by hand (KH, QH, and the Editor's extra 3C);
+    both heroes' Panels played; the extra card, up and unspent, corrected to the red joker. The
+    page then awaited an assignment no command could make: a correction never let the page
+    settle as a Panel does."""
+    table = scene(heroes=2)
+    deal_by_hand(table, "KH", "QH", "3C")
+    for _ in range(2):
+        table.execute(NextPanel(), GM)
+    assert [h.card for h in table.state.holdings if h.in_hand] == [parse_card("3C")]
+    table.execute(OverrideCard(card=parse_card("3C"), to=parse_card("RJ")), GM)
+    assert table.state.phase is Phase.PAGE_DONE
+    assert [h.card for h in table.state.holdings if h.discarded] == [parse_card("RJ")]
+    assert not [a for a in view(table.state, GM).awaiting if a.what == "assign"]
