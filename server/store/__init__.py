@@ -1,68 +1,22 @@
-"""The event store: one SQLite file, one row per event, keyed by (table id, sequence).
+"""The event store: what the server keeps, behind one interface with a backend per database.
 
-A command is acknowledged only after its events are committed with ``synchronous=FULL``, so a
-``kill -9`` (or a power cut) loses nothing acknowledged. Writes go through one writer thread
-that commits whatever is queued in one transaction (group commit): the event loop never waits
-on the disk, and tables written at the same time share an fsync. Each write runs in its own
-savepoint, so one failing write (a sequence taken twice) fails alone.
+Every backend keeps the same things the same way: one row per event keyed by (table id,
+sequence), so two writers can never both append event N; tables, hashed tokens, idempotency
+answers and snapshots; a schema it creates and migrates itself (``migrations.py``). A write
+returns only once it is committed, so a command is acknowledged only once it is durable.
 
-The primary key (table id, sequence) is what makes two writers unable to both append event N.
+``open_store`` picks the backend from the ``db`` setting: a path is an SQLite file
+(``sqlite.py``, the embedded default), a ``postgresql://`` URL a PostgreSQL database
+(``postgres.py``).
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
-import queue
-import sqlite3
-import threading
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
-
-SCHEMA = """
-create table if not exists tables (
-    id text primary key,
-    system text not null,
-    name text not null,
-    options text not null,
-    created real not null
-);
-create table if not exists events (
-    table_id text not null references tables(id),
-    seq integer not null,
-    type text not null,
-    body text not null,
-    at real not null,
-    primary key (table_id, seq)
-) without rowid;
-create table if not exists tokens (
-    hash blob primary key,
-    table_id text not null references tables(id),
-    role text not null,
-    participants text not null,
-    label text not null,
-    created real not null
-);
-create table if not exists idempotency (
-    table_id text not null,
-    token_hash blob not null,
-    key text not null,
-    response text not null,
-    primary key (table_id, token_hash, key)
-) without rowid;
-create table if not exists snapshots (
-    table_id text primary key references tables(id),
-    seq integer not null,
-    state text not null,
-    standing text not null
-);
-"""
-
-T = TypeVar("T")
-Write = Callable[[sqlite3.Connection], Any]
+from typing import Protocol
+from urllib.parse import urlsplit, urlunsplit
 
 
 @dataclass(frozen=True)
@@ -99,214 +53,75 @@ class Append:
     idempotency: tuple[bytes, str, str] | None = None  # (token hash, key, response JSON)
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    connection.execute("pragma journal_mode=wal")
-    connection.execute("pragma synchronous=full")
-    connection.execute("pragma foreign_keys=on")
-    connection.execute("pragma busy_timeout=5000")
-    return connection
+class StoreUnavailableError(Exception):
+    """The database cannot be reached now: nothing was written, and a retry may succeed."""
 
 
-class Store:
-    """The SQLite file: reads on the caller's thread, writes on the writer thread."""
+class Store(Protocol):
+    """What the server needs of a database. Writes return once committed; reads see every
+    write that has returned."""
 
-    def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
-        self._read = _connect(path)
-        self._read.executescript(SCHEMA)
-        self._queue: queue.SimpleQueue[tuple[Write, asyncio.Future[Any]] | None] = (
-            queue.SimpleQueue()
-        )
-        self._writer = threading.Thread(target=self._write_loop, name="seize-store", daemon=True)
-        self._writer.start()
+    async def open(self) -> None:
+        """Connect, and create or migrate the schema to the version this code knows; if that
+        fails, the store is left closed."""
 
-    # Writes ------------------------------------------------------------------------------
+    async def close(self) -> None:
+        """Finish the writes under way and let go of the database."""
 
-    async def write(self, action: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``action`` in a transaction on the writer thread; returns once it is on disk."""
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.put((action, future))
-        return await future
+    async def ping(self) -> None:
+        """Return if the database answers; raise StoreUnavailableError if not."""
 
-    def _write_loop(self) -> None:
-        connection = _connect(self.path)
-        while True:
-            item = self._queue.get()
-            if item is None:
-                break
-            batch = [item]
-            while len(batch) < 256:
-                try:
-                    following = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if following is None:
-                    self._queue.put(None)
-                    break
-                batch.append(following)
-            self._commit(connection, batch)
-        connection.close()
+    async def create_table(self, row: TableRow, tokens: Sequence[TokenRow]) -> None: ...
 
-    @staticmethod
-    def _commit(
-        connection: sqlite3.Connection, batch: list[tuple[Write, asyncio.Future[Any]]]
-    ) -> None:
-        outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
-        connection.execute("begin immediate")
-        for action, future in batch:
-            connection.execute("savepoint write")
-            try:
-                result = action(connection)
-            except Exception as failed:  # one write's failure is its caller's, not the batch's
-                connection.execute("rollback to write")
-                outcomes.append((future, None, failed))
-            else:
-                outcomes.append((future, result, None))
-            connection.execute("release write")
-        try:
-            connection.execute("commit")
-        except sqlite3.Error as lost:
-            connection.execute("rollback")
-            outcomes = [(future, None, lost) for future, _, _ in outcomes]
-        for future, result, error in outcomes:
-            future.get_loop().call_soon_threadsafe(_settle, future, result, error)
+    async def add_tokens(self, tokens: Sequence[TokenRow]) -> None: ...
 
-    def close(self) -> None:
-        """Finish queued writes and close the file."""
-        self._queue.put(None)
-        self._writer.join()
-        self._read.close()
-
-    # Tables, events, tokens ------------------------------------------------------------
-
-    async def create_table(self, row: TableRow, tokens: Sequence[TokenRow]) -> None:
-        def create(connection: sqlite3.Connection) -> None:
-            connection.execute(
-                "insert into tables values (?, ?, ?, ?, ?)",
-                (row.id, row.system, row.name, row.options, time.time()),
-            )
-            _insert_tokens(connection, tokens)
-
-        await self.write(create)
-
-    async def add_tokens(self, tokens: Sequence[TokenRow]) -> None:
-        await self.write(lambda connection: _insert_tokens(connection, tokens))
-
-    async def revoke_tokens(self, table_id: str, label: str) -> None:
-        await self.write(
-            lambda connection: connection.execute(
-                "delete from tokens where table_id = ? and label = ?", (table_id, label)
-            )
-        )
+    async def revoke_tokens(self, table_id: str, label: str) -> None: ...
 
     async def append(self, append: Append) -> None:
-        await self.write(lambda connection: _append(connection, append))
+        """Append the events (and the idempotency answer) in one transaction; raises if any
+        sequence number is taken, and then writes nothing."""
 
     async def save_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
         """The state at ``snapshot.seq``, so the table loads without folding its whole log."""
-        await self.write(
-            lambda connection: connection.execute(
-                "insert or replace into snapshots values (?, ?, ?, ?)",
-                (table_id, snapshot.seq, snapshot.state, json.dumps(snapshot.standing)),
-            )
-        )
 
-    def table(self, table_id: str) -> TableRow | None:
-        found = self._read.execute(
-            "select id, system, name, options from tables where id = ?", (table_id,)
-        ).fetchone()
-        return TableRow(*found) if found else None
+    async def table(self, table_id: str) -> TableRow | None: ...
 
-    def tables_named(self, name: str) -> list[TableRow]:
-        rows = self._read.execute(
-            "select id, system, name, options from tables where name = ? order by created",
-            (name,),
-        ).fetchall()
-        return [TableRow(*row) for row in rows]
+    async def tables_named(self, name: str) -> list[TableRow]:
+        """The tables with this name, oldest first."""
 
-    def events(self, table_id: str, after: int = 0) -> list[tuple[int, str]]:
-        return self._read.execute(
-            "select seq, body from events where table_id = ? and seq > ? order by seq",
-            (table_id, after),
-        ).fetchall()
+    async def events(self, table_id: str, after: int = 0) -> list[tuple[int, str]]:
+        """(sequence, JSON body) of the table's events after ``after``, in order."""
 
-    def event(self, table_id: str, seq: int) -> str | None:
-        found = self._read.execute(
-            "select body from events where table_id = ? and seq = ?", (table_id, seq)
-        ).fetchone()
-        return found[0] if found else None
+    async def snapshot(self, table_id: str) -> Snapshot | None: ...
 
-    def last_seq(self, table_id: str) -> int:
-        found = self._read.execute(
-            "select max(seq) from events where table_id = ?", (table_id,)
-        ).fetchone()
-        return int(found[0] or 0)
+    async def token(self, token_hash: bytes) -> TokenRow | None: ...
 
-    def snapshot(self, table_id: str) -> Snapshot | None:
-        found = self._read.execute(
-            "select seq, state, standing from snapshots where table_id = ?", (table_id,)
-        ).fetchone()
-        if not found:
-            return None
-        return Snapshot(seq=found[0], state=found[1], standing=tuple(json.loads(found[2])))
-
-    def token(self, token_hash: bytes) -> TokenRow | None:
-        found = self._read.execute(
-            "select hash, table_id, role, participants, label from tokens where hash = ?",
-            (token_hash,),
-        ).fetchone()
-        if not found:
-            return None
-        return TokenRow(found[0], found[1], found[2], tuple(json.loads(found[3])), found[4])
-
-    def bindings(self, table_id: str) -> list[tuple[str, tuple[str, ...]]]:
+    async def bindings(self, table_id: str) -> list[tuple[str, tuple[str, ...]]]:
         """Each distinct (role, participants) a token of the table carries: whom it serves."""
-        rows = self._read.execute(
-            "select distinct role, participants from tokens where table_id = ?", (table_id,)
-        ).fetchall()
-        return [(role, tuple(json.loads(participants))) for role, participants in rows]
 
-    def idempotent(self, table_id: str, token_hash: bytes, key: str) -> str | None:
-        found = self._read.execute(
-            "select response from idempotency where table_id = ? and token_hash = ? and key = ?",
-            (table_id, token_hash, key),
-        ).fetchone()
-        return found[0] if found else None
+    async def idempotent(self, table_id: str, token_hash: bytes, key: str) -> str | None:
+        """The answer already given to this token's command with this idempotency key."""
 
 
-def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
-    if future.cancelled():
-        return
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(result)
+def open_store(db: Path | str) -> Store:
+    """The backend for the ``db`` setting: a ``postgresql://`` URL (a str), or a file path.
+    The store still has to be opened (``await store.open()``)."""
+    if isinstance(db, str):
+        # Imported here: each backend imports this module's types.
+        from server.store.postgres import PostgresStore  # noqa: PLC0415
+
+        return PostgresStore(db)
+    from server.store.sqlite import SqliteStore  # noqa: PLC0415
+
+    return SqliteStore(db)
 
 
-def _insert_tokens(connection: sqlite3.Connection, tokens: Sequence[TokenRow]) -> None:
-    connection.executemany(
-        "insert into tokens values (?, ?, ?, ?, ?, ?)",
-        [
-            (t.hash, t.table_id, t.role, json.dumps(t.participants), t.label, time.time())
-            for t in tokens
-        ],
-    )
-
-
-def _append(connection: sqlite3.Connection, append: Append) -> None:
-    now = time.time()
-    connection.executemany(
-        "insert into events values (?, ?, ?, ?, ?)",
-        [
-            (append.table_id, append.first_seq + n, kind, body, now)
-            for n, (kind, body) in enumerate(append.events)
-        ],
-    )
-    if append.idempotency is not None:
-        token_hash, key, response = append.idempotency
-        connection.execute(
-            "insert into idempotency values (?, ?, ?, ?)",
-            (append.table_id, token_hash, key, response),
-        )
+def shown(db: Path | str) -> str:
+    """The ``db`` setting as it may be printed: a URL's password is left out."""
+    if isinstance(db, Path):
+        return str(db)
+    parts = urlsplit(db)
+    if parts.password is None:
+        return db
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import pytest
@@ -10,6 +9,7 @@ import pytest
 from server.app import make_app
 
 from .conftest import Client, MakeClient, bearer, new_table, send
+from .databases import query
 
 HERO = {"type": "join", "member": {"id": "h1", "name": "Hero", "kind": "hero"}}
 VILLAIN = {"type": "join", "member": {"id": "v1", "name": "Villain", "kind": "villain"}}
@@ -180,8 +180,7 @@ async def test_an_idempotent_retry_returns_the_first_answer_and_applies_once(
     first = await send(client, table, {"type": "deal"}, **{"Idempotency-Key": "deal-1"})
     again = await send(client, table, {"type": "deal"}, **{"Idempotency-Key": "deal-1"})
     assert first == again and first[0] == 200
-    with sqlite3.connect(settings.db) as db:
-        deals = db.execute("select count(*) from events where type = 'dealt'").fetchone()[0]
+    [(deals,)] = await query(settings.db, "select count(*) from events where type = 'dealt'")
     assert deals == 1
 
 
@@ -224,8 +223,7 @@ async def test_an_admin_token_guards_table_creation(make_client: MakeClient) -> 
 
 async def test_tokens_are_stored_hashed(client: Client, settings: Any) -> None:
     table = await new_table(client, "four-color")
-    with sqlite3.connect(settings.db) as db:
-        stored = [row[0] for row in db.execute("select hash from tokens")]
+    stored = [row[0] for row in await query(settings.db, "select hash from tokens")]
     assert len(stored) == 2
     assert all(table["gm_token"].encode() not in bytes(h) for h in stored)
 
