@@ -94,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             access_log=None,
         )
     except (StoreUnavailableError, SchemaTooNewError) as wrong:  # at startup: nothing served
-        print(f"seize: db: {wrong}".replace("db: db: ", "db: "), file=sys.stderr)
+        print(f"seize: db: {wrong}", file=sys.stderr)
         return 2
     return 0
 

@@ -133,7 +133,7 @@ class SchemaTooNewError(Exception):
 
     def __init__(self, version: int) -> None:
         super().__init__(
-            f"db: the database is at schema version {version}, newer than this server's "
+            f"the database is at schema version {version}, newer than this server's "
             f"{LATEST}: run the newer server, or restore a backup made before it"
         )
 
