@@ -78,6 +78,17 @@ async def test_a_command_that_waited_while_its_table_left_memory_runs_on_it_load
     assert [seq for seq, _ in await seize.store.events(table["id"])] == [1, 2, 3]
 
 
+async def test_a_table_loaded_by_two_callers_at_once_is_one_table(client: Client) -> None:
+    """Loading awaits the database: a second caller arriving meanwhile gets the same copy, so
+    no two copies of a table ever take commands."""
+    seize = seize_of(client)
+    table = await new_table(client, "megatraveller-rcs")
+    await send(client, table, JOIN)
+    assert await seize.games.evict_idle(0) == 1
+    first, second = await asyncio.gather(*(seize.games.get(table["id"]) for _ in range(2)))
+    assert first is not None and first is second and seize.games.loaded == 1
+
+
 async def test_the_token_cache_keeps_the_tokens_used_last(client: Client) -> None:
     seize = seize_of(client)
     tables = [await new_table(client, "four-color") for _ in range(4)]
