@@ -290,7 +290,12 @@ class Games:
                 shown.events
                 and table.version // self.snapshot_every > (first - 1) // self.snapshot_every
             ):
-                await self._snapshot(held)
+                try:
+                    await self._snapshot(held)
+                except Exception:
+                    # The command is committed and shown: it must be answered as done. A snapshot
+                    # only shortens the next load, and the next one will be taken all the same.
+                    logger.exception("snapshot not saved", extra={"table": held.id})
             return response
 
     @asynccontextmanager

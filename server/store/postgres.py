@@ -26,6 +26,8 @@ T = TypeVar("T")
 Connection: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"  # generic only in the stubs
 MIGRATION_LOCK = 0x5E12E
 """The advisory lock's key: any number, the same in every server sharing a database."""
+CONNECTIONS = 10
+"""The pool's most connections: writes are short, and tables in memory are read from memory."""
 TIMEOUT = 10.0
 """Seconds to wait for a connection or a statement before calling the database unavailable."""
 LOST = (OSError, TimeoutError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError)
@@ -46,9 +48,8 @@ async def _reaching() -> AsyncIterator[None]:
 class PostgresStore:
     """A pool of connections to one PostgreSQL database."""
 
-    def __init__(self, url: str, connections: int = 10) -> None:
+    def __init__(self, url: str) -> None:
         self.url = url
-        self._connections = connections
         self._pool: asyncpg.Pool | None = None
 
     async def open(self) -> None:
@@ -56,7 +57,7 @@ class PostgresStore:
             self._pool = await asyncpg.create_pool(
                 self.url,
                 min_size=1,
-                max_size=self._connections,
+                max_size=CONNECTIONS,
                 timeout=TIMEOUT,
                 command_timeout=TIMEOUT,
             )

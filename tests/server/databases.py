@@ -85,3 +85,21 @@ async def query(db: Path | str, statement: str) -> list[tuple[Any, ...]]:
         return [tuple(row) for row in await connection.fetch(statement)]
     finally:
         await connection.close()
+
+
+async def refuse_rows(db: Path | str, table: str) -> None:
+    """Make the database refuse every new row of ``table``, as a full or failing disk would."""
+    if isinstance(db, Path):
+        statements = [
+            f"create trigger refuse before insert on {table}"
+            " begin select raise(abort, 'the disk is full'); end"
+        ]
+    else:
+        statements = [
+            "create function refuse() returns trigger language plpgsql"
+            " as $$ begin raise exception 'the disk is full'; end $$",
+            f"create trigger refuse before insert or update on {table}"
+            " for each row execute function refuse()",
+        ]
+    for statement in statements:
+        await query(db, statement)

@@ -9,7 +9,7 @@ import pytest
 from server.app import make_app
 
 from .conftest import Client, MakeClient, bearer, new_table, send
-from .databases import query
+from .databases import query, refuse_rows
 
 HERO = {"type": "join", "member": {"id": "h1", "name": "Hero", "kind": "hero"}}
 VILLAIN = {"type": "join", "member": {"id": "v1", "name": "Villain", "kind": "villain"}}
@@ -248,6 +248,22 @@ async def test_a_restarted_server_loads_the_table_from_its_file(
     assert after == before
     status, _ = await send(second, table, {"type": "undo"})  # reaches behind the snapshot
     assert status == 200
+
+
+async def test_a_snapshot_that_cannot_be_saved_leaves_its_command_done(
+    aiohttp_client: Any, settings: Any
+) -> None:
+    """The command is committed and shown before the snapshot is taken: it is answered as
+    done, and the table loads again from its log."""
+    client: Client = await aiohttp_client(
+        make_app(settings.model_copy(update={"snapshot_every": 1}))
+    )
+    table = await new_table(client, "four-color")
+    await refuse_rows(settings.db, "snapshots")
+    status, answer = await send(client, table, HERO)
+    assert status == 200 and answer["seq"] == 1
+    assert await query(settings.db, "select count(*) from snapshots") == [(0,)]
+    assert await query(settings.db, "select seq from events") == [(1,)]
 
 
 @pytest.mark.parametrize("path", ["/healthz", "/metrics", "/api/openapi.json", "/api/docs"])
