@@ -27,7 +27,14 @@ from rules.roles import GM, OVERLAY, Role, Viewer, player
 from rules.table import Table, Undo
 from server.access import Principal, mint, token_row
 from server.hub import Hub, Shown
-from server.store import Append, Snapshot, Store, StoreUnavailableError, TableRow
+from server.store import (
+    Append,
+    ConflictError,
+    Snapshot,
+    Store,
+    StoreUnavailableError,
+    TableRow,
+)
 from server.systems import SYSTEMS, AnySystem
 
 AnyTable = Table[Any, Any, Any, Any]
@@ -283,6 +290,13 @@ class Games:
                 # leaves memory, so whatever next reaches it reads what the database holds.
                 self._forget(held)
                 raise
+            except ConflictError:
+                # Another server sharing the database appended first: this copy is behind. It
+                # is read again, and the command refused as made against an older version.
+                self._forget(held)
+                current = await self.get(held.id)
+                assert current is not None  # tables are never deleted
+                raise StaleError(current.table.version) from None
             table.record(shown.events, shown.state)
             delivery = self.hub.publish(held.id, first, shown.by)
             asyncio.get_running_loop().call_soon(delivery)

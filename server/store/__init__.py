@@ -53,6 +53,11 @@ class Append:
     idempotency: tuple[bytes, str, str] | None = None  # (token hash, key, response JSON)
 
 
+class ConflictError(Exception):
+    """Another writer appended first: the sequence (or the idempotency key) is taken. Nothing
+    of the append was written."""
+
+
 class StoreUnavailableError(Exception):
     """The database cannot be reached now: nothing was written, and a retry may succeed."""
 
@@ -78,8 +83,8 @@ class Store(Protocol):
     async def revoke_tokens(self, table_id: str, label: str) -> None: ...
 
     async def append(self, append: Append) -> None:
-        """Append the events (and the idempotency answer) in one transaction; raises if any
-        sequence number is taken, and then writes nothing."""
+        """Append the events (and the idempotency answer) in one transaction; raises
+        ConflictError if a sequence number or the key is taken, and then writes nothing."""
 
     async def save_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
         """The state at ``snapshot.seq``, so the table loads without folding its whole log."""

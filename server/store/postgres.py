@@ -19,7 +19,14 @@ from typing import TypeAlias, TypeVar
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from server.store import Append, Snapshot, StoreUnavailableError, TableRow, TokenRow
+from server.store import (
+    Append,
+    ConflictError,
+    Snapshot,
+    StoreUnavailableError,
+    TableRow,
+    TokenRow,
+)
 from server.store.migrations import SCHEMA_VERSION, pending
 
 T = TypeVar("T")
@@ -216,19 +223,22 @@ async def _insert_tokens(connection: Connection, tokens: Sequence[TokenRow]) -> 
 
 async def _append(connection: Connection, append: Append) -> None:
     now = time.time()
-    await connection.executemany(
-        "insert into events values ($1, $2, $3, $4, $5)",
-        [
-            (append.table_id, append.first_seq + n, kind, body, now)
-            for n, (kind, body) in enumerate(append.events)
-        ],
-    )
-    if append.idempotency is not None:
-        token_hash, key, response = append.idempotency
-        await connection.execute(
-            "insert into idempotency values ($1, $2, $3, $4)",
-            append.table_id,
-            token_hash,
-            key,
-            response,
+    try:
+        await connection.executemany(
+            "insert into events values ($1, $2, $3, $4, $5)",
+            [
+                (append.table_id, append.first_seq + n, kind, body, now)
+                for n, (kind, body) in enumerate(append.events)
+            ],
         )
+        if append.idempotency is not None:
+            token_hash, key, response = append.idempotency
+            await connection.execute(
+                "insert into idempotency values ($1, $2, $3, $4)",
+                append.table_id,
+                token_hash,
+                key,
+                response,
+            )
+    except asyncpg.UniqueViolationError as taken:
+        raise ConflictError(str(taken)) from taken

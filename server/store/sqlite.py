@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from server.store import Append, Snapshot, TableRow, TokenRow
+from server.store import Append, ConflictError, Snapshot, TableRow, TokenRow
 from server.store.migrations import SCHEMA_VERSION, pending
 
 T = TypeVar("T")
@@ -241,16 +241,21 @@ def _insert_tokens(connection: sqlite3.Connection, tokens: Sequence[TokenRow]) -
 
 def _append(connection: sqlite3.Connection, append: Append) -> None:
     now = time.time()
-    connection.executemany(
-        "insert into events values (?, ?, ?, ?, ?)",
-        [
-            (append.table_id, append.first_seq + n, kind, body, now)
-            for n, (kind, body) in enumerate(append.events)
-        ],
-    )
-    if append.idempotency is not None:
-        token_hash, key, response = append.idempotency
-        connection.execute(
-            "insert into idempotency values (?, ?, ?, ?)",
-            (append.table_id, token_hash, key, response),
+    try:
+        connection.executemany(
+            "insert into events values (?, ?, ?, ?, ?)",
+            [
+                (append.table_id, append.first_seq + n, kind, body, now)
+                for n, (kind, body) in enumerate(append.events)
+            ],
         )
+        if append.idempotency is not None:
+            token_hash, key, response = append.idempotency
+            connection.execute(
+                "insert into idempotency values (?, ?, ?, ?)",
+                (append.table_id, token_hash, key, response),
+            )
+    except sqlite3.IntegrityError as refused:
+        if refused.sqlite_errorname != "SQLITE_CONSTRAINT_PRIMARYKEY":
+            raise  # not a sequence or key taken, but a failure (a trigger, a full disk)
+        raise ConflictError(str(refused)) from refused
