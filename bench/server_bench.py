@@ -1,8 +1,9 @@
 """Server benchmark. Prints figures; asserts nothing.
 
-    .venv/bin/python -m bench.server_bench [--quick]
+    .venv/bin/python -m bench.server_bench [--quick] [--db postgresql://…]
 
-The server runs in its own process over a fresh SQLite file (synchronous=FULL); the sender and
+The server runs in its own process over a fresh SQLite file (synchronous=FULL), or over the
+PostgreSQL database ``--db`` names (its tables are created there if missing); the sender and
 the WebSocket subscribers run in other processes (subscribers split over several). Times are
 taken on CLOCK_MONOTONIC, which every process on the machine shares, so an acknowledgement seen
 by the sender and an arrival seen by a subscriber compare directly.
@@ -340,11 +341,12 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--quick", action="store_true", help="fewer commands, for a smoke run")
+    parser.add_argument("--db", help="a postgresql:// URL to run over instead of SQLite")
     args = parser.parse_args()
     count = 50 if args.quick else 200
     with (
         tempfile.TemporaryDirectory() as folder,
-        ServerProcess(Path(folder) / "bench.db", **UNLIMITED) as server,
+        ServerProcess(args.db or Path(folder) / "bench.db", **UNLIMITED) as server,
     ):
         asyncio.run(round_trip(server.url, count * 2))
         asyncio.run(throughput(server.url, 1.0 if args.quick else 3.0, tables=8, senders=32))

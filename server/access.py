@@ -91,16 +91,16 @@ class Tokens:
         self._cache: OrderedDict[bytes, TokenRow] = OrderedDict()
         self._most = most
 
-    def resolve(self, request: web.Request, table_id: str) -> Principal:
+    async def resolve(self, request: web.Request, table_id: str) -> Principal:
         token = presented(request)
         if not token:
             raise unauthorized("a token is required: Authorization: Bearer <token>")
-        return self.principal(token, table_id)
+        return await self.principal(token, table_id)
 
-    def principal(self, token: str, table_id: str) -> Principal:
+    async def principal(self, token: str, table_id: str) -> Principal:
         """Who ``token`` is at ``table_id``; raises the API's 401 or 403 if no one there."""
         token_hash = digest(token)
-        row = self._cache.get(token_hash) or self._store.token(token_hash)
+        row = self._cache.get(token_hash) or await self._store.token(token_hash)
         if row is None or not hmac.compare_digest(row.hash, token_hash):
             raise unauthorized("unknown token")
         _keep(self._cache, token_hash, row, self._most)

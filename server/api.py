@@ -167,18 +167,18 @@ def malformed(field: str, message: str) -> web.HTTPError:
     return problem(web.HTTPBadRequest, "malformed", f"{field}: {message}", field=field)
 
 
-def game_of(request: web.Request) -> Game:
+async def game_of(request: web.Request) -> Game:
     table_id = request.match_info["table_id"]
-    game = request.app[SEIZE].games.get(table_id)
+    game = await request.app[SEIZE].games.get(table_id)
     if game is None:
         raise problem(web.HTTPNotFound, "not_found", f"there is no table {table_id!r}")
     return game
 
 
-def caller(request: web.Request, game: Game) -> Principal:
+async def caller(request: web.Request, game: Game) -> Principal:
     """The caller's token, checked against this table, and their rate of calls."""
     seize = request.app[SEIZE]
-    principal = seize.tokens.resolve(request, game.id)
+    principal = await seize.tokens.resolve(request, game.id)
     reading = request.method in ("GET", "HEAD")
     limited(
         (seize.reads if reading else seize.rate).allow(principal.token_hash),
@@ -253,8 +253,8 @@ def view_of(game: Game, viewer: Viewer) -> dict[str, Any]:
 
 @routes.get("/api/tables/{table_id}")
 async def read_table(request: web.Request) -> web.Response:
-    game = game_of(request)
-    principal = caller(request, game)
+    game = await game_of(request)
+    principal = await caller(request, game)
     fault = None
     try:
         view: dict[str, Any] | None = view_of(game, principal.viewer)
@@ -279,8 +279,8 @@ async def read_table(request: web.Request) -> web.Response:
 
 @routes.post("/api/tables/{table_id}/tokens")
 async def mint_token(request: web.Request) -> web.Response:
-    game = game_of(request)
-    principal = caller(request, game)
+    game = await game_of(request)
+    principal = await caller(request, game)
     if not principal.viewer.is_gm:
         raise problem(
             web.HTTPForbidden, "forbidden", "only the GM may mint player tokens", rule="roles"
@@ -323,8 +323,8 @@ def _idempotency_key(request: web.Request) -> str | None:
 
 @routes.post("/api/tables/{table_id}/commands")
 async def command(request: web.Request) -> web.Response:
-    game = game_of(request)
-    principal = caller(request, game)
+    game = await game_of(request)
+    principal = await caller(request, game)
     if_match, key = _if_match(request), _idempotency_key(request)
     body = await json_body(request)
     return web.json_response(
@@ -380,8 +380,8 @@ def server_fault(fault: ServerFaultError) -> web.HTTPError:
 
 @routes.get("/api/tables/{table_id}/events")
 async def events(request: web.Request) -> web.Response:
-    game = game_of(request)
-    principal = caller(request, game)
+    game = await game_of(request)
+    principal = await caller(request, game)
     after = sequence_param(request.query.get("after"))
     table = game.table
     shown = [
@@ -406,7 +406,7 @@ def sequence_param(raw: str | None) -> int:
 @routes.get("/healthz")
 async def health(request: web.Request) -> web.Response:
     seize: Seize = request.app[SEIZE]
-    seize.store.last_seq("")  # the file answers
+    await seize.store.ping()  # the database answers
     return web.json_response({"status": "ok", "subscribers": seize.hub.subscribers})
 
 

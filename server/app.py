@@ -13,10 +13,13 @@ from aiohttp import WSCloseCode, web
 
 from server import api, devices, dialects, handoff, live, openapi, pages, vtt
 from server.context import SEIZE, Seize
-from server.errors import FAILED, problem
+from server.errors import FAILED, UNAVAILABLE, problem
 from server.settings import Settings
+from server.store import StoreUnavailableError
 
 log = logging.getLogger("seize")
+RETRY_AFTER = 5
+"""Seconds a client is asked to wait when the database cannot be reached."""
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -61,6 +64,16 @@ async def logged(request: web.Request, handler: Handler) -> web.StreamResponse:
     except web.HTTPException as error:
         status = error.status
         raise
+    except StoreUnavailableError:
+        # Nothing was acknowledged: a command's events are applied only once committed.
+        log.warning("database unavailable", extra={"path": request.path})
+        status = 503
+        raise problem(
+            web.HTTPServiceUnavailable,
+            "unavailable",
+            UNAVAILABLE,
+            headers={"Retry-After": str(RETRY_AFTER)},
+        ) from None
     except Exception:
         log.exception("request failed", extra={"path": request.path})
         raise problem(web.HTTPInternalServerError, "internal", FAILED) from None
@@ -118,11 +131,11 @@ def make_app(settings: Settings) -> web.Application:
     app[OPENAPI] = openapi.build()
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
-        app[SEIZE] = seize = Seize.open(settings)
+        app[SEIZE] = seize = await Seize.open(settings)
         sweeping = asyncio.create_task(_sweep(seize))
         yield
         sweeping.cancel()
-        seize.store.close()
+        await seize.store.close()
 
     async def shutting_down(app: web.Application) -> None:
         """Every subscriber gets a goodbye saying where to resume; sockets still open after a

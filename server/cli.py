@@ -22,6 +22,8 @@ from server.demo_table import ready, ready_rcs
 from server.local_link import LocalLink
 from server.logs import configure
 from server.settings import Settings, config_path
+from server.store import StoreUnavailableError, shown
+from server.store.migrations import SchemaTooNewError
 from server.terminal_demo import play_demo
 
 if TYPE_CHECKING:
@@ -36,7 +38,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="run the server")
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port to listen on (default 8080)")
-    serve.add_argument("--db", type=Path, help="the SQLite file (default: the user data folder)")
+    serve.add_argument(
+        "--db",
+        help="the SQLite file, or a postgresql:// URL (default: a file in the user data folder)",
+    )
     serve.add_argument("--demo", action="store_true", help="have a demo table ready")
     serve.add_argument(
         "--tls-cert", type=Path, help="serve HTTPS and WSS with this PEM certificate"
@@ -79,9 +84,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     app.on_startup.append(_announce(shown, decks, demo=args.demo, simulated=simulated))
     app.on_shutdown.append(simulated.shutdown)
-    web.run_app(
-        app, host=settings.host, port=settings.port, ssl_context=tls, print=None, access_log=None
-    )
+    try:
+        web.run_app(
+            app,
+            host=settings.host,
+            port=settings.port,
+            ssl_context=tls,
+            print=None,
+            access_log=None,
+        )
+    except (StoreUnavailableError, SchemaTooNewError) as wrong:  # at startup: nothing served
+        print(f"seize: db: {wrong}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -148,7 +162,7 @@ def _announce(
     async def announce(app: web.Application) -> None:
         base = settings.base_url
         lines = [
-            f"Seize is serving at {base}  (database: {settings.db})",
+            f"Seize is serving at {base}  (database: {shown(settings.db)})",
             f"  API docs:     {base}/api/docs",
         ]
         if demo:
@@ -186,7 +200,7 @@ def _announce(
             lines.append(f"  Device:       {device.kind} at {device.device} → table {device.table}")
             link = LocalLink(app[SEIZE], device.table, device.token.get_secret_value())
             try:
-                link.check()
+                await link.check()
             except ConnectionError as wrong:
                 lines.append(f"                not started: {wrong}")
                 log.error("device not started", extra={"device": device.device, "why": str(wrong)})

@@ -12,7 +12,7 @@ from server.games import Games
 from server.hub import Hub
 from server.metrics import Metrics
 from server.settings import Settings
-from server.store import Store
+from server.store import Store, open_store
 
 
 @dataclass
@@ -38,8 +38,9 @@ class Seize:
         return secret.get_secret_value() if secret is not None else None
 
     @classmethod
-    def open(cls, settings: Settings) -> Seize:
-        store = Store(settings.db)
+    async def open(cls, settings: Settings) -> Seize:
+        store = open_store(settings.db)
+        await store.open()
         hub = Hub()
         metrics = Metrics()
         metrics.subscribers = lambda: hub.subscribers

@@ -36,8 +36,8 @@ CREW = (
 async def _table(
     seize: Seize, name: str, system: str, setup: list[BaseModel], viewers: dict[str, Viewer]
 ) -> tuple[Game, dict[str, str]]:
-    existing = seize.store.tables_named(name)
-    game = seize.games.get(existing[0].id) if existing else None
+    existing = await seize.store.tables_named(name)
+    game = await seize.games.get(existing[0].id) if existing else None
     if game is None:
         created = await seize.games.create(system, name, {})
         game = created.game

@@ -30,9 +30,9 @@ class ReportError(ValueError):
     """A report the table will not keep; nothing is changed."""
 
 
-def _gm_only(request: web.Request) -> str:
-    game = game_of(request)
-    if not caller(request, game).viewer.is_gm:
+async def _gm_only(request: web.Request) -> str:
+    game = await game_of(request)
+    if not (await caller(request, game)).viewer.is_gm:
         raise problem(
             web.HTTPForbidden, "forbidden", "devices report with the GM's token", rule="roles"
         )
@@ -41,7 +41,7 @@ def _gm_only(request: web.Request) -> str:
 
 @routes.put("/api/tables/{table_id}/devices/{device}")
 async def report(request: web.Request) -> web.Response:
-    table_id = _gm_only(request)
+    table_id = await _gm_only(request)
     body = await json_body(request)
     if not isinstance(body, dict) or len(request.match_info["device"]) > 40:
         raise problem(
@@ -68,5 +68,5 @@ def record(seize: Seize, table_id: str, device: str, status: dict[str, Any]) -> 
 
 @routes.get("/api/tables/{table_id}/devices")
 async def listed(request: web.Request) -> web.Response:
-    table_id = _gm_only(request)
+    table_id = await _gm_only(request)
     return web.json_response({"devices": request.app[SEIZE].devices.get(table_id, {})})

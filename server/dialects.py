@@ -31,8 +31,8 @@ def foundry_id(table_id: str, key: str) -> str:
     return hashlib.sha256(f"{table_id}:{key}".encode()).hexdigest()[:16]
 
 
-def _order(request: web.Request, game: Game) -> TurnOrder:
-    principal = caller(request, game)
+async def _order(request: web.Request, game: Game) -> TurnOrder:
+    principal = await caller(request, game)
     viewer: Viewer = OVERLAY if request.query.get("as") == "public" else principal.viewer
     return turn_order(view_of(game, viewer))
 
@@ -85,15 +85,15 @@ def roll20_turnorder(order: TurnOrder, page: str) -> list[dict[str, Any]]:
 
 @routes.get("/api/tables/{table_id}/foundry/combat")
 async def foundry(request: web.Request) -> web.Response:
-    game = game_of(request)
-    order = _order(request, game)
+    game = await game_of(request)
+    order = await _order(request, game)
     return web.json_response(foundry_combat(game.id, game.system.name, order))
 
 
 @routes.get("/api/tables/{table_id}/roll20/turnorder")
 async def roll20(request: web.Request) -> web.Response:
-    game = game_of(request)
-    order = _order(request, game)
+    game = await game_of(request)
+    order = await _order(request, game)
     return web.json_response(roll20_turnorder(order, request.query.get("page", "")))
 
 
@@ -138,8 +138,8 @@ def _join(system: str, pid: str, name: str, defaults: Defaults) -> dict[str, Any
 @routes.put("/api/tables/{table_id}/roll20/turnorder")
 async def roll20_import(request: web.Request) -> web.Response:
     """Join everyone in a Roll20 turn order who is not at the table yet (GM only)."""
-    game = game_of(request)
-    principal = caller(request, game)
+    game = await game_of(request)
+    principal = await caller(request, game)
     if not principal.viewer.is_gm:
         raise problem(web.HTTPForbidden, "forbidden", "only the GM may import", rule="roles")
     try:

@@ -10,6 +10,8 @@ from aiohttp import web
 
 FAILED = "the server failed; it is logged"
 """What an unexpected failure answers, wherever a command came from: the details are logged."""
+UNAVAILABLE = "the database cannot be reached just now, so nothing was stored; try again shortly"
+"""What a request answers (503) when the database is unreachable: nothing was acknowledged."""
 
 
 def problem(

@@ -27,7 +27,14 @@ from rules.roles import GM, OVERLAY, Role, Viewer, player
 from rules.table import Table, Undo
 from server.access import Principal, mint, token_row
 from server.hub import Hub, Shown
-from server.store import Append, Snapshot, Store, TableRow
+from server.store import (
+    Append,
+    ConflictError,
+    Snapshot,
+    Store,
+    StoreUnavailableError,
+    TableRow,
+)
 from server.systems import SYSTEMS, AnySystem
 
 AnyTable = Table[Any, Any, Any, Any]
@@ -55,12 +62,18 @@ class StaleError(Exception):
 
 
 class LazyLog(MutableSequence[Any]):
-    """A table's log whose older events are parsed from the store only when an undo needs them:
-    a table restored from a snapshot does not parse what the snapshot already folded."""
+    """A table's log whose events up to its snapshot are kept as the stored JSON and parsed
+    only when read (by an undo's replay, a catch-up, the events route): a table restored from
+    a snapshot does not parse what the snapshot already folded.
 
-    def __init__(self, store: Store, table_id: str, system: AnySystem, length: int) -> None:
-        self._store, self._table_id, self._system = store, table_id, system
-        self._items: list[Any] = [None] * length
+    The JSON is fetched with the rest of the log when the table loads, rather than when an
+    event is read: the readers are synchronous (an undo decides inside the rules, a catch-up
+    must follow a subscriber's registration with no await between), and a backend's reads are
+    not. Fetching text is cheap; parsing it is what the snapshot saves."""
+
+    def __init__(self, system: AnySystem, stored: list[str]) -> None:
+        self._system, self._stored = system, stored
+        self._items: list[Any] = [None] * len(stored)
 
     def __len__(self) -> int:
         return len(self._items)
@@ -73,9 +86,7 @@ class LazyLog(MutableSequence[Any]):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         if self._items[index] is None:
-            body = self._store.event(self._table_id, range(len(self))[index] + 1)
-            assert body is not None
-            self._items[index] = self._system.events.validate_json(body)
+            self._items[index] = self._system.events.validate_json(self._stored[index])
         return self._items[index]
 
     def __setitem__(self, index: Any, value: Any) -> None:
@@ -159,20 +170,25 @@ class Games:
         self._loaded[table_id] = game
         return Created(game, gm_token, overlay_token)
 
-    def get(self, table_id: str) -> Game | None:
-        """The table, loaded from its latest snapshot and the events after it."""
+    async def get(self, table_id: str) -> Game | None:
+        """The table, loaded from its latest snapshot and the events after it. A table in
+        memory is returned without awaiting anything, so a caller may rely on nothing else
+        running between this and its next step."""
         if table_id in self._loaded:
             game = self._loaded[table_id]
             game.used = time.monotonic()
             return game
-        row = self.store.table(table_id)
+        row = await self.store.table(table_id)
         if row is None:
             return None
-        table, snapshotted = self._load(row)
+        table, snapshotted = await self._load(row)
+        bindings = await self.store.bindings(table_id)
+        if table_id in self._loaded:  # loaded by another caller while this one read
+            return self._loaded[table_id]
         game = Game(id=row.id, name=row.name, table=table, snapshotted=snapshotted)
         game.viewers |= {
             Viewer(role=Role(role), participants=frozenset(participants))
-            for role, participants in self.store.bindings(table_id)
+            for role, participants in bindings
         }
         self._loaded[table_id] = game
         return game
@@ -188,32 +204,38 @@ class Games:
             if now - game.used >= idle and not game.lock.locked() and not self.hub.viewers(game.id)
         ]
         for game in leaving:
-            game.evicted = True
-            del self._loaded[game.id]
+            self._forget(game)
         for game in leaving:
             if game.table.version > game.snapshotted:
                 await self._snapshot(game)
         return len(leaving)
 
+    def _forget(self, game: Game) -> None:
+        """The table leaves memory; a command waiting for it will run on it loaded afresh."""
+        game.evicted = True
+        if self._loaded.get(game.id) is game:
+            del self._loaded[game.id]
+
     @property
     def loaded(self) -> int:
         return len(self._loaded)
 
-    def _load(self, row: TableRow) -> tuple[AnyTable, int]:
+    async def _load(self, row: TableRow) -> tuple[AnyTable, int]:
         system = SYSTEMS[row.system]
         options = system.options_model.model_validate_json(row.options)
-        snapshot = self.store.snapshot(row.id)
+        snapshot = await self.store.snapshot(row.id)
+        stored = [body for _, body in await self.store.events(row.id)]
         table: AnyTable
         try:
             if snapshot is None:
                 raise LookupError
             state = system.state_model.model_validate_json(snapshot.state)
-            log = LazyLog(self.store, row.id, system, snapshot.seq)
+            log = LazyLog(system, stored[: snapshot.seq])
             table = Table.restore(system, options, log, state, snapshot.standing)
             after = snapshot.seq
         except (LookupError, ValidationError):  # no snapshot, or one the code outgrew
             table, after = system.table(options), 0
-        for _, body in self.store.events(row.id, after):
+        for body in stored[after:]:
             table.apply(system.events.validate_json(body))
         return table, after
 
@@ -241,7 +263,7 @@ class Games:
             table = held.table
             held.used = time.monotonic()
             if key is not None:
-                answered = self.store.idempotent(held.id, principal.token_hash, key)
+                answered = await self.store.idempotent(held.id, principal.token_hash, key)
                 if answered is not None:
                     replay: dict[str, Any] = json.loads(answered)
                     return replay
@@ -254,14 +276,27 @@ class Games:
                 "events": shown.by[principal.viewer].events,
             }
             remembered = (principal.token_hash, key, json.dumps(response)) if key else None
-            await self.store.append(
-                Append(
-                    table_id=held.id,
-                    first_seq=first,
-                    events=[(event.type, event.model_dump_json()) for event in shown.events],
-                    idempotency=remembered,
+            try:
+                await self.store.append(
+                    Append(
+                        table_id=held.id,
+                        first_seq=first,
+                        events=[(event.type, event.model_dump_json()) for event in shown.events],
+                        idempotency=remembered,
+                    )
                 )
-            )
+            except StoreUnavailableError:
+                # The write may have been committed before the connection was lost: the table
+                # leaves memory, so whatever next reaches it reads what the database holds.
+                self._forget(held)
+                raise
+            except ConflictError:
+                # Another server sharing the database appended first: this copy is behind. It
+                # is read again, and the command refused as made against an older version.
+                self._forget(held)
+                current = await self.get(held.id)
+                assert current is not None  # tables are never deleted
+                raise StaleError(current.table.version) from None
             table.record(shown.events, shown.state)
             delivery = self.hub.publish(held.id, first, shown.by)
             asyncio.get_running_loop().call_soon(delivery)
@@ -269,7 +304,12 @@ class Games:
                 shown.events
                 and table.version // self.snapshot_every > (first - 1) // self.snapshot_every
             ):
-                await self._snapshot(held)
+                try:
+                    await self._snapshot(held)
+                except Exception:
+                    # The command is committed and shown: it must be answered as done. A snapshot
+                    # only shortens the next load, and the next one will be taken all the same.
+                    logger.exception("snapshot not saved", extra={"table": held.id})
             return response
 
     @asynccontextmanager
@@ -281,7 +321,7 @@ class Games:
                 if not game.evicted:
                     yield game
                     return
-            reloaded = self.get(game.id)
+            reloaded = await self.get(game.id)
             assert reloaded is not None  # tables are never deleted
             game = reloaded
 

@@ -50,9 +50,9 @@ def _base(request: web.Request) -> str:
     return (public or f"{request.scheme}://{request.host}").rstrip("/")
 
 
-def _gm_game(request: web.Request) -> Game:
-    game = game_of(request)
-    if not caller(request, game).viewer.is_gm:
+async def _gm_game(request: web.Request) -> Game:
+    game = await game_of(request)
+    if not (await caller(request, game)).viewer.is_gm:
         raise problem(web.HTTPForbidden, "forbidden", "only the GM hands out links", rule="roles")
     return game
 
@@ -64,7 +64,7 @@ def _answer(url: str) -> web.Response:
 @routes.post("/api/tables/{table_id}/handoff/players/{participant}")
 async def player_link(request: web.Request) -> web.Response:
     """A fresh player link for one participant's phone, and its QR code."""
-    game = _gm_game(request)
+    game = await _gm_game(request)
     participant = request.match_info["participant"]
     if participant not in game.system.participants(game.table.state):
         raise problem(
@@ -79,7 +79,7 @@ async def player_link(request: web.Request) -> web.Response:
 @routes.post("/api/tables/{table_id}/handoff/overlay")
 async def overlay_link(request: web.Request) -> web.Response:
     """A fresh overlay link and its QR code; every older overlay link stops working."""
-    game = _gm_game(request)
+    game = await _gm_game(request)
     seize = request.app[SEIZE]
     await seize.store.revoke_tokens(game.id, OVERLAY_LABEL)
     seize.tokens.forget(game.id, OVERLAY_LABEL)

@@ -55,13 +55,17 @@ def catch_up(game: Game, viewer: Viewer, after: int | None) -> list[Frame]:
     return frames
 
 
-def _start(game: Game, subscriber: Subscriber, request: web.Request, after: int | None) -> None:
+async def _start(
+    game: Game, subscriber: Subscriber, request: web.Request, after: int | None
+) -> None:
     seize = request.app[SEIZE]
-    seize.hub.subscribe(game.id, subscriber)
     # The table as loaded now: if it left memory while the connection was set up, commands
-    # since went to it as loaded afresh, and the catch-up must include them.
-    current = seize.games.get(game.id)
+    # since went to it as loaded afresh, and the catch-up must include them. Nothing runs
+    # between this and the registration and catch-up below (no await), so no event falls
+    # between the catch-up and what the hub delivers after it.
+    current = await seize.games.get(game.id)
     assert current is not None  # tables are never deleted
+    seize.hub.subscribe(game.id, subscriber)
     for frame in catch_up(current, subscriber.viewer, after):
         subscriber.push(frame, catching_up=True)
 
@@ -73,8 +77,8 @@ def _after(request: web.Request, raw: str | None) -> int | None:
 @routes.get("/api/tables/{table_id}/ws")
 async def websocket(request: web.Request) -> web.WebSocketResponse:
     seize = request.app[SEIZE]
-    game = game_of(request)
-    principal = caller(request, game)
+    game = await game_of(request)
+    principal = await caller(request, game)
     after = _after(request, request.query.get("after"))
     view_of(game, principal.viewer)  # a table this version cannot show is refused before upgrading
     ws = web.WebSocketResponse(heartbeat=seize.settings.heartbeat, compress=False)
@@ -92,7 +96,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     subscriber = SocketSubscriber(
         principal.viewer, seize.settings.subscriber_backlog, transport, close
     )
-    _start(game, subscriber, request, after)
+    await _start(game, subscriber, request, after)
     seize.sockets.add(ws)
     try:
         async for message in ws:  # clients have nothing to say; this waits for them to go
@@ -107,8 +111,8 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
 @routes.get("/api/tables/{table_id}/sse")
 async def server_sent_events(request: web.Request) -> web.StreamResponse:
     seize = request.app[SEIZE]
-    game = game_of(request)
-    principal = caller(request, game)
+    game = await game_of(request)
+    principal = await caller(request, game)
     after = _after(request, request.headers.get("Last-Event-ID", request.query.get("after")))
     view_of(game, principal.viewer)  # a table this version cannot show is refused before streaming
     response = web.StreamResponse(
@@ -121,7 +125,7 @@ async def server_sent_events(request: web.Request) -> web.StreamResponse:
     await response.prepare(request)
     bound_send_buffer(request)
     subscriber = StreamSubscriber(principal.viewer, seize.settings.subscriber_backlog)
-    _start(game, subscriber, request, after)
+    await _start(game, subscriber, request, after)
     try:
         while True:
             try:

@@ -19,8 +19,9 @@ from server.access import Principal
 from server.api import apply_command
 from server.context import Seize
 from server.devices import record
-from server.errors import FAILED
+from server.errors import FAILED, UNAVAILABLE
 from server.games import Game
+from server.store import StoreUnavailableError
 
 log = logging.getLogger("seize.devices")
 
@@ -31,17 +32,17 @@ class LocalLink:
     def __init__(self, seize: Seize, table: str, token: str) -> None:
         self.seize, self.table, self.token = seize, table, token
 
-    def check(self) -> None:
+    async def check(self) -> None:
         """Refuse a table that is not here or a token that is not its GM's, naming which:
         raises ConnectionError, as a link does when its table cannot be reached."""
-        self._reach()
+        await self._reach()
 
-    def _reach(self) -> tuple[Game, Principal]:
-        game = self.seize.games.get(self.table)
+    async def _reach(self) -> tuple[Game, Principal]:
+        game = await self.seize.games.get(self.table)
         if game is None:
             raise ConnectionError(f"table: there is no table {self.table!r} on this server")
         try:
-            principal = self.seize.tokens.principal(self.token, game.id)
+            principal = await self.seize.tokens.principal(self.token, game.id)
         except web.HTTPException as refused:
             raise ConnectionError(f"token: {_problem(refused).get('message')}") from None
         if not principal.viewer.is_gm:
@@ -49,17 +50,19 @@ class LocalLink:
         return game, principal
 
     async def view(self) -> dict[str, Any]:
-        game, principal = self._reach()
+        game, principal = await self._reach()
         view: dict[str, Any] = game.table.view(principal.viewer).model_dump(mode="json")
         return view
 
     async def send(self, command: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         """Run the command as the API would, answering with its status and body."""
-        game, principal = self._reach()
+        game, principal = await self._reach()
         try:
             answer = await apply_command(self.seize, game, principal, command)
         except web.HTTPException as refused:
             return refused.status, _problem(refused)
+        except StoreUnavailableError:  # as the API answers: nothing stored, try again
+            return 503, {"error": "unavailable", "message": UNAVAILABLE}
         except Exception:
             # As the API's middleware does: a failure (the disk full, a bug) is logged and
             # answered with a 500, and the device goes on; raised, it would end the device.
@@ -68,7 +71,7 @@ class LocalLink:
         return 200, answer
 
     async def report(self, device: str, status: dict[str, Any]) -> None:
-        game, _ = self._reach()
+        game, _ = await self._reach()
         record(self.seize, game.id, device, status)
 
     async def close(self) -> None:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -53,7 +54,10 @@ class Settings(BaseSettings):
 
     host: str = "127.0.0.1"
     port: int = Field(default=8080, ge=0, le=65535)
-    db: Path = Field(default_factory=default_db)
+    db: Path | str = Field(
+        default_factory=default_db,
+        description="An SQLite file's path, or a postgresql:// URL (kept as a str)",
+    )
     admin_token: SecretStr | None = Field(
         default=None, description="When set, creating a table needs it as a Bearer token"
     )
@@ -87,6 +91,22 @@ class Settings(BaseSettings):
         default=None,
         description="How clients reach the server, for printed links and served modules",
     )
+
+    @field_validator("db", mode="before")
+    @classmethod
+    def _file_or_url(cls, value: object) -> object:
+        """A ``postgresql://`` URL stays a URL (checked here, so a typo is one line naming
+        ``db`` rather than a failure to connect); anything else is an SQLite file's path."""
+        if not isinstance(value, str) or "://" not in value:
+            return Path(value) if isinstance(value, str) else value
+        parts = urlsplit(value)
+        if parts.scheme not in ("postgresql", "postgres"):
+            raise ValueError(f"a file path or a postgresql:// URL, not a {parts.scheme}:// URL")
+        try:
+            parts.port  # noqa: B018  (parsing it is the check)
+        except ValueError:
+            raise ValueError("the URL's port is not a number from 0 to 65535") from None
+        return value
 
     @classmethod
     def settings_customise_sources(

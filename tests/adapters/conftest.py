@@ -1,5 +1,6 @@
-"""The adapters' tests run against the same real server on loopback as the server's tests."""
+"""The adapters' tests run against the same real server on loopback as the server's tests (on
+SQLite: they exercise the devices, not the store)."""
 
-from tests.server.conftest import client, settings
+from tests.server.conftest import backend, client, database, settings
 
-__all__ = ["client", "settings"]
+__all__ = ["backend", "client", "database", "settings"]

@@ -86,9 +86,9 @@ async def test_inside_the_server_a_device_needs_the_tables_gm_token(client: Clie
     table = await new_table(client, "four-color")
     seize = client.app[SEIZE]
     with pytest.raises(ConnectionError, match=r"^table: "):
-        LocalLink(seize, "nosuchtable", table["gm_token"]).check()
+        await LocalLink(seize, "nosuchtable", table["gm_token"]).check()
     with pytest.raises(ConnectionError, match=r"^token: unknown token"):
-        LocalLink(seize, table["id"], "not-a-token").check()
+        await LocalLink(seize, table["id"], "not-a-token").check()
     with pytest.raises(ConnectionError, match=r"^token: a device needs the table's GM token"):
-        LocalLink(seize, table["id"], table["overlay_token"]).check()
-    LocalLink(seize, table["id"], table["gm_token"]).check()
+        await LocalLink(seize, table["id"], table["overlay_token"]).check()
+    await LocalLink(seize, table["id"], table["gm_token"]).check()

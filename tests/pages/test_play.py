@@ -147,4 +147,5 @@ def test_players_type_their_own_initiative_from_the_phone(
     phone.fill(".mine input[name=die]", "4")
     phone.click("[data-action=enter-initiative]")
     phone.wait_for_selector("text=QR 4 · Score 5 · d10 4")
-    assert no_sideways_scroll(phone) is None and not small_targets(phone)
+    no_sideways_scroll(phone)
+    assert not small_targets(phone)

@@ -33,9 +33,10 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """``python -m server serve`` on a free loopback port, over the SQLite file ``db``."""
+    """``python -m server serve`` on a free loopback port, over the database ``db`` (an SQLite
+    file, or a PostgreSQL URL)."""
 
-    def __init__(self, db: Path, output: Path | None = None, **settings: Any) -> None:
+    def __init__(self, db: Path | str, output: Path | None = None, **settings: Any) -> None:
         """``output``: a file for what the server prints (its startup lines, its log)."""
         self.db = db
         self.output = output

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import pytest
@@ -10,6 +9,7 @@ import pytest
 from server.app import make_app
 
 from .conftest import Client, MakeClient, bearer, new_table, send
+from .databases import query, refuse_rows
 
 HERO = {"type": "join", "member": {"id": "h1", "name": "Hero", "kind": "hero"}}
 VILLAIN = {"type": "join", "member": {"id": "v1", "name": "Villain", "kind": "villain"}}
@@ -180,8 +180,7 @@ async def test_an_idempotent_retry_returns_the_first_answer_and_applies_once(
     first = await send(client, table, {"type": "deal"}, **{"Idempotency-Key": "deal-1"})
     again = await send(client, table, {"type": "deal"}, **{"Idempotency-Key": "deal-1"})
     assert first == again and first[0] == 200
-    with sqlite3.connect(settings.db) as db:
-        deals = db.execute("select count(*) from events where type = 'dealt'").fetchone()[0]
+    [(deals,)] = await query(settings.db, "select count(*) from events where type = 'dealt'")
     assert deals == 1
 
 
@@ -224,8 +223,7 @@ async def test_an_admin_token_guards_table_creation(make_client: MakeClient) -> 
 
 async def test_tokens_are_stored_hashed(client: Client, settings: Any) -> None:
     table = await new_table(client, "four-color")
-    with sqlite3.connect(settings.db) as db:
-        stored = [row[0] for row in db.execute("select hash from tokens")]
+    stored = [row[0] for row in await query(settings.db, "select hash from tokens")]
     assert len(stored) == 2
     assert all(table["gm_token"].encode() not in bytes(h) for h in stored)
 
@@ -250,6 +248,43 @@ async def test_a_restarted_server_loads_the_table_from_its_file(
     assert after == before
     status, _ = await send(second, table, {"type": "undo"})  # reaches behind the snapshot
     assert status == 200
+
+
+async def test_two_servers_on_one_database_never_both_append_the_same_sequence(
+    aiohttp_client: Any, settings: Any
+) -> None:
+    """The second server's copy of the table is behind the first's append: its command is
+    refused as stale (not stored), and the table, read again, takes the next one."""
+    first: Client = await aiohttp_client(make_app(settings))
+    second: Client = await aiohttp_client(make_app(settings))
+    table = await new_table(first, "four-color")
+    url, gm = f"/api/tables/{table['id']}", bearer(table["gm_token"])
+    assert (await second.get(url, headers=gm)).status == 200  # loaded at sequence 0
+    assert (await send(first, table, HERO))[0] == 200
+    status, refused = await send(second, table, VILLAIN)
+    assert status == 409 and refused["error"] == "stale" and refused["seq"] == 1
+    status, answer = await send(second, table, VILLAIN)
+    assert status == 200 and answer["seq"] == 2
+    assert await query(settings.db, "select seq, type from events order by seq") == [
+        (1, "joined"),
+        (2, "joined"),
+    ]
+
+
+async def test_a_snapshot_that_cannot_be_saved_leaves_its_command_done(
+    aiohttp_client: Any, settings: Any
+) -> None:
+    """The command is committed and shown before the snapshot is taken: it is answered as
+    done, and the table loads again from its log."""
+    client: Client = await aiohttp_client(
+        make_app(settings.model_copy(update={"snapshot_every": 1}))
+    )
+    table = await new_table(client, "four-color")
+    await refuse_rows(settings.db, "snapshots")
+    status, answer = await send(client, table, HERO)
+    assert status == 200 and answer["seq"] == 1
+    assert await query(settings.db, "select count(*) from snapshots") == [(0,)]
+    assert await query(settings.db, "select seq from events") == [(1,)]
 
 
 @pytest.mark.parametrize("path", ["/healthz", "/metrics", "/api/openapi.json", "/api/docs"])

@@ -36,7 +36,7 @@ async def test_an_idle_table_leaves_memory_with_a_snapshot_and_comes_back(
             break
         await asyncio.sleep(0.02)
     assert seize.games.loaded == 0
-    snapshot = seize.store.snapshot(table["id"])
+    snapshot = await seize.store.snapshot(table["id"])
     assert snapshot is not None and snapshot.seq == 2
     read = await client.get(f"/api/tables/{table['id']}", headers=bearer(table["gm_token"]))
     body = await read.json()
@@ -65,17 +65,28 @@ async def test_a_command_that_waited_while_its_table_left_memory_runs_on_it_load
     seize = seize_of(client)
     table = await new_table(client, "megatraveller-rcs")
     await send(client, table, JOIN)
-    stale = seize.games.get(table["id"])
+    stale = await seize.games.get(table["id"])
     assert stale is not None
     assert await seize.games.evict_idle(0) == 1
-    fresh = seize.games.get(table["id"])
+    fresh = await seize.games.get(table["id"])
     assert fresh is not None and fresh is not stale
     await send(client, table, POOL)  # the fresh copy moves on to sequence 2
     parsed = stale.system.commands.validate_python({**POOL, "points": 4})
     principal = Principal(table["id"], GM, digest(table["gm_token"]))
     answer = await seize.games.execute(stale, principal, parsed, None, None)
     assert answer["seq"] == 3
-    assert [seq for seq, _ in seize.store.events(table["id"])] == [1, 2, 3]
+    assert [seq for seq, _ in await seize.store.events(table["id"])] == [1, 2, 3]
+
+
+async def test_a_table_loaded_by_two_callers_at_once_is_one_table(client: Client) -> None:
+    """Loading awaits the database: a second caller arriving meanwhile gets the same copy, so
+    no two copies of a table ever take commands."""
+    seize = seize_of(client)
+    table = await new_table(client, "megatraveller-rcs")
+    await send(client, table, JOIN)
+    assert await seize.games.evict_idle(0) == 1
+    first, second = await asyncio.gather(*(seize.games.get(table["id"]) for _ in range(2)))
+    assert first is not None and first is second and seize.games.loaded == 1
 
 
 async def test_the_token_cache_keeps_the_tokens_used_last(client: Client) -> None:
@@ -83,9 +94,9 @@ async def test_the_token_cache_keeps_the_tokens_used_last(client: Client) -> Non
     tables = [await new_table(client, "four-color") for _ in range(4)]
     tokens = Tokens(seize.store, most=3)
     for table in tables:
-        tokens.principal(table["gm_token"], table["id"])
+        await tokens.principal(table["gm_token"], table["id"])
     assert len(tokens) == 3
-    tokens.principal(tables[0]["gm_token"], tables[0]["id"])  # read again from the store
+    await tokens.principal(tables[0]["gm_token"], tables[0]["id"])  # read again from the store
     assert len(tokens) == 3
 
 

@@ -22,6 +22,8 @@ from tests.adapters.test_tray import eventually, rcs_awaiting_rolls
 from .conftest import Client, bearer
 from .process import ServerProcess, call
 
+pytestmark = pytest.mark.sqlite_only
+
 
 def until(check: Any, timeout: float = 20) -> Any:
     deadline = time.monotonic() + timeout

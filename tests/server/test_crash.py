@@ -1,16 +1,17 @@
-"""A server process killed with SIGKILL under load loses nothing it acknowledged."""
+"""A server process killed with SIGKILL under load loses nothing it acknowledged, on either
+backend: the SQLite file, or PostgreSQL."""
 
 from __future__ import annotations
 
 import random
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 from rules.four_color import FOUR_COLOR, FourColorOptions
 from rules.roles import GM
 
+from .conftest import Database
 from .process import UNLIMITED, ServerProcess, call
 
 Acknowledged = dict[tuple[str, int], dict[str, Any]]
@@ -57,8 +58,8 @@ def hammer(
             command = {"type": "deal"}
 
 
-def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) -> None:
-    server = ServerProcess(tmp_path / "crash.db", snapshot_every=7, **UNLIMITED).start()
+def test_sigkill_at_random_moments_loses_nothing_acknowledged(database: Database) -> None:
+    server = ServerProcess(database(), snapshot_every=7, **UNLIMITED).start()
     tables = [new_table(server.url), new_table(server.url)]
     acknowledged: Acknowledged = {}
     chance = random.Random(2026)

@@ -23,6 +23,8 @@ from server.settings import Settings
 
 from .conftest import Client
 
+pytestmark = pytest.mark.sqlite_only
+
 
 async def until(condition: Callable[[], bool], timeout: float = 60) -> None:
     deadline = asyncio.get_running_loop().time() + timeout

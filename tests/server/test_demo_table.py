@@ -14,7 +14,7 @@ async def test_the_demo_table_is_dealt_and_reused_with_fresh_tokens(client: Clie
     seize = client.app[SEIZE]
     game, first = await ready(seize)
     again, second = await ready(seize)
-    assert again.id == game.id and len(seize.store.tables_named(NAME)) == 1
+    assert again.id == game.id and len(await seize.store.tables_named(NAME)) == 1
     assert first["gm"] != second["gm"]
     old = await client.get(f"/api/tables/{game.id}", headers=bearer(first["gm"]))
     assert old.status == 401  # revoked

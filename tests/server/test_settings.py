@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import platformdirs
@@ -9,6 +11,10 @@ import pytest
 
 from server.cli import main
 from server.settings import Settings, default_db
+from server.store import shown
+
+UNREACHABLE = "postgresql://postgres@127.0.0.1:1/seize"
+"""A PostgreSQL URL at a port nothing listens on."""
 
 
 def test_the_default_database_is_in_the_users_data_folder() -> None:
@@ -78,3 +84,39 @@ def test_a_configured_devices_bad_deck_file_is_one_line_naming_it(
     assert main(["serve", "--db", str(tmp_path / "seize.db")]) == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith(f"seize: {deck}: cards.04AB12CD: '11H' is not a card")
+
+
+@pytest.mark.parametrize(
+    ("db", "said"),
+    [
+        ("mysql://db.example/seize", "setting db: Value error, a file path or a postgresql://"),
+        ("postgresql://db.example:port/seize", "setting db: Value error, the URL's port is not"),
+    ],
+)
+def test_a_malformed_database_url_is_one_line_naming_db(
+    capsys: pytest.CaptureFixture[str], db: str, said: str
+) -> None:
+    assert main(["serve", "--db", db]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"seize: {said}")
+
+
+def test_a_database_is_a_file_path_or_a_postgresql_url_shown_without_its_password() -> None:
+    assert Settings(db="seize.db").db == Path("seize.db")
+    url = "postgresql://seize:s3cret@db.example:5432/seize"
+    assert Settings(db=url).db == url
+    assert shown(url) == "postgresql://seize:***@db.example:5432/seize"
+    assert shown(Path("seize.db")) == "seize.db"
+
+
+def test_a_database_out_of_reach_at_start_is_one_line_naming_db() -> None:
+    started = subprocess.run(
+        [sys.executable, "-m", "server", "serve", "--port", "0", "--db", UNREACHABLE],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert started.returncode == 2
+    (line,) = started.stderr.splitlines()
+    assert line.startswith("seize: db: the database cannot be reached: ")

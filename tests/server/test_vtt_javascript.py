@@ -20,6 +20,8 @@ import pytest
 from .conftest import Client, bearer, new_table, send
 from .tables import awareness_rolled, declare_and_seize, rcs_rolled
 
+pytestmark = pytest.mark.sqlite_only
+
 ROOT = Path(__file__).parents[2]
 JS_TESTS = ROOT / "tests/js"
 TYPES = ROOT / "types"

@@ -1,12 +1,12 @@
-"""The event store: one SQLite file, one row per event, keyed by (table id, sequence).
+"""The SQLite backend: one file, the embedded default.
 
-A command is acknowledged only after its events are committed with ``synchronous=FULL``, so a
-``kill -9`` (or a power cut) loses nothing acknowledged. Writes go through one writer thread
-that commits whatever is queued in one transaction (group commit): the event loop never waits
-on the disk, and tables written at the same time share an fsync. Each write runs in its own
-savepoint, so one failing write (a sequence taken twice) fails alone.
-
-The primary key (table id, sequence) is what makes two writers unable to both append event N.
+A write returns only after it is committed with ``synchronous=FULL``, so a ``kill -9`` (or a
+power cut) loses nothing acknowledged. Writes go through one writer thread that commits
+whatever is queued in one transaction (group commit): the event loop never waits on the disk,
+and tables written at the same time share an fsync. Each write runs in its own savepoint, so one
+failing write (a sequence taken twice) fails alone. Reads run on the event loop's thread on
+their own connection: in WAL mode they never wait for the writer, and they are quick enough
+that handing them to a thread would cost more than it saves.
 """
 
 from __future__ import annotations
@@ -18,85 +18,14 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-SCHEMA = """
-create table if not exists tables (
-    id text primary key,
-    system text not null,
-    name text not null,
-    options text not null,
-    created real not null
-);
-create table if not exists events (
-    table_id text not null references tables(id),
-    seq integer not null,
-    type text not null,
-    body text not null,
-    at real not null,
-    primary key (table_id, seq)
-) without rowid;
-create table if not exists tokens (
-    hash blob primary key,
-    table_id text not null references tables(id),
-    role text not null,
-    participants text not null,
-    label text not null,
-    created real not null
-);
-create table if not exists idempotency (
-    table_id text not null,
-    token_hash blob not null,
-    key text not null,
-    response text not null,
-    primary key (table_id, token_hash, key)
-) without rowid;
-create table if not exists snapshots (
-    table_id text primary key references tables(id),
-    seq integer not null,
-    state text not null,
-    standing text not null
-);
-"""
+from server.store import Append, ConflictError, Snapshot, TableRow, TokenRow
+from server.store.migrations import SCHEMA_VERSION, pending
 
 T = TypeVar("T")
 Write = Callable[[sqlite3.Connection], Any]
-
-
-@dataclass(frozen=True)
-class TableRow:
-    id: str
-    system: str
-    name: str
-    options: str
-
-
-@dataclass(frozen=True)
-class TokenRow:
-    hash: bytes
-    table_id: str
-    role: str
-    participants: tuple[str, ...]
-    label: str
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    seq: int
-    state: str
-    standing: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Append:
-    """Events to append to a table's log, and what commits with them."""
-
-    table_id: str
-    first_seq: int
-    events: Sequence[tuple[str, str]]  # (type, JSON body)
-    idempotency: tuple[bytes, str, str] | None = None  # (token hash, key, response JSON)
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -108,19 +37,54 @@ def _connect(path: Path) -> sqlite3.Connection:
     return connection
 
 
-class Store:
+def migrate(connection: sqlite3.Connection) -> None:
+    """Bring the file's schema to the latest version, in one transaction."""
+    connection.execute("begin immediate")
+    try:
+        connection.execute(SCHEMA_VERSION["sqlite"])
+        (version,) = connection.execute(
+            "select coalesce(max(version), 0) from schema_version"
+        ).fetchone()
+        for migration in pending(version):
+            for statement in migration.sqlite:
+                connection.execute(statement)
+            connection.execute(
+                "insert into schema_version values (?, ?)", (migration.version, time.time())
+            )
+    except BaseException:
+        connection.execute("rollback")
+        raise
+    connection.execute("commit")
+
+
+class SqliteStore:
     """The SQLite file: reads on the caller's thread, writes on the writer thread."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self._read = _connect(path)
-        self._read.executescript(SCHEMA)
         self._queue: queue.SimpleQueue[tuple[Write, asyncio.Future[Any]] | None] = (
             queue.SimpleQueue()
         )
         self._writer = threading.Thread(target=self._write_loop, name="seize-store", daemon=True)
+
+    async def open(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._read = _connect(self.path)
+        try:
+            migrate(self._read)
+        except BaseException:  # a schema too new: the file is left as it was, and let go
+            self._read.close()
+            raise
         self._writer.start()
+
+    async def close(self) -> None:
+        """Finish queued writes and close the file."""
+        self._queue.put(None)
+        await asyncio.to_thread(self._writer.join)
+        self._read.close()
+
+    async def ping(self) -> None:
+        self._read.execute("select 1 from schema_version limit 1").fetchone()
 
     # Writes ------------------------------------------------------------------------------
 
@@ -173,14 +137,6 @@ class Store:
         for future, result, error in outcomes:
             future.get_loop().call_soon_threadsafe(_settle, future, result, error)
 
-    def close(self) -> None:
-        """Finish queued writes and close the file."""
-        self._queue.put(None)
-        self._writer.join()
-        self._read.close()
-
-    # Tables, events, tokens ------------------------------------------------------------
-
     async def create_table(self, row: TableRow, tokens: Sequence[TokenRow]) -> None:
         def create(connection: sqlite3.Connection) -> None:
             connection.execute(
@@ -205,7 +161,6 @@ class Store:
         await self.write(lambda connection: _append(connection, append))
 
     async def save_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
-        """The state at ``snapshot.seq``, so the table loads without folding its whole log."""
         await self.write(
             lambda connection: connection.execute(
                 "insert or replace into snapshots values (?, ?, ?, ?)",
@@ -213,38 +168,28 @@ class Store:
             )
         )
 
-    def table(self, table_id: str) -> TableRow | None:
+    # Reads -------------------------------------------------------------------------------
+
+    async def table(self, table_id: str) -> TableRow | None:
         found = self._read.execute(
             "select id, system, name, options from tables where id = ?", (table_id,)
         ).fetchone()
         return TableRow(*found) if found else None
 
-    def tables_named(self, name: str) -> list[TableRow]:
+    async def tables_named(self, name: str) -> list[TableRow]:
         rows = self._read.execute(
             "select id, system, name, options from tables where name = ? order by created",
             (name,),
         ).fetchall()
         return [TableRow(*row) for row in rows]
 
-    def events(self, table_id: str, after: int = 0) -> list[tuple[int, str]]:
+    async def events(self, table_id: str, after: int = 0) -> list[tuple[int, str]]:
         return self._read.execute(
             "select seq, body from events where table_id = ? and seq > ? order by seq",
             (table_id, after),
         ).fetchall()
 
-    def event(self, table_id: str, seq: int) -> str | None:
-        found = self._read.execute(
-            "select body from events where table_id = ? and seq = ?", (table_id, seq)
-        ).fetchone()
-        return found[0] if found else None
-
-    def last_seq(self, table_id: str) -> int:
-        found = self._read.execute(
-            "select max(seq) from events where table_id = ?", (table_id,)
-        ).fetchone()
-        return int(found[0] or 0)
-
-    def snapshot(self, table_id: str) -> Snapshot | None:
+    async def snapshot(self, table_id: str) -> Snapshot | None:
         found = self._read.execute(
             "select seq, state, standing from snapshots where table_id = ?", (table_id,)
         ).fetchone()
@@ -252,7 +197,7 @@ class Store:
             return None
         return Snapshot(seq=found[0], state=found[1], standing=tuple(json.loads(found[2])))
 
-    def token(self, token_hash: bytes) -> TokenRow | None:
+    async def token(self, token_hash: bytes) -> TokenRow | None:
         found = self._read.execute(
             "select hash, table_id, role, participants, label from tokens where hash = ?",
             (token_hash,),
@@ -261,14 +206,13 @@ class Store:
             return None
         return TokenRow(found[0], found[1], found[2], tuple(json.loads(found[3])), found[4])
 
-    def bindings(self, table_id: str) -> list[tuple[str, tuple[str, ...]]]:
-        """Each distinct (role, participants) a token of the table carries: whom it serves."""
+    async def bindings(self, table_id: str) -> list[tuple[str, tuple[str, ...]]]:
         rows = self._read.execute(
             "select distinct role, participants from tokens where table_id = ?", (table_id,)
         ).fetchall()
         return [(role, tuple(json.loads(participants))) for role, participants in rows]
 
-    def idempotent(self, table_id: str, token_hash: bytes, key: str) -> str | None:
+    async def idempotent(self, table_id: str, token_hash: bytes, key: str) -> str | None:
         found = self._read.execute(
             "select response from idempotency where table_id = ? and token_hash = ? and key = ?",
             (table_id, token_hash, key),
@@ -297,16 +241,21 @@ def _insert_tokens(connection: sqlite3.Connection, tokens: Sequence[TokenRow]) -
 
 def _append(connection: sqlite3.Connection, append: Append) -> None:
     now = time.time()
-    connection.executemany(
-        "insert into events values (?, ?, ?, ?, ?)",
-        [
-            (append.table_id, append.first_seq + n, kind, body, now)
-            for n, (kind, body) in enumerate(append.events)
-        ],
-    )
-    if append.idempotency is not None:
-        token_hash, key, response = append.idempotency
-        connection.execute(
-            "insert into idempotency values (?, ?, ?, ?)",
-            (append.table_id, token_hash, key, response),
+    try:
+        connection.executemany(
+            "insert into events values (?, ?, ?, ?, ?)",
+            [
+                (append.table_id, append.first_seq + n, kind, body, now)
+                for n, (kind, body) in enumerate(append.events)
+            ],
         )
+        if append.idempotency is not None:
+            token_hash, key, response = append.idempotency
+            connection.execute(
+                "insert into idempotency values (?, ?, ?, ?)",
+                (append.table_id, token_hash, key, response),
+            )
+    except sqlite3.IntegrityError as refused:
+        if refused.sqlite_errorname != "SQLITE_CONSTRAINT_PRIMARYKEY":
+            raise  # not a sequence or key taken, but a failure (a trigger, a full disk)
+        raise ConflictError(str(refused)) from refused

@@ -1,0 +1,132 @@
+"""The event store: what the server keeps, behind one interface with a backend per database.
+
+Every backend keeps the same things the same way: one row per event keyed by (table id,
+sequence), so two writers can never both append event N; tables, hashed tokens, idempotency
+answers and snapshots; a schema it creates and migrates itself (``migrations.py``). A write
+returns only once it is committed, so a command is acknowledged only once it is durable.
+
+``open_store`` picks the backend from the ``db`` setting: a path is an SQLite file
+(``sqlite.py``, the embedded default), a ``postgresql://`` URL a PostgreSQL database
+(``postgres.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+from urllib.parse import urlsplit, urlunsplit
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: str
+    system: str
+    name: str
+    options: str
+
+
+@dataclass(frozen=True)
+class TokenRow:
+    hash: bytes
+    table_id: str
+    role: str
+    participants: tuple[str, ...]
+    label: str
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    seq: int
+    state: str
+    standing: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Append:
+    """Events to append to a table's log, and what commits with them."""
+
+    table_id: str
+    first_seq: int
+    events: Sequence[tuple[str, str]]  # (type, JSON body)
+    idempotency: tuple[bytes, str, str] | None = None  # (token hash, key, response JSON)
+
+
+class ConflictError(Exception):
+    """Another writer appended first: the sequence (or the idempotency key) is taken. Nothing
+    of the append was written."""
+
+
+class StoreUnavailableError(Exception):
+    """The database cannot be reached now: nothing was written, and a retry may succeed."""
+
+
+class Store(Protocol):
+    """What the server needs of a database. Writes return once committed; reads see every
+    write that has returned."""
+
+    async def open(self) -> None:
+        """Connect, and create or migrate the schema to the version this code knows; if that
+        fails, the store is left closed."""
+
+    async def close(self) -> None:
+        """Finish the writes under way and let go of the database."""
+
+    async def ping(self) -> None:
+        """Return if the database answers; raise StoreUnavailableError if not."""
+
+    async def create_table(self, row: TableRow, tokens: Sequence[TokenRow]) -> None: ...
+
+    async def add_tokens(self, tokens: Sequence[TokenRow]) -> None: ...
+
+    async def revoke_tokens(self, table_id: str, label: str) -> None: ...
+
+    async def append(self, append: Append) -> None:
+        """Append the events (and the idempotency answer) in one transaction; raises
+        ConflictError if a sequence number or the key is taken, and then writes nothing."""
+
+    async def save_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
+        """The state at ``snapshot.seq``, so the table loads without folding its whole log."""
+
+    async def table(self, table_id: str) -> TableRow | None: ...
+
+    async def tables_named(self, name: str) -> list[TableRow]:
+        """The tables with this name, oldest first."""
+
+    async def events(self, table_id: str, after: int = 0) -> list[tuple[int, str]]:
+        """(sequence, JSON body) of the table's events after ``after``, in order."""
+
+    async def snapshot(self, table_id: str) -> Snapshot | None: ...
+
+    async def token(self, token_hash: bytes) -> TokenRow | None: ...
+
+    async def bindings(self, table_id: str) -> list[tuple[str, tuple[str, ...]]]:
+        """Each distinct (role, participants) a token of the table carries: whom it serves."""
+
+    async def idempotent(self, table_id: str, token_hash: bytes, key: str) -> str | None:
+        """The answer already given to this token's command with this idempotency key."""
+
+
+def open_store(db: Path | str) -> Store:
+    """The backend for the ``db`` setting: a ``postgresql://`` URL (a str), or a file path.
+    The store still has to be opened (``await store.open()``)."""
+    if isinstance(db, str):
+        # Imported here: each backend imports this module's types.
+        from server.store.postgres import PostgresStore  # noqa: PLC0415
+
+        return PostgresStore(db)
+    from server.store.sqlite import SqliteStore  # noqa: PLC0415
+
+    return SqliteStore(db)
+
+
+def shown(db: Path | str) -> str:
+    """The ``db`` setting as it may be printed: a URL's password is left out."""
+    if isinstance(db, Path):
+        return str(db)
+    parts = urlsplit(db)
+    if parts.password is None:
+        return db
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))

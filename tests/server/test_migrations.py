@@ -1,0 +1,87 @@
+"""The store creates and migrates its own schema: a file written before migrations were
+recorded opens migrated in place, a migrated database opens unchanged, and one migrated by a
+newer server is refused rather than written."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.app import make_app
+from server.settings import Settings
+from server.store import open_store
+from server.store.migrations import LATEST, MIGRATIONS, SchemaTooNewError
+
+from .conftest import Database, bearer, send
+from .databases import query
+
+BEFORE = Path(__file__).parent / "fixtures" / "before_migrations.sql"
+GM_TOKEN = "YjgAQUZwachdapWbXcUTYgi45mSS7mZOc6Ut_ZVbYI8"
+PLAYER_TOKEN = "Dz_7yfKCoaRkUK9k0aDV9fd4OAaPPa7nphL1JYzEWg4"
+
+
+async def test_a_file_from_before_migrations_opens_migrated_in_place(
+    aiohttp_client: Any, tmp_path: Path
+) -> None:
+    path = tmp_path / "seize.db"
+    with sqlite3.connect(path) as file:
+        file.executescript(BEFORE.read_text())
+    client = await aiohttp_client(make_app(Settings(db=path, port=0)))
+    (table_id,) = [row[0] for row in await query(path, "select id from tables")]
+    table = {"id": table_id, "gm_token": GM_TOKEN}
+
+    read = await client.get(f"/api/tables/{table_id}", headers=bearer(GM_TOKEN))
+    body = await read.json()
+    assert body["seq"] == 4 and [m["id"] for m in body["view"]["members"]] == [
+        "h1",
+        "v1",
+        "v2",
+        "m1",
+    ]
+    mine = await client.get(f"/api/tables/{table_id}", headers=bearer(PLAYER_TOKEN))
+    assert (await mine.json())["you"] == {"role": "player", "participants": ["h1"]}
+    retried = await send(
+        client,
+        table,
+        {"type": "join", "member": {"id": "h1", "name": "h1", "kind": "hero"}},
+        **{"Idempotency-Key": "join-h1"},
+    )
+    assert retried[0] == 200 and retried[1]["seq"] == 1  # answered as before, applied once
+    status, dealt = await send(client, table, {"type": "deal"})
+    assert status == 200 and dealt["seq"] == 5
+    undone = await send(client, table, {"type": "undo"})
+    assert undone[0] == 200
+
+    versions = await query(path, "select version from schema_version order by version")
+    assert versions == [(m.version,) for m in MIGRATIONS]
+    indexes = await query(path, "select name from sqlite_master where type = 'index'")
+    assert {"tokens_by_table", "tables_by_name"} <= {name for (name,) in indexes}
+
+
+async def test_a_migrated_database_opens_unchanged(database: Database) -> None:
+    db = database()
+    for _ in range(2):
+        store = open_store(db)
+        await store.open()
+        await store.close()
+    versions = await query(db, "select version from schema_version order by version")
+    assert versions == [(version,) for version in range(1, LATEST + 1)]
+
+
+async def test_a_database_from_a_newer_server_is_refused(database: Database) -> None:
+    db = database()
+    store = open_store(db)
+    await store.open()
+    await store.close()
+    newer = LATEST + 1
+    if isinstance(db, Path):
+        with sqlite3.connect(db) as file:
+            file.execute("insert into schema_version values (?, 0)", (newer,))
+    else:
+        await query(db, f"insert into schema_version values ({newer}, 0) returning version")
+    store = open_store(db)
+    with pytest.raises(SchemaTooNewError, match=rf"^the database is at schema version {newer},"):
+        await store.open()
