@@ -235,11 +235,11 @@ UNSHOWABLE = (
 )
 
 
-def view_of(game: Game, viewer: Viewer) -> dict[str, Any]:
-    """The table as ``viewer`` sees it; a 503 if this version of the server cannot show it (a
-    log an older version wrote): the table is not lost, and its GM can still repair it."""
+def view_json(game: Game, viewer: Viewer) -> str:
+    """The table as ``viewer`` sees it, as JSON; a 503 if this version of the server cannot
+    show it (a log an older version wrote): the table is not lost, and its GM can repair it."""
     try:
-        view: dict[str, Any] = game.table.view(viewer).model_dump(mode="json")
+        return game.table.view(viewer).model_dump_json()
     except Exception:
         log.exception("the table cannot be shown", extra={"table": game.id})
         raise problem(
@@ -248,6 +248,11 @@ def view_of(game: Game, viewer: Viewer) -> dict[str, Any]:
             UNSHOWABLE,
             headers={"Retry-After": "30"},
         ) from None
+
+
+def view_of(game: Game, viewer: Viewer) -> dict[str, Any]:
+    """``view_json``, as data."""
+    view: dict[str, Any] = json.loads(view_json(game, viewer))
     return view
 
 

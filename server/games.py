@@ -345,17 +345,20 @@ class Games:
         by: dict[Viewer, Shown] = {}
         for viewer in viewers:
             try:
-                view: str | None = table.system.view(state, viewer).model_dump_json()
-                json.dumps(censored[viewer])
+                encoded = [json.dumps(event) for event in censored[viewer]]
             except Exception:
-                if not (isinstance(command, Undo) and not self.showable(game, viewer)):
+                self._fault(game, kind, first)
+            try:
+                view: str | None = table.system.view(state, viewer).model_dump_json()
+            except Exception:
+                if not (isinstance(command, Undo) and not self._showable(game, viewer)):
                     self._fault(game, kind, first)
                 view = None
-            by[viewer] = Shown(censored[viewer], view)
+            by[viewer] = Shown(censored[viewer], encoded, view)
         return Outcome(events, state, by)
 
     @staticmethod
-    def showable(game: Game, viewer: Viewer) -> bool:
+    def _showable(game: Game, viewer: Viewer) -> bool:
         """Whether the table as it stands can be shown to ``viewer``."""
         try:
             game.table.view(viewer).model_dump_json()

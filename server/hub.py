@@ -59,11 +59,13 @@ class Frame:
         return self._sse
 
 
-def event_frame(seq: int, event: dict[str, Any] | None, view: str | None) -> Frame:
-    body = json.dumps({"type": "event", "seq": seq, "event": event})
-    if view is not None:
-        body = body[:-1] + f', "view": {view}}}'
-    return Frame(seq=seq, kind="event", json=body)
+def event_frame(seq: int, event: str, view: str | None) -> Frame:
+    """An event message from the event's JSON (``null`` when the role may see none of it),
+    with the view after it when it is a command's last."""
+    tail = f', "view": {view}' if view is not None else ""
+    return Frame(
+        seq=seq, kind="event", json=f'{{"type": "event", "seq": {seq}, "event": {event}{tail}}}'
+    )
 
 
 def view_frame(seq: int, view: str) -> Frame:
@@ -172,18 +174,20 @@ class StreamSubscriber(Subscriber):
 
 @dataclass(frozen=True)
 class Shown:
-    """A command as one role sees it: its events censored, and the view they leave (as JSON).
-    ``view`` is None only while an undo repairs a table whose view had already broken."""
+    """A command as one role sees it: its events censored (as data, for the sender's answer,
+    and as JSON, encoded once for every message), and the view they leave (as JSON). ``view``
+    is None only while an undo repairs a table whose view had already broken."""
 
     events: list[dict[str, Any] | None]
+    encoded: list[str]
     view: str | None
 
     def frames(self, first: int) -> list[Frame]:
         """The events as messages, the view riding on the last."""
-        last = len(self.events) - 1
+        last = len(self.encoded) - 1
         return [
             event_frame(first + n, event, self.view if n == last else None)
-            for n, event in enumerate(self.events)
+            for n, event in enumerate(self.encoded)
         ]
 
 

@@ -9,12 +9,13 @@ right after subscribing, with no await between, so nothing falls between the two
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from rules.roles import Viewer
-from server.api import caller, game_of, sequence_param, view_of
+from server.api import caller, game_of, sequence_param, view_json
 from server.context import SEIZE
 from server.games import Game
 from server.hub import (
@@ -43,20 +44,32 @@ def bound_send_buffer(request: web.Request) -> None:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
 
 
-def catch_up(game: Game, viewer: Viewer, after: int | None) -> list[Frame]:
+Seen = tuple[int, str]
+"""A view as JSON and the sequence it shows: taken before a connection is set up, both to refuse
+a table this version cannot show and to spare the catch-up rendering it again."""
+
+
+def seen(game: Game, viewer: Viewer) -> Seen:
+    return game.table.version, view_json(game, viewer)
+
+
+def catch_up(game: Game, viewer: Viewer, after: int | None, early: Seen) -> list[Frame]:
     table = game.table
     frames = []
     if after is not None:
         frames = [
-            event_frame(seq, table.censor(table.log[seq - 1], viewer), None)
+            event_frame(seq, json.dumps(table.censor(table.log[seq - 1], viewer)), None)
             for seq in range(after + 1, table.version + 1)
         ]
-    frames.append(view_frame(table.version, table.view(viewer).model_dump_json()))
+    version, view = early
+    if version != table.version:  # commands came while the connection was set up
+        view = table.view(viewer).model_dump_json()
+    frames.append(view_frame(table.version, view))
     return frames
 
 
 async def _start(
-    game: Game, subscriber: Subscriber, request: web.Request, after: int | None
+    game: Game, subscriber: Subscriber, request: web.Request, after: int | None, early: Seen
 ) -> None:
     seize = request.app[SEIZE]
     # The table as loaded now: if it left memory while the connection was set up, commands
@@ -66,7 +79,7 @@ async def _start(
     current = await seize.games.get(game.id)
     assert current is not None  # tables are never deleted
     seize.hub.subscribe(game.id, subscriber)
-    for frame in catch_up(current, subscriber.viewer, after):
+    for frame in catch_up(current, subscriber.viewer, after, early):
         subscriber.push(frame, catching_up=True)
 
 
@@ -80,7 +93,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     game = await game_of(request)
     principal = await caller(request, game)
     after = _after(request, request.query.get("after"))
-    view_of(game, principal.viewer)  # a table this version cannot show is refused before upgrading
+    early = seen(game, principal.viewer)  # refuses, before upgrading, a table it cannot show
     ws = web.WebSocketResponse(heartbeat=seize.settings.heartbeat, compress=False)
     await ws.prepare(request)
     bound_send_buffer(request)
@@ -96,7 +109,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     subscriber = SocketSubscriber(
         principal.viewer, seize.settings.subscriber_backlog, transport, close
     )
-    await _start(game, subscriber, request, after)
+    await _start(game, subscriber, request, after, early)
     seize.sockets.add(ws)
     try:
         async for message in ws:  # clients have nothing to say; this waits for them to go
@@ -114,7 +127,7 @@ async def server_sent_events(request: web.Request) -> web.StreamResponse:
     game = await game_of(request)
     principal = await caller(request, game)
     after = _after(request, request.headers.get("Last-Event-ID", request.query.get("after")))
-    view_of(game, principal.viewer)  # a table this version cannot show is refused before streaming
+    early = seen(game, principal.viewer)  # refuses, before streaming, a table it cannot show
     response = web.StreamResponse(
         headers={
             "Content-Type": "text/event-stream",
@@ -125,7 +138,7 @@ async def server_sent_events(request: web.Request) -> web.StreamResponse:
     await response.prepare(request)
     bound_send_buffer(request)
     subscriber = StreamSubscriber(principal.viewer, seize.settings.subscriber_backlog)
-    await _start(game, subscriber, request, after)
+    await _start(game, subscriber, request, after, early)
     try:
         while True:
             try:
