@@ -132,9 +132,11 @@ def make_app(settings: Settings) -> web.Application:
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
         app[SEIZE] = seize = await Seize.open(settings)
+        await seize.bus.start(seize.games)
         sweeping = asyncio.create_task(_sweep(seize))
         yield
         sweeping.cancel()
+        await seize.bus.close()
         await seize.store.close()
 
     async def shutting_down(app: web.Application) -> None:

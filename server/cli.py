@@ -25,6 +25,7 @@ from server.settings import Settings, config_path
 from server.store import StoreUnavailableError, shown
 from server.store.migrations import SchemaTooNewError
 from server.terminal_demo import play_demo
+from server.workers import supervise, worker_index
 
 if TYPE_CHECKING:
     from adapters.deck import DeckMap
@@ -42,6 +43,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--db",
         help="the SQLite file, or a postgresql:// URL (default: a file in the user data folder)",
     )
+    serve.add_argument(
+        "--bus",
+        help="a redis:// URL: servers sharing the database tell each other of commands there",
+    )
+    serve.add_argument(
+        "--workers", type=int, help="processes serving the port, sharing it (default 1)"
+    )
     serve.add_argument("--demo", action="store_true", help="have a demo table ready")
     serve.add_argument(
         "--tls-cert", type=Path, help="serve HTTPS and WSS with this PEM certificate"
@@ -57,7 +65,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in hardware.COMMANDS:
         return hardware.run(args)
     flags: dict[str, Any] = {
-        k: v for k, v in vars(args).items() if k in ("host", "port", "db") and v is not None
+        k: v
+        for k, v in vars(args).items()
+        if k in ("host", "port", "db", "bus", "workers") and v is not None
     }
     if (args.tls_cert is None) != (args.tls_key is None):
         parser.error("--tls-cert and --tls-key go together")
@@ -74,6 +84,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     configure()
     _allow_many_connections()
+    index = worker_index()
+    if settings.workers > 1 and index is None:
+        return supervise(sys.argv[1:] if argv is None else list(argv), settings.workers)
+    first = index in (None, 0)  # the one that prints, readies the demo and runs devices
     app = make_app(settings)
     simulated = _Devices()
     # Served modules follow each request's scheme; the printed links say https under TLS.
@@ -82,8 +96,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         shown = settings.model_copy(
             update={"public_url": f"https://{settings.host}:{settings.port}"}
         )
-    app.on_startup.append(_announce(shown, decks, demo=args.demo, simulated=simulated))
-    app.on_shutdown.append(simulated.shutdown)
+    if first:
+        app.on_startup.append(_announce(shown, decks, demo=args.demo, simulated=simulated))
+        app.on_shutdown.append(simulated.shutdown)
     try:
         web.run_app(
             app,
@@ -92,6 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ssl_context=tls,
             print=None,
             access_log=None,
+            reuse_port=settings.workers > 1,
         )
     except (StoreUnavailableError, SchemaTooNewError) as wrong:  # at startup: nothing served
         print(f"seize: db: {wrong}", file=sys.stderr)
@@ -161,8 +177,10 @@ def _announce(
 ) -> Any:
     async def announce(app: web.Application) -> None:
         base = settings.base_url
+        bus = app[SEIZE].bus.shown
+        workers = f"{settings.workers} workers, " if settings.workers > 1 else ""
         lines = [
-            f"Seize is serving at {base}  (database: {shown(settings.db)})",
+            f"Seize is serving at {base}  (database: {shown(settings.db)}; {workers}events: {bus})",
             f"  API docs:     {base}/api/docs",
         ]
         if demo:

@@ -8,6 +8,7 @@ from typing import Any
 from aiohttp import web
 
 from server.access import RateLimit, Tokens
+from server.bus import Alone, bus_for
 from server.games import Games
 from server.hub import Hub
 from server.metrics import Metrics
@@ -29,6 +30,7 @@ class Seize:
     creations: RateLimit
     """New tables, per client address, when no admin token guards creation."""
     metrics: Metrics
+    bus: Alone
     sockets: set[web.WebSocketResponse] = field(default_factory=set)
     devices: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
 
@@ -41,6 +43,7 @@ class Seize:
     async def open(cls, settings: Settings) -> Seize:
         store = open_store(settings.db)
         await store.open()
+        bus = bus_for(settings.bus, shared=settings.shared)
         hub = Hub()
         metrics = Metrics()
         metrics.subscribers = lambda: hub.subscribers
@@ -49,12 +52,13 @@ class Seize:
             settings=settings,
             store=store,
             hub=hub,
-            games=Games(store, hub, settings.snapshot_every),
+            games=Games(store, hub, settings.snapshot_every, bus),
             tokens=Tokens(store),
             rate=RateLimit(settings.rate_per_second, settings.rate_burst),
             reads=RateLimit(settings.read_rate_per_second, settings.read_burst),
             creations=RateLimit(settings.create_per_minute / 60, settings.create_burst),
             metrics=metrics,
+            bus=bus,
         )
 
 

@@ -5,6 +5,12 @@ to the store and wait for the disk → apply to the in-memory table → encode f
 answer → deliver to the subscribers. Nothing is applied or shown to anyone before it is on
 disk, so what a client saw is never lost; deliveries run in the order the commands were
 applied, each before the next command can apply.
+
+Several servers may share the database (workers, hosts). Each holds its own copy of a table,
+kept up to date by what the bus says others committed (``bus.py``). A command decided on a copy
+that turned out to be behind finds its sequence taken when it appends: the server then reads
+what it missed, shows it to its subscribers, and decides the command again on the table as it
+now stands, so commands are decided one at a time against the latest state wherever they land.
 """
 
 from __future__ import annotations
@@ -24,8 +30,9 @@ from pydantic import BaseModel, ValidationError
 
 from rules.errors import RuleError
 from rules.roles import GM, OVERLAY, Role, Viewer, player
-from rules.table import Table, Undo
+from rules.table import Table, Undo, Undone
 from server.access import Principal, mint, token_row
+from server.bus import Alone
 from server.hub import Hub, Shown
 from server.store import (
     Append,
@@ -148,8 +155,11 @@ def with_entropy(command: BaseModel) -> BaseModel:
 
 
 class Games:
-    def __init__(self, store: Store, hub: Hub, snapshot_every: int) -> None:
+    def __init__(
+        self, store: Store, hub: Hub, snapshot_every: int, bus: Alone | None = None
+    ) -> None:
         self.store, self.hub, self.snapshot_every = store, hub, snapshot_every
+        self.bus = bus or Alone()
         self._loaded: dict[str, Game] = {}
 
     async def create(self, system_name: str, name: str, options: dict[str, Any]) -> Created:
@@ -167,7 +177,7 @@ class Games:
             ],
         )
         game = Game(id=table_id, name=name, table=system.table(parsed))
-        self._loaded[table_id] = game
+        self._hold(game)
         return Created(game, gm_token, overlay_token)
 
     async def get(self, table_id: str) -> Game | None:
@@ -190,8 +200,12 @@ class Games:
             Viewer(role=Role(role), participants=frozenset(participants))
             for role, participants in bindings
         }
-        self._loaded[table_id] = game
+        self._hold(game)
         return game
+
+    def _hold(self, game: Game) -> None:
+        self._loaded[game.id] = game
+        self.bus.follow(game.id)
 
     async def evict_idle(self, idle: float) -> int:
         """Let tables that no one has used for ``idle`` seconds and no one follows leave
@@ -215,6 +229,7 @@ class Games:
         game.evicted = True
         if self._loaded.get(game.id) is game:
             del self._loaded[game.id]
+            self.bus.unfollow(game.id)
 
     @property
     def loaded(self) -> int:
@@ -262,44 +277,49 @@ class Games:
         async with self._holding(game) as held:
             table = held.table
             held.used = time.monotonic()
-            if key is not None:
-                answered = await self.store.idempotent(held.id, principal.token_hash, key)
-                if answered is not None:
-                    replay: dict[str, Any] = json.loads(answered)
+            while True:
+                if (replay := await self._answered(held, principal, key)) is not None:
                     return replay
-            if if_match is not None and if_match != table.version:
-                raise StaleError(table.version)
-            first = table.version + 1
-            shown = self._show(held, command, principal.viewer, first)
-            response = {
-                "seq": first + len(shown.events) - 1,
-                "events": shown.by[principal.viewer].events,
-            }
-            remembered = (principal.token_hash, key, json.dumps(response)) if key else None
-            try:
-                await self.store.append(
-                    Append(
-                        table_id=held.id,
-                        first_seq=first,
-                        events=[(event.type, event.model_dump_json()) for event in shown.events],
-                        idempotency=remembered,
+                if if_match is not None and if_match != table.version:
+                    raise StaleError(table.version)
+                first = table.version + 1
+                shown = self._show(held, command, principal.viewer, first)
+                response = {
+                    "seq": first + len(shown.events) - 1,
+                    "events": shown.by[principal.viewer].events,
+                }
+                remembered = (principal.token_hash, key, json.dumps(response)) if key else None
+                bodies = [event.model_dump_json() for event in shown.events]
+                try:
+                    await self.store.append(
+                        Append(
+                            table_id=held.id,
+                            first_seq=first,
+                            events=[
+                                (event.type, body)
+                                for event, body in zip(shown.events, bodies, strict=True)
+                            ],
+                            idempotency=remembered,
+                        )
                     )
-                )
-            except StoreUnavailableError:
-                # The write may have been committed before the connection was lost: the table
-                # leaves memory, so whatever next reaches it reads what the database holds.
-                self._forget(held)
-                raise
-            except ConflictError:
-                # Another server sharing the database appended first: this copy is behind. It
-                # is read again, and the command refused as made against an older version.
-                self._forget(held)
-                current = await self.get(held.id)
-                assert current is not None  # tables are never deleted
-                raise StaleError(current.table.version) from None
+                except StoreUnavailableError:
+                    # The write may have been committed before the connection was lost: the
+                    # table leaves memory, so whatever next reaches it reads what the database
+                    # holds.
+                    self._forget(held)
+                    raise
+                except ConflictError:
+                    # Another server sharing the database appended first: this copy is behind.
+                    # It takes in what it missed, and the command is decided again (or answered
+                    # as before, when what was taken is its idempotency key).
+                    if await self._caught_up(held) or await self._answered(held, principal, key):
+                        continue
+                    raise StaleError(table.version) from None
+                break
             table.record(shown.events, shown.state)
             delivery = self.hub.publish(held.id, first, shown.by)
             asyncio.get_running_loop().call_soon(delivery)
+            self.bus.publish(held.id, first, bodies)
             if (
                 shown.events
                 and table.version // self.snapshot_every > (first - 1) // self.snapshot_every
@@ -311,6 +331,73 @@ class Games:
                     # only shortens the next load, and the next one will be taken all the same.
                     logger.exception("snapshot not saved", extra={"table": held.id})
             return response
+
+    async def _caught_up(self, game: Game) -> bool:
+        """Take in, under the table's lock, what others appended since this copy's last event;
+        False if there was nothing (the conflict was an idempotency key, or a bug)."""
+        try:
+            missed = await self.store.events(game.id, game.table.version)
+        except StoreUnavailableError:
+            self._forget(game)
+            raise
+        self._absorb(game, [game.system.events.validate_json(body) for _, body in missed])
+        return bool(missed)
+
+    async def _answered(
+        self, game: Game, principal: Principal, key: str | None
+    ) -> dict[str, Any] | None:
+        """The answer already given to this command, when its idempotency key was used."""
+        if key is None:
+            return None
+        answered = await self.store.idempotent(game.id, principal.token_hash, key)
+        return None if answered is None else dict(json.loads(answered))
+
+    def heard(self, table_id: str, first: int, events: list[Any]) -> bool:
+        """Events another server committed, as its bus message carried them (``Follower``)."""
+        game = self._loaded.get(table_id)
+        if game is None or first + len(events) - 1 <= game.table.version:
+            return True  # not held here, or already taken in
+        if first > game.table.version + 1:
+            return False  # some were missed: the store has them
+        if game.lock.locked():
+            return False  # a command is under way here: it will meet them in the store
+        fresh = events[game.table.version + 1 - first :]
+        self._absorb(game, [game.system.events.validate_python(event) for event in fresh])
+        return True
+
+    async def reconcile(self, table_ids: set[str] | None) -> None:
+        """Bring the tables held here up to what the store holds (``Follower``)."""
+        held = [t for t in (table_ids or set(self._loaded)) if t in self._loaded]
+        if not held:
+            return
+        heads = await self.store.heads(held)
+        for table_id, head in heads.items():
+            game = self._loaded.get(table_id)
+            if game is None or head <= game.table.version:
+                continue
+            async with game.lock:
+                if not game.evicted:
+                    await self._caught_up(game)
+
+    def _absorb(self, game: Game, events: list[Any]) -> None:
+        """Apply events another server committed, the next ones after this copy's last, and
+        show them to this server's subscribers. They are committed: if a role here cannot be
+        shown them, they are applied all the same and that table's subscribers are told to
+        come back (and will be refused as this version cannot show the table)."""
+        if not events:
+            return
+        table, first = game.table, game.table.version + 1
+        viewers = game.viewers | self.hub.viewers(game.id)
+        repairing = any(isinstance(event, Undone) for event in events)
+        try:
+            shown = self._shown(game, events, viewers, "another server's command", first, repairing)
+        except ServerFaultError:
+            for event in events:
+                table.apply(event)
+            self.hub.drop(game.id, "the table cannot be shown")
+            return
+        table.record(events, shown.state)
+        asyncio.get_running_loop().call_soon(self.hub.publish(game.id, first, shown.by))
 
     @asynccontextmanager
     async def _holding(self, game: Game) -> AsyncIterator[Game]:
@@ -331,15 +418,31 @@ class Games:
         would leave a table nobody can read, so the server refuses it as its own fault. The
         one exception is an undo on a table whose view has already broken (a log written by
         an older version): it cannot make things worse, and it is how the GM gets out."""
-        table = game.table
         viewers = game.viewers | {actor} | self.hub.viewers(game.id)
         kind = str(getattr(command, "type", type(command).__name__))
         try:
-            events = table.decide(command, actor)
-            state = table.folded(events)
-            censored = {v: [table.censor(e, v) for e in events] for v in viewers}
+            events = game.table.decide(command, actor)
         except RuleError:
             raise
+        except Exception:
+            self._fault(game, kind, first)
+        return self._shown(game, events, viewers, kind, first, isinstance(command, Undo))
+
+    def _shown(
+        self,
+        game: Game,
+        events: list[Any],
+        viewers: set[Viewer],
+        kind: str,
+        first: int,
+        repairing: bool,
+    ) -> Outcome:
+        """Fold events and show them to each of ``viewers``; raises ServerFaultError if that
+        fails, but for a view that was already broken while ``repairing``."""
+        table = game.table
+        try:
+            state = table.folded(events)
+            censored = {v: [table.censor(e, v) for e in events] for v in viewers}
         except Exception:
             self._fault(game, kind, first)
         by: dict[Viewer, Shown] = {}
@@ -351,7 +454,7 @@ class Games:
             try:
                 view: str | None = table.system.view(state, viewer).model_dump_json()
             except Exception:
-                if not (isinstance(command, Undo) and not self._showable(game, viewer)):
+                if not (repairing and not self._showable(game, viewer)):
                     self._fault(game, kind, first)
                 view = None
             by[viewer] = Shown(censored[viewer], encoded, view)

@@ -235,6 +235,12 @@ class Hub:
     def subscribers(self) -> int:
         return sum(len(g) for groups in self._tables.values() for g in groups.values())
 
+    def drop(self, table_id: str, reason: str) -> None:
+        """Tell a table's subscribers to come back, saying why."""
+        for group in self._tables.get(table_id, {}).values():
+            for subscriber in list(group):
+                subscriber.drop(reason)
+
     def close_all(self, reason: str) -> None:
         for groups in self._tables.values():
             for group in groups.values():

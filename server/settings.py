@@ -58,6 +58,13 @@ class Settings(BaseSettings):
         default_factory=default_db,
         description="An SQLite file's path, or a postgresql:// URL (kept as a str)",
     )
+    bus: str | None = Field(
+        default=None,
+        description="A redis:// URL: servers sharing the database tell each other of commands",
+    )
+    workers: int = Field(
+        default=1, ge=1, le=64, description="Processes serving the port (Linux and macOS)"
+    )
     admin_token: SecretStr | None = Field(
         default=None, description="When set, creating a table needs it as a Bearer token"
     )
@@ -107,6 +114,27 @@ class Settings(BaseSettings):
         except ValueError:
             raise ValueError("the URL's port is not a number from 0 to 65535") from None
         return value
+
+    @field_validator("bus")
+    @classmethod
+    def _redis_url(cls, value: str | None) -> str | None:
+        """Checked here, so a typo is one line naming ``bus`` rather than a lost connection."""
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme not in ("redis", "rediss", "unix"):
+            raise ValueError(f"a redis:// URL, not {value!r}")
+        try:
+            parts.port  # noqa: B018  (parsing it is the check)
+        except ValueError:
+            raise ValueError("the URL's port is not a number from 0 to 65535") from None
+        return value
+
+    @property
+    def shared(self) -> bool:
+        """Whether other servers may write to the database: several workers, or PostgreSQL,
+        which servers on other hosts may share."""
+        return self.workers > 1 or isinstance(self.db, str)
 
     @classmethod
     def settings_customise_sources(

@@ -87,7 +87,8 @@ class Store(Protocol):
         ConflictError if a sequence number or the key is taken, and then writes nothing."""
 
     async def save_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
-        """The state at ``snapshot.seq``, so the table loads without folding its whole log."""
+        """The state at ``snapshot.seq``, so the table loads without folding its whole log. An
+        older snapshot than the one kept is ignored: servers sharing a table each take them."""
 
     async def table(self, table_id: str) -> TableRow | None: ...
 
@@ -96,6 +97,10 @@ class Store(Protocol):
 
     async def events(self, table_id: str, after: int = 0) -> list[tuple[int, str]]:
         """(sequence, JSON body) of the table's events after ``after``, in order."""
+
+    async def heads(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """The last sequence of each of these tables that has events: how a server sharing the
+        database finds, in one read, which of its tables others have written to."""
 
     async def snapshot(self, table_id: str) -> Snapshot | None: ...
 

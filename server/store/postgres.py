@@ -124,7 +124,8 @@ class PostgresStore:
         await self._transaction(
             lambda connection: connection.execute(
                 "insert into snapshots values ($1, $2, $3, $4) on conflict (table_id) do update"
-                " set seq = excluded.seq, state = excluded.state, standing = excluded.standing",
+                " set seq = excluded.seq, state = excluded.state, standing = excluded.standing"
+                " where excluded.seq > snapshots.seq",
                 table_id,
                 snapshot.seq,
                 snapshot.state,
@@ -154,6 +155,14 @@ class PostgresStore:
             after,
         )
         return [(row[0], row[1]) for row in rows]
+
+    async def heads(self, table_ids: Sequence[str]) -> dict[str, int]:
+        rows = await self._fetch(
+            "select table_id, max(seq) from events where table_id = any($1::text[])"
+            " group by table_id",
+            list(table_ids),
+        )
+        return {row[0]: row[1] for row in rows}
 
     async def snapshot(self, table_id: str) -> Snapshot | None:
         found = await self._fetchrow(

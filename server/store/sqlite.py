@@ -26,6 +26,8 @@ from server.store.migrations import SCHEMA_VERSION, pending
 
 T = TypeVar("T")
 Write = Callable[[sqlite3.Connection], Any]
+HEADS_AT_ONCE = 500
+"""Tables asked about in one statement: well under SQLite's limit on bound parameters."""
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -163,7 +165,9 @@ class SqliteStore:
     async def save_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
         await self.write(
             lambda connection: connection.execute(
-                "insert or replace into snapshots values (?, ?, ?, ?)",
+                "insert into snapshots values (?, ?, ?, ?) on conflict (table_id) do update"
+                " set seq = excluded.seq, state = excluded.state, standing = excluded.standing"
+                " where excluded.seq > snapshots.seq",
                 (table_id, snapshot.seq, snapshot.state, json.dumps(snapshot.standing)),
             )
         )
@@ -188,6 +192,19 @@ class SqliteStore:
             "select seq, body from events where table_id = ? and seq > ? order by seq",
             (table_id, after),
         ).fetchall()
+
+    async def heads(self, table_ids: Sequence[str]) -> dict[str, int]:
+        heads: dict[str, int] = {}
+        for start in range(0, len(table_ids), HEADS_AT_ONCE):
+            some = table_ids[start : start + HEADS_AT_ONCE]
+            heads.update(
+                self._read.execute(
+                    "select table_id, max(seq) from events where table_id in"
+                    f" ({', '.join('?' * len(some))}) group by table_id",
+                    some,
+                ).fetchall()
+            )
+        return heads
 
     async def snapshot(self, table_id: str) -> Snapshot | None:
         found = self._read.execute(

@@ -1,0 +1,99 @@
+"""``seize serve --workers N``: N processes serving one port, and a parent that keeps them up.
+
+Each worker is the same ``seize serve`` in a process of its own, listening with SO_REUSEPORT, so
+the kernel spreads connections over them; they share the database, and learn of each other's
+commands through the bus (``bus.py``). The parent only supervises: a worker that dies (a crash,
+a SIGKILL, memory) is started again, and its subscribers, whose connections dropped, reconnect
+with ``?after=`` and land on another worker that catches them up. The first worker is the one
+that prints the links, readies the demo tables and runs the configured devices: those must
+exist once, not once per worker.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from types import FrameType
+
+log = logging.getLogger("seize")
+
+INDEX = "SEIZE_WORKER_INDEX"
+"""Set in a worker's environment: which worker it is (0 is the first)."""
+SETTLED = 5.0
+"""Seconds a worker must have run for its death to be a crash worth an immediate restart;
+one that dies sooner waits a moment, so a worker that cannot start does not spin."""
+GRACE = 10.0
+"""Seconds workers have to finish (say goodbye to subscribers, flush writes) on shutdown."""
+CANNOT_START = 2
+"""A worker's exit code for a setting or a database it cannot start with: no use retrying."""
+
+
+def worker_index() -> int | None:
+    """This process's worker number, or None when it is not one of several workers."""
+    index = os.environ.get(INDEX)
+    return int(index) if index is not None else None
+
+
+def supervise(argv: Sequence[str], workers: int) -> int:
+    """Run ``workers`` copies of ``seize <argv>`` until SIGINT or SIGTERM; returns the exit
+    code (2 when a worker could not start at all)."""
+    if not hasattr(socket, "SO_REUSEPORT"):
+        print("seize: workers: several workers need SO_REUSEPORT (Linux, macOS)", file=sys.stderr)
+        return CANNOT_START
+    stopping = False
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    running = {index: _start(argv, index) for index in range(workers)}
+    started = {index: time.monotonic() for index in running}
+    restarted: set[int] = set()
+    code = 0
+    while not stopping:
+        time.sleep(0.2)
+        for index, process in list(running.items()):
+            returned = process.poll()
+            if returned is None:
+                continue
+            if returned == CANNOT_START and index not in restarted:
+                # It said why (a setting, the database) and the others will say the same. A
+                # restarted worker that cannot start (the database away for now) is retried.
+                stopping, code = True, CANNOT_START
+                break
+            log.warning("worker ended: starting again", extra={"worker": index, "code": returned})
+            if time.monotonic() - started[index] < SETTLED:
+                time.sleep(1.0)
+            running[index], started[index] = _start(argv, index), time.monotonic()
+            restarted.add(index)
+    _stop(list(running.values()))
+    return code
+
+
+def _start(argv: Sequence[str], index: int) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "server", *argv], env={**os.environ, INDEX: str(index)}
+    )
+
+
+def _stop(processes: list[subprocess.Popen[bytes]]) -> None:
+    """SIGTERM (a worker's graceful shutdown), then SIGKILL for any still running after
+    ``GRACE``."""
+    for process in processes:
+        if process.poll() is None:
+            process.terminate()
+    deadline = time.monotonic() + GRACE
+    for process in processes:
+        try:
+            process.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
