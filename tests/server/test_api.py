@@ -262,9 +262,7 @@ async def test_two_servers_on_one_database_never_both_append_the_same_sequence(
     url, gm = f"/api/tables/{table['id']}", bearer(table["gm_token"])
     assert (await second.get(url, headers=gm)).status == 200  # loaded at sequence 0
     assert (await send(first, table, HERO))[0] == 200
-    stale = await second.post(
-        f"{url}/commands", json=VILLAIN, headers={**gm, "If-Match": "0"}
-    )
+    stale = await second.post(f"{url}/commands", json=VILLAIN, headers={**gm, "If-Match": "0"})
     refused = await stale.json()
     assert stale.status == 409 and refused["error"] == "stale" and refused["seq"] == 1
     status, answer = await send(second, table, VILLAIN)

@@ -1,0 +1,122 @@
+"""``seize serve --workers 2``: two processes share the port and one SQLite file, each shows the
+other's commands to its subscribers (no bus named: they poll the file), a worker killed with
+SIGKILL is started again while the other serves, and SIGTERM stops them all."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from server.workers import INDEX
+
+from .process import UNLIMITED, ServerProcess
+
+SUBSCRIBERS = 8
+COMMANDS = 20
+POOL = {"type": "set_pool", "side": "crew", "points": 3}
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="Linux's /proc")
+
+
+def workers_of(parent: int) -> dict[int, int]:
+    """The parent's live worker processes: {worker index: pid}."""
+    found = {}
+    children = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+    for pid in map(int, children):
+        try:
+            environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+        except OSError:  # killed, and not yet reaped
+            continue
+        for entry in environ:
+            if entry.startswith(f"{INDEX}=".encode()):
+                found[int(entry.split(b"=", 1)[1])] = pid
+    return found
+
+
+def until(check: Any, seconds: float = 30) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if found := check():
+            return found
+        time.sleep(0.05)
+    raise AssertionError("not so in time")
+
+
+async def follow(session: aiohttp.ClientSession, url: str, table: dict[str, Any]) -> list[int]:
+    """Sequences received until the last, resuming with ``?after=`` when the connection drops
+    (its worker killed): each new connection may land on either worker."""
+    seen: list[int] = []
+    headers = {"Authorization": f"Bearer {table['gm_token']}"}
+    while True:
+        after = seen[-1] if seen else 0
+        try:
+            async with session.ws_connect(
+                f"{url}/api/tables/{table['id']}/ws?after={after}", headers=headers
+            ) as ws:
+                async for message in ws:
+                    frame = json.loads(message.data)
+                    if frame["type"] == "event":
+                        seen.append(frame["seq"])
+                    if seen and seen[-1] > COMMANDS:
+                        return seen
+        except aiohttp.ClientConnectionError:
+            await asyncio.sleep(0.05)
+
+
+async def send(session: aiohttp.ClientSession, url: str, table: dict[str, Any], body: Any) -> None:
+    """One command on a connection of its own, so the kernel may give it to either worker; a
+    connection to a worker being killed is retried."""
+    headers = {"Authorization": f"Bearer {table['gm_token']}", "Connection": "close"}
+    while True:
+        try:
+            async with session.post(
+                f"{url}/api/tables/{table['id']}/commands", json=body, headers=headers
+            ) as answer:
+                assert answer.status == 200, await answer.text()
+                return
+        except aiohttp.ClientConnectionError:
+            await asyncio.sleep(0.05)
+
+
+async def test_workers_share_the_port_show_each_others_commands_and_come_back(
+    tmp_path: Path,
+) -> None:
+    printed = tmp_path / "printed.log"
+    server = ServerProcess(tmp_path / "seize.db", printed, workers=2, **UNLIMITED).start()
+    try:
+        assert server.process is not None
+        parent = server.process.pid
+        first = until(lambda: len(w := workers_of(parent)) == 2 and w)
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(force_close=True)) as s:
+            async with s.post(
+                f"{server.url}/api/tables", json={"system": "megatraveller-rcs", "name": "w"}
+            ) as answer:
+                table = await answer.json()
+            followers = [
+                asyncio.create_task(follow(s, server.url, table)) for _ in range(SUBSCRIBERS)
+            ]
+            await asyncio.sleep(0.3)
+            character = {"id": "a", "name": "A", "side": "crew", "dex": 1, "movement": 1}
+            await send(s, server.url, table, {"type": "join", "character": character})
+            for n in range(COMMANDS):
+                await send(s, server.url, table, POOL)
+                if n == COMMANDS // 2:
+                    os.kill(first[1], signal.SIGKILL)
+            seen = await asyncio.wait_for(asyncio.gather(*followers), 60)
+        for subscriber in seen:
+            assert subscriber == list(range(1, COMMANDS + 2))
+        again = until(lambda: len(w := workers_of(parent)) == 2 and w[1] != first[1] and w)
+        assert again[0] == first[0]  # the other worker served on, untouched
+    finally:
+        server.stop()
+    assert server.process.returncode == 0
+    assert all(not Path(f"/proc/{pid}").exists() for pid in again.values())
+    assert printed.read_text().count("Seize is serving at") == 1  # the first worker's links
