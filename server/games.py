@@ -277,6 +277,8 @@ class Games:
         async with self._holding(game) as held:
             table = held.table
             held.used = time.monotonic()
+            if if_match is not None and if_match > table.version:
+                await self._caught_up(held)  # the client saw further, through another server
             while True:
                 if (replay := await self._answered(held, principal, key)) is not None:
                     return replay
@@ -342,6 +344,16 @@ class Games:
             raise
         self._absorb(game, [game.system.events.validate_json(body) for _, body in missed])
         return bool(missed)
+
+    async def reaching(self, game: Game, seq: int) -> Game:
+        """The table as held here, brought up from the store to at least ``seq`` when a client
+        has seen that far through another server (and reconnects here): caught up from an
+        older copy, it would be shown the past as news."""
+        if seq <= game.table.version:
+            return game
+        async with self._holding(game) as held:
+            await self._caught_up(held)
+            return held
 
     async def _answered(
         self, game: Game, principal: Principal, key: str | None

@@ -78,6 +78,8 @@ async def _start(
     # between the catch-up and what the hub delivers after it.
     current = await seize.games.get(game.id)
     assert current is not None  # tables are never deleted
+    if after is not None:  # it may have seen further on another server
+        current = await seize.games.reaching(current, after)
     seize.hub.subscribe(game.id, subscriber)
     for frame in catch_up(current, subscriber.viewer, after, early):
         subscriber.push(frame, catching_up=True)

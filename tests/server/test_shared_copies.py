@@ -1,0 +1,56 @@
+"""Two servers over one database, each with its own copy of a table, and no bus between them:
+what a copy that is behind does when a client arrives from the one that is ahead."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from server.app import make_app
+from server.settings import Settings
+
+from .conftest import Client, bearer, new_table, send
+
+HERO = {"type": "join", "member": {"id": "h1", "name": "Hero", "kind": "hero"}}
+VILLAIN = {"type": "join", "member": {"id": "v1", "name": "Villain", "kind": "villain"}}
+
+
+async def test_a_subscriber_that_saw_further_elsewhere_is_not_sent_the_past(
+    aiohttp_client: Any, settings: Settings
+) -> None:
+    """It saw event 3 through the first server, which then went away; reconnecting to the second
+    (whose copy stopped at 1) with ``?after=3``, it gets the view at 3, then only what is new."""
+    first: Client = await aiohttp_client(make_app(settings))
+    second: Client = await aiohttp_client(make_app(settings))
+    table = await new_table(first, "four-color")
+    url, gm = f"/api/tables/{table['id']}", bearer(table["gm_token"])
+    assert (await send(first, table, HERO))[0] == 200
+    assert (await second.get(url, headers=gm)).status == 200  # its copy: sequence 1
+    assert (await send(first, table, VILLAIN))[0] == 200
+    assert (await send(first, table, {"type": "deal"}))[0] == 200
+    async with second.ws_connect(f"{url}/ws?after=3", headers=gm) as ws:
+        view = json.loads((await ws.receive()).data)
+        assert view["type"] == "view" and view["seq"] == 3
+        assert {m["id"] for m in view["view"]["members"]} == {"h1", "v1"}
+        status, _ = await send(second, table, {"type": "next_panel"})
+        assert status == 200
+        news = json.loads((await ws.receive()).data)
+        assert news["type"] == "event" and news["seq"] == 4
+
+
+async def test_a_command_made_against_what_another_server_showed_is_not_stale(
+    aiohttp_client: Any, settings: Settings
+) -> None:
+    """``If-Match: 2`` is the latest version, though the second server's copy stopped at 1: it
+    reads what it missed and takes the command, rather than calling the client behind."""
+    first: Client = await aiohttp_client(make_app(settings))
+    second: Client = await aiohttp_client(make_app(settings))
+    table = await new_table(first, "four-color")
+    url, gm = f"/api/tables/{table['id']}", bearer(table["gm_token"])
+    assert (await send(first, table, HERO))[0] == 200
+    assert (await second.get(url, headers=gm)).status == 200  # its copy: sequence 1
+    assert (await send(first, table, VILLAIN))[0] == 200
+    status, answer = await send(second, table, {"type": "deal"}, **{"If-Match": "2"})
+    assert status == 200 and answer["seq"] == 3
+    status, refused = await send(second, table, {"type": "next_panel"}, **{"If-Match": "2"})
+    assert status == 409 and refused["seq"] == 3  # and an older one still is
