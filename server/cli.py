@@ -25,7 +25,7 @@ from server.settings import Settings, config_path
 from server.store import StoreUnavailableError, shown
 from server.store.migrations import SchemaTooNewError
 from server.terminal_demo import play_demo
-from server.workers import supervise, worker_index
+from server.workers import restarted, supervise, worker_index
 
 if TYPE_CHECKING:
     from adapters.deck import DeckMap
@@ -97,7 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             update={"public_url": f"https://{settings.host}:{settings.port}"}
         )
     if first:
-        app.on_startup.append(_announce(shown, decks, demo=args.demo, simulated=simulated))
+        announce = _announce(shown, decks, demo=args.demo, simulated=simulated, again=restarted())
+        app.on_startup.append(announce)
         app.on_shutdown.append(simulated.shutdown)
     try:
         web.run_app(
@@ -173,8 +174,16 @@ def _ended(task: asyncio.Task[None]) -> None:
 
 
 def _announce(
-    settings: Settings, decks: list[DeckMap | None], *, demo: bool, simulated: _Devices
+    settings: Settings,
+    decks: list[DeckMap | None],
+    *,
+    demo: bool,
+    simulated: _Devices,
+    again: bool,
 ) -> Any:
+    """Ready the demo tables and start the devices, and print the links; ``again`` (a worker
+    restarted) prints nothing and keeps the demo links already printed valid."""
+
     async def announce(app: web.Application) -> None:
         base = settings.base_url
         bus = app[SEIZE].bus.shown
@@ -186,8 +195,8 @@ def _announce(
         if demo:
             seize = app[SEIZE]
             devices = demo_devices.available()
-            game, tokens = await ready(seize, devices=devices)
-            rcs, rcs_tokens = await ready_rcs(seize, devices=devices)
+            game, tokens = await ready(seize, devices=devices, keep=again)
+            rcs, rcs_tokens = await ready_rcs(seize, devices=devices, keep=again)
             table = f"{base}/api/tables/{game.id}"
             lines += [
                 f"  Demo table:   {game.name} ({game.id})",
@@ -235,6 +244,7 @@ def _announce(
                 device.name or device.device,
             )
         lines.append(f"  New table:    {base}/console")
-        print("\n".join(lines), flush=True)
+        if not again:
+            print("\n".join(lines), flush=True)
 
     return announce

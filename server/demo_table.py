@@ -1,6 +1,7 @@
-"""The demo tables ``seize serve --demo`` has ready, with fresh tokens printed at each start (old
-demo tokens are revoked): the Four Color Hack's example fight, and an RCS firefight. When the
-simulated devices run (server/demo_devices.py) the deal and the first roll await them, so a
+"""The demo tables ``seize serve --demo`` has ready, with fresh tokens printed at each start:
+the Four Color Hack's example fight, and an RCS firefight. Old demo tokens are revoked, but not
+when one worker of several restarts, for the links printed at the start are still in use. When
+the simulated devices run (server/demo_devices.py) the deal and the first roll await them, so a
 newcomer sees cards dealt and dice rolled; without them the engine deals and rolls."""
 
 from __future__ import annotations
@@ -34,7 +35,12 @@ CREW = (
 
 
 async def _table(
-    seize: Seize, name: str, system: str, setup: list[BaseModel], viewers: dict[str, Viewer]
+    seize: Seize,
+    name: str,
+    system: str,
+    setup: list[BaseModel],
+    viewers: dict[str, Viewer],
+    keep: bool,
 ) -> tuple[Game, dict[str, str]]:
     existing = await seize.store.tables_named(name)
     game = await seize.games.get(existing[0].id) if existing else None
@@ -45,7 +51,7 @@ async def _table(
         for command in setup:
             await seize.games.execute(game, principal, command, None, None)
     tokens = {label: mint() for label in viewers}
-    for label in tokens:
+    for label in () if keep else tokens:
         await seize.store.revoke_tokens(game.id, f"demo-{label}")
         seize.tokens.forget(game.id, f"demo-{label}")
     await seize.store.add_tokens(
@@ -57,15 +63,20 @@ async def _table(
     return game, tokens
 
 
-async def ready(seize: Seize, *, devices: bool = False) -> tuple[Game, dict[str, str]]:
-    """The Four Color Hack demo table and a fresh token for each of its roles."""
+async def ready(
+    seize: Seize, *, devices: bool = False, keep: bool = False
+) -> tuple[Game, dict[str, str]]:
+    """The Four Color Hack demo table and a fresh token for each of its roles; ``keep`` leaves
+    the tokens given before valid."""
     setup: list[Any] = [FourColorJoin(member=Member(id=m, name=n, kind=k)) for m, n, k in CAST]
     setup.append(Deal(source=Source.DEVICE if devices else Source.ENGINE))
     viewers = {"gm": GM, "overlay": OVERLAY, "peter": player("peter")}
-    return await _table(seize, NAME, "four-color", setup, viewers)
+    return await _table(seize, NAME, "four-color", setup, viewers, keep)
 
 
-async def ready_rcs(seize: Seize, *, devices: bool = False) -> tuple[Game, dict[str, str]]:
+async def ready_rcs(
+    seize: Seize, *, devices: bool = False, keep: bool = False
+) -> tuple[Game, dict[str, str]]:
     """The RCS demo table: two sides of two, initiative awaited from the tray (or rolled)."""
     setup: list[Any] = [
         RcsJoin(character=Character(id=c, name=n, side=s, dex=d, movement=m, tactics=t))
@@ -73,4 +84,4 @@ async def ready_rcs(seize: Seize, *, devices: bool = False) -> tuple[Game, dict[
     ]
     setup.append(RollInitiative(source=Source.DEVICE if devices else Source.ENGINE))
     viewers = {"gm": GM, "overlay": OVERLAY, "jena": player("jena")}
-    return await _table(seize, RCS_NAME, "megatraveller-rcs", setup, viewers)
+    return await _table(seize, RCS_NAME, "megatraveller-rcs", setup, viewers, keep)

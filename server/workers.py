@@ -25,6 +25,8 @@ log = logging.getLogger("seize")
 
 INDEX = "SEIZE_WORKER_INDEX"
 """Set in a worker's environment: which worker it is (0 is the first)."""
+AGAIN = "SEIZE_WORKER_AGAIN"
+"""Set in a restarted worker's environment: what was printed and handed out stands."""
 SETTLED = 5.0
 """Seconds a worker must have run for its death to be a crash worth an immediate restart;
 one that dies sooner waits a moment, so a worker that cannot start does not spin."""
@@ -38,6 +40,12 @@ def worker_index() -> int | None:
     """This process's worker number, or None when it is not one of several workers."""
     index = os.environ.get(INDEX)
     return int(index) if index is not None else None
+
+
+def restarted() -> bool:
+    """Whether this worker replaces one that died: it prints nothing, and keeps the demo
+    tables' tokens, which clients of the running server hold."""
+    return AGAIN in os.environ
 
 
 def supervise(argv: Sequence[str], workers: int) -> int:
@@ -54,7 +62,7 @@ def supervise(argv: Sequence[str], workers: int) -> int:
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    running = {index: _start(argv, index) for index in range(workers)}
+    running = {index: _start(argv, index, again=False) for index in range(workers)}
     started = {index: time.monotonic() for index in running}
     restarted: set[int] = set()
     code = 0
@@ -72,16 +80,17 @@ def supervise(argv: Sequence[str], workers: int) -> int:
             log.warning("worker ended: starting again", extra={"worker": index, "code": returned})
             if time.monotonic() - started[index] < SETTLED:
                 time.sleep(1.0)
-            running[index], started[index] = _start(argv, index), time.monotonic()
+            running[index], started[index] = _start(argv, index, again=True), time.monotonic()
             restarted.add(index)
     _stop(list(running.values()))
     return code
 
 
-def _start(argv: Sequence[str], index: int) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "server", *argv], env={**os.environ, INDEX: str(index)}
-    )
+def _start(argv: Sequence[str], index: int, *, again: bool) -> subprocess.Popen[bytes]:
+    environment = {**os.environ, INDEX: str(index)}
+    if again:
+        environment[AGAIN] = "1"
+    return subprocess.Popen([sys.executable, "-m", "server", *argv], env=environment)
 
 
 def _stop(processes: list[subprocess.Popen[bytes]]) -> None:

@@ -23,3 +23,12 @@ async def test_the_demo_table_is_dealt_and_reused_with_fresh_tokens(client: Clie
     ).json()
     assert answer["you"] == {"role": "player", "participants": ["peter"]}
     assert answer["view"]["phase"] == "panels" and answer["view"]["hidden_cards"] >= 3
+
+
+async def test_a_restarted_worker_keeps_the_demo_links_already_printed(client: Client) -> None:
+    seize = client.app[SEIZE]
+    game, printed = await ready(seize)
+    _, restarted = await ready(seize, keep=True)
+    for tokens in (printed, restarted):
+        held = await client.get(f"/api/tables/{game.id}", headers=bearer(tokens["peter"]))
+        assert held.status == 200
