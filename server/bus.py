@@ -39,6 +39,8 @@ SAFETY = 5.0
 publish that failed on one server alone) is found within this, even if the table goes quiet."""
 TICK = 0.05
 """Seconds the Redis listener waits for a message before it takes in tables to (un)follow."""
+FIRST_RETRY, LAST_RETRY = 0.1, 2.0
+"""Seconds before reconnecting to Redis: doubling from the first to the last while it is away."""
 CHANNEL = "seize:table:"
 """Channel name prefix; the table id follows it."""
 
@@ -145,6 +147,7 @@ class RedisBus(Polling):
         self._wanted: set[str] = set()
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
+        self._wait = FIRST_RETRY
 
     async def start(self, follower: Follower) -> None:
         await super().start(follower)
@@ -197,18 +200,17 @@ class RedisBus(Polling):
 
     async def _listen(self, follower: Follower) -> None:
         """Follow the wanted tables' channels; while Redis is away, poll, and try again."""
-        wait = 0.1
         while True:
             pubsub = self._client.pubsub()
             try:
                 await self._hear(pubsub, follower)
             except (RedisError, OSError) as lost:
-                if self.connected:
+                if self.connected or self._wait == FIRST_RETRY:  # once an outage, not each retry
                     log.warning("bus lost: polling the database", extra={"why": str(lost)})
                 self.connected = False
                 self.suspect(None)
-                await asyncio.sleep(wait)
-                wait = min(wait * 2, 2.0)
+                await asyncio.sleep(self._wait)
+                self._wait = min(self._wait * 2, LAST_RETRY)
             finally:
                 with contextlib.suppress(RedisError, OSError):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]  # untyped in redis-py
@@ -216,7 +218,7 @@ class RedisBus(Polling):
     async def _hear(self, pubsub: Any, follower: Follower) -> None:
         subscribed: set[str] = set()
         await pubsub.subscribe(CHANNEL)  # a channel of its own: a connection to listen on
-        self.connected = True
+        self.connected, self._wait = True, FIRST_RETRY
         log.info("bus connected", extra={"bus": self.url})
         while True:
             wanted = set(self._wanted)
