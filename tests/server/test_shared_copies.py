@@ -3,6 +3,7 @@ what a copy that is behind does when a client arrives from the one that is ahead
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -10,6 +11,7 @@ from server.app import make_app
 from server.settings import Settings
 
 from .conftest import Client, bearer, new_table, send
+from .databases import query
 
 HERO = {"type": "join", "member": {"id": "h1", "name": "Hero", "kind": "hero"}}
 VILLAIN = {"type": "join", "member": {"id": "v1", "name": "Villain", "kind": "villain"}}
@@ -54,3 +56,22 @@ async def test_a_command_made_against_what_another_server_showed_is_not_stale(
     assert status == 200 and answer["seq"] == 3
     status, refused = await send(second, table, {"type": "next_panel"}, **{"If-Match": "2"})
     assert status == 409 and refused["seq"] == 3  # and an older one still is
+
+
+async def test_one_idempotency_key_sent_to_two_servers_at_once_applies_once(
+    aiohttp_client: Any, settings: Settings
+) -> None:
+    """A client retrying on a second server while the first still works on its command: one
+    event is stored, and both answers are the one answer."""
+    first: Client = await aiohttp_client(make_app(settings))
+    second: Client = await aiohttp_client(make_app(settings))
+    table = await new_table(first, "four-color")
+    url, gm = f"/api/tables/{table['id']}", bearer(table["gm_token"])
+    assert (await second.get(url, headers=gm)).status == 200  # both hold the table
+    answers = await asyncio.gather(
+        *(send(server, table, HERO, **{"Idempotency-Key": "once"}) for server in (first, second))
+    )
+    assert [status for status, _ in answers] == [200, 200]
+    assert answers[0][1] == answers[1][1] and answers[0][1]["seq"] == 1
+    stored = await query(settings.db, "select seq from events")
+    assert stored == [(1,)]
