@@ -37,8 +37,26 @@ CONNECTIONS = 10
 """The pool's most connections: writes are short, and tables in memory are read from memory."""
 TIMEOUT = 10.0
 """Seconds to wait for a connection or a statement before calling the database unavailable."""
-LOST = (OSError, TimeoutError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError)
-"""What asyncpg raises when the database cannot be reached or the connection drops."""
+LOST = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.AdminShutdownError,
+    asyncpg.CrashShutdownError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.InternalClientError,
+)
+"""What asyncpg raises when the database cannot be reached or the connection drops.
+
+A PostgreSQL that stops, crashes or starts again says so with errors of the database, not of
+the connection, yet a retry once it is back succeeds, so they are answered 503 like the rest
+rather than 500: ``AdminShutdownError`` ends the sessions at a fast stop,
+``CrashShutdownError`` at another session's crash, and ``CannotConnectNowError`` refuses new
+ones while it shuts down, starts or recovers. A session the database ends while the connection
+sits idle in the pool leaves asyncpg waiting for a reply that never comes: the connection's
+next statement, or the reset that returns it to the pool, fails with ``InternalClientError``
+(and the pool then replaces the connection)."""
 
 
 @asynccontextmanager
