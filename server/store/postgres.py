@@ -46,6 +46,7 @@ LOST = (
     asyncpg.CrashShutdownError,
     asyncpg.CannotConnectNowError,
     asyncpg.InternalClientError,
+    asyncpg.TooManyConnectionsError,
 )
 """What asyncpg raises when the database cannot be reached or the connection drops.
 
@@ -56,7 +57,8 @@ rather than 500: ``AdminShutdownError`` ends the sessions at a fast stop,
 ones while it shuts down, starts or recovers. A session the database ends while the connection
 sits idle in the pool leaves asyncpg waiting for a reply that never comes: the connection's
 next statement, or the reset that returns it to the pool, fails with ``InternalClientError``
-(and the pool then replaces the connection)."""
+(and the pool then replaces the connection). ``TooManyConnectionsError`` is a database full of
+sessions, as when every worker of every host reconnects at once after a restart: it passes."""
 
 
 @asynccontextmanager
