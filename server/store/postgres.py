@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import TypeAlias, TypeVar
 
 import asyncpg
@@ -102,14 +102,20 @@ class PostgresStore:
         await self._transaction(lambda connection: connection.fetchval("select 1"))
 
     async def _transaction(self, action: Callable[[Connection], Awaitable[T]]) -> T:
-        """Run ``action`` in one transaction; returns once it is committed."""
-        assert self._pool is not None, "the store is not open"
-        async with (
-            _reaching(),
-            self._pool.acquire(timeout=TIMEOUT) as connection,
-            connection.transaction(),
-        ):
-            return await action(connection)
+        """Run ``action`` in one transaction; returns once it is committed. The connection is
+        given back afterwards, and a failure then is not the write's: once PostgreSQL has
+        committed, the caller must hear so, not that the database was lost (the pool replaces a
+        connection it could not reset)."""
+        pool = self._pool
+        assert pool is not None, "the store is not open"
+        async with _reaching():
+            connection = await pool.acquire(timeout=TIMEOUT)
+        try:
+            async with _reaching(), connection.transaction():
+                return await action(connection)
+        finally:
+            with suppress(*LOST):
+                await pool.release(connection, timeout=TIMEOUT)
 
     # Writes ------------------------------------------------------------------------------
 
