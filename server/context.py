@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from aiohttp import web
 
@@ -32,7 +31,6 @@ class Seize:
     metrics: Metrics
     bus: Alone
     sockets: set[web.WebSocketResponse] = field(default_factory=set)
-    devices: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
 
     @property
     def admin_token(self) -> str | None:

@@ -1,15 +1,17 @@
 """Devices at a table (card readers, dice trays) report how they are, for the GM's console.
 
-The reports live in memory only: a device's state is now, not history, and a device reports
-again whenever it changes or reconnects. A server runs for weeks, so each table keeps at most
-``MAX_DEVICES`` reports of at most ``MAX_REPORT`` bytes: a new device past the limit makes room by
-forgetting the device that reported longest ago (an adapter renamed, a tray long unplugged).
+A device's state is now, not history: a device reports again whenever it changes or reconnects,
+and only its latest report is kept. The reports are kept in the store, not in a server's memory:
+several servers (workers sharing a port, or servers on several hosts) share one database, and a
+device's report and the console's read of it may each reach any of them. A server runs for
+weeks, so each table keeps at most ``MAX_DEVICES`` reports of at most ``MAX_REPORT`` bytes: a new
+device past the limit makes room by forgetting the device that reported longest ago (an adapter
+renamed, a tray long unplugged).
 """
 
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 from aiohttp import web
@@ -48,25 +50,26 @@ async def report(request: web.Request) -> web.Response:
             web.HTTPUnprocessableEntity, "invalid", "a device reports a JSON object", field="body"
         )
     try:
-        record(request.app[SEIZE], table_id, request.match_info["device"], body)
+        await record(request.app[SEIZE], table_id, request.match_info["device"], body)
     except ReportError as refused:
         raise problem(web.HTTPUnprocessableEntity, "invalid", str(refused), field="body") from None
     return web.json_response({"ok": True})
 
 
-def record(seize: Seize, table_id: str, device: str, status: dict[str, Any]) -> None:
+async def record(seize: Seize, table_id: str, device: str, status: dict[str, Any]) -> None:
     """Keep a device's latest report, from the network or from a device inside the server;
-    raises ReportError for one larger than ``MAX_REPORT``."""
-    if len(json.dumps(status, default=str)) > MAX_REPORT:
+    raises ReportError for one larger than ``MAX_REPORT``, and then stores nothing."""
+    report = json.dumps(status, default=str)
+    if len(report) > MAX_REPORT:
         raise ReportError(f"a device's report is at most {MAX_REPORT} bytes of JSON")
-    reports = seize.devices.setdefault(table_id, {})
-    reports.pop(device, None)  # kept in the order reported, the longest ago first
-    while len(reports) >= MAX_DEVICES:
-        del reports[next(iter(reports))]
-    reports[device] = {**status, "reported": time.time()}
+    await seize.store.save_device_report(table_id, device, report, keep=MAX_DEVICES)
 
 
 @routes.get("/api/tables/{table_id}/devices")
 async def listed(request: web.Request) -> web.Response:
     table_id = await _gm_only(request)
-    return web.json_response({"devices": request.app[SEIZE].devices.get(table_id, {})})
+    reports = await request.app[SEIZE].store.device_reports(table_id)
+    devices = {
+        device: {**json.loads(report), "reported": reported} for device, report, reported in reports
+    }
+    return web.json_response({"devices": devices})

@@ -72,7 +72,7 @@ class LocalLink:
 
     async def report(self, device: str, status: dict[str, Any]) -> None:
         game, _ = await self._reach()
-        record(self.seize, game.id, device, status)
+        await record(self.seize, game.id, device, status)
 
     async def close(self) -> None:
         """Nothing to let go of: the server owns the table."""

@@ -90,6 +90,14 @@ class Store(Protocol):
         """The state at ``snapshot.seq``, so the table loads without folding its whole log. An
         older snapshot than the one kept is ignored: servers sharing a table each take them."""
 
+    async def save_device_report(self, table_id: str, device: str, report: str, keep: int) -> None:
+        """The device's latest report (JSON), stamped with when it is recorded; in the same
+        transaction the table forgets the reports beyond the ``keep`` latest (this one always
+        kept), so every server sharing the database shows, and bounds, the same devices. The
+        stamp comes from one clock for all of those servers, so that "latest" means the same
+        to each: PostgreSQL's own (its servers may be on several hosts), the host's for an
+        SQLite file (its servers share the host)."""
+
     async def table(self, table_id: str) -> TableRow | None: ...
 
     async def tables_named(self, name: str) -> list[TableRow]:
@@ -111,6 +119,9 @@ class Store(Protocol):
 
     async def idempotent(self, table_id: str, token_hash: bytes, key: str) -> str | None:
         """The answer already given to this token's command with this idempotency key."""
+
+    async def device_reports(self, table_id: str) -> list[tuple[str, str, float]]:
+        """(device, report JSON, when recorded) of the table's devices, the longest ago first."""
 
 
 def open_store(db: Path | str) -> Store:

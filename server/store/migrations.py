@@ -124,6 +124,30 @@ MIGRATIONS = (
             "create index tables_by_name on tables (name, created)",
         ),
     ),
+    Migration(
+        3,
+        "the latest report of each device at a table, which lived in one server's memory: with "
+        "several servers on one database, the console's read reached another server than the "
+        "device's report and found no devices",
+        sqlite=(
+            """create table device_reports (
+                table_id text not null references tables(id),
+                device text not null,
+                report text not null,
+                reported real not null,
+                primary key (table_id, device)
+            ) without rowid""",
+        ),
+        postgres=(
+            """create table device_reports (
+                table_id text not null references tables(id),
+                device text not null,
+                report text not null,
+                reported double precision not null,
+                primary key (table_id, device)
+            )""",
+        ),
+    ),
 )
 LATEST = MIGRATIONS[-1].version
 

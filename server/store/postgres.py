@@ -159,6 +159,35 @@ class PostgresStore:
             )
         )
 
+    async def save_device_report(self, table_id: str, device: str, report: str, keep: int) -> None:
+        async def save(connection: Connection) -> None:
+            # The table's row locked (without blocking appends, which only share its key): two
+            # servers recording reports at once would otherwise each count the other's report
+            # out, and keep one more than ``keep``. Stamped by the database's clock, after the
+            # lock: one clock for servers on several hosts, in the order the reports commit.
+            await connection.execute(
+                "select 1 from tables where id = $1 for no key update", table_id
+            )
+            await connection.execute(
+                "insert into device_reports values"
+                " ($1, $2, $3, extract(epoch from clock_timestamp())::double precision)"
+                " on conflict (table_id, device)"
+                " do update set report = excluded.report, reported = excluded.reported",
+                table_id,
+                device,
+                report,
+            )
+            await connection.execute(
+                "delete from device_reports where table_id = $1 and device <> $2 and device not in"
+                " (select device from device_reports where table_id = $1 and device <> $2"
+                " order by reported desc, device limit $3)",
+                table_id,
+                device,
+                keep - 1,
+            )
+
+        await self._transaction(save)
+
     # Reads -------------------------------------------------------------------------------
 
     async def table(self, table_id: str) -> TableRow | None:
@@ -221,6 +250,14 @@ class PostgresStore:
             key,
         )
         return found[0] if found else None
+
+    async def device_reports(self, table_id: str) -> list[tuple[str, str, float]]:
+        rows = await self._fetch(
+            "select device, report, reported from device_reports where table_id = $1"
+            " order by reported, device",
+            table_id,
+        )
+        return [(row[0], row[1], row[2]) for row in rows]
 
     async def _fetch(self, query: str, *args: object) -> list[asyncpg.Record]:
         assert self._pool is not None, "the store is not open"

@@ -172,6 +172,24 @@ class SqliteStore:
             )
         )
 
+    async def save_device_report(self, table_id: str, device: str, report: str, keep: int) -> None:
+        def save(connection: sqlite3.Connection) -> None:
+            # Stamped on the writer thread: this file's writers take turns, so the stamps are in
+            # the order the reports are committed.
+            connection.execute(
+                "insert into device_reports values (?, ?, ?, ?) on conflict (table_id, device)"
+                " do update set report = excluded.report, reported = excluded.reported",
+                (table_id, device, report, time.time()),
+            )
+            connection.execute(
+                "delete from device_reports where table_id = ? and device <> ? and device not in"
+                " (select device from device_reports where table_id = ? and device <> ?"
+                " order by reported desc, device limit ?)",
+                (table_id, device, table_id, device, keep - 1),
+            )
+
+        await self.write(save)
+
     # Reads -------------------------------------------------------------------------------
 
     async def table(self, table_id: str) -> TableRow | None:
@@ -235,6 +253,13 @@ class SqliteStore:
             (table_id, token_hash, key),
         ).fetchone()
         return found[0] if found else None
+
+    async def device_reports(self, table_id: str) -> list[tuple[str, str, float]]:
+        return self._read.execute(
+            "select device, report, reported from device_reports where table_id = ?"
+            " order by reported, device",
+            (table_id,),
+        ).fetchall()
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:

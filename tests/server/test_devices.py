@@ -1,13 +1,18 @@
 """Device reports for the GM's console: kept per table, bounded in number and in size, so a
-server that runs for weeks does not grow with every adapter ever named."""
+server that runs for weeks does not grow with every adapter ever named; kept in the store, so
+servers sharing a database each show what a device reported to any of them."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+from server.app import make_app
 from server.devices import MAX_DEVICES, MAX_REPORT
+from server.settings import Settings
 
 from .conftest import Client, bearer, new_table
+from .databases import query
 
 
 async def put(client: Client, table: dict[str, Any], device: str, body: Any) -> int:
@@ -54,3 +59,51 @@ async def test_a_report_too_large_is_refused_and_changes_nothing(client: Client)
     refused = await answer.json()
     assert refused["field"] == "body" and str(MAX_REPORT) in refused["message"]
     assert (await listed(client, table))["tray"]["connected"] is True
+
+
+async def test_servers_on_one_database_show_the_devices_reported_to_either(
+    aiohttp_client: Any, settings: Settings
+) -> None:
+    """A device's report reaches one server and the console's read another: each shows every
+    report, and the limits hold over both together."""
+    first: Client = await aiohttp_client(make_app(settings))
+    second: Client = await aiohttp_client(make_app(settings))
+    table = await new_table(first, "awareness")
+    assert await put(second, table, "tray", {"connected": True}) == 200
+    assert (await listed(first, table))["tray"]["connected"] is True
+    for number in range(MAX_DEVICES):
+        server = first if number % 2 else second
+        assert await put(server, table, f"reader{number}", {"connected": True}) == 200
+    devices = await listed(first, table)
+    assert devices == await listed(second, table)
+    assert len(devices) == MAX_DEVICES and "tray" not in devices  # the longest ago made room
+    assert list(devices) == [f"reader{number}" for number in range(MAX_DEVICES)]
+
+    answer = await second.put(
+        f"/api/tables/{table['id']}/devices/reader0",
+        json={"connected": False, "asking": "x" * MAX_REPORT},
+        headers=bearer(table["gm_token"]),
+    )
+    assert answer.status == 422 and (await answer.json())["field"] == "body"
+    assert await listed(first, table) == devices  # nothing stored
+    assert await query(settings.db, "select count(*) from device_reports") == [(MAX_DEVICES,)]
+
+
+async def test_reports_sent_at_once_to_two_servers_keep_the_limit(
+    aiohttp_client: Any, settings: Settings
+) -> None:
+    """Reports of new devices racing each other through both servers: each write forgets the
+    devices beyond the limit in its own transaction, and none keeps one more than the limit by
+    not yet seeing another's report."""
+    first: Client = await aiohttp_client(make_app(settings))
+    second: Client = await aiohttp_client(make_app(settings))
+    table = await new_table(first, "awareness")
+    sent = await asyncio.gather(
+        *(
+            put(first if number % 2 else second, table, f"tray{number}", {"connected": True})
+            for number in range(3 * MAX_DEVICES)
+        )
+    )
+    assert sent == [200] * (3 * MAX_DEVICES)
+    assert len(await listed(second, table)) == MAX_DEVICES
+    assert await query(settings.db, "select count(*) from device_reports") == [(MAX_DEVICES,)]

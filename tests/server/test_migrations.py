@@ -1,6 +1,7 @@
 """The store creates and migrates its own schema: a file written before migrations were
-recorded opens migrated in place, a migrated database opens unchanged, and one migrated by a
-newer server is refused rather than written."""
+recorded opens migrated in place, so does a database written before the device reports were
+stored, a migrated database opens unchanged, and one migrated by a newer server is refused
+rather than written."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from server.settings import Settings
 from server.store import open_store
 from server.store.migrations import LATEST, MIGRATIONS, SchemaTooNewError
 
-from .conftest import Database, bearer, send
+from .conftest import Client, Database, bearer, new_table, send
 from .databases import query
 
 BEFORE = Path(__file__).parent / "fixtures" / "before_migrations.sql"
@@ -59,6 +60,31 @@ async def test_a_file_from_before_migrations_opens_migrated_in_place(
     assert versions == [(m.version,) for m in MIGRATIONS]
     indexes = await query(path, "select name from sqlite_master where type = 'index'")
     assert {"tokens_by_table", "tables_by_name"} <= {name for (name,) in indexes}
+    reported = await client.put(
+        f"/api/tables/{table_id}/devices/tray", json={"connected": True}, headers=bearer(GM_TOKEN)
+    )
+    assert reported.status == 200
+
+
+async def test_a_database_from_before_device_reports_gains_them_in_place(
+    aiohttp_client: Any, database: Database
+) -> None:
+    """A database at version 2 (as a server from before migration 3 left it) is upgraded by
+    the next server to open it: its tables and tokens serve as before, and devices report."""
+    settings = Settings(db=database(), port=0)
+    before: Client = await aiohttp_client(make_app(settings))
+    table = await new_table(before, "awareness")
+    await before.close()
+    await query(settings.db, "drop table device_reports")
+    await query(settings.db, "delete from schema_version where version = 3")
+
+    client = await aiohttp_client(make_app(settings))
+    gm = bearer(table["gm_token"])
+    devices = f"/api/tables/{table['id']}/devices"
+    assert (await client.put(f"{devices}/tray", json={"connected": True}, headers=gm)).status == 200
+    assert (await (await client.get(devices, headers=gm)).json())["devices"]["tray"]["connected"]
+    versions = await query(settings.db, "select version from schema_version order by version")
+    assert versions == [(m.version,) for m in MIGRATIONS]
 
 
 async def test_a_migrated_database_opens_unchanged(database: Database) -> None:
