@@ -173,7 +173,7 @@ def check_shape(value: Any, root: str) -> None:
 
 def _within(where: str, root: str, container: Any, key: Any) -> str:
     """A field's name as validation errors give it (``character.dex``), and ``body.3`` for the
-    entries of a body that is a list."""
+    entries of a body (or ``command.3``, of a command) that is a list."""
     if where == root and isinstance(container, dict):
         return str(key)
     return f"{where}.{key}"
