@@ -1,17 +1,20 @@
 """The link from a device at the table to a Seize server: it knows what the table is waiting
-for and sends the command a reading answers. It speaks the server's HTTP API with the table's GM
+for and sends the command a reading answers. It speaks the server's API with the table's GM
 token, as any client does.
 
-What the table waits for is followed live over the table's WebSocket, so a reading costs one
-request, not two: asking for the view before each command was half of a roll's latency. While
-the stream is down the link asks with a GET instead, and it never routes a reading by a view
-older than its own last command.
+What the table waits for is followed live over the table's WebSocket, and commands go over that
+same socket, so a reading costs no request of its own (asking for the view before each command
+was half of a roll's latency). While the socket is down the link asks with a GET and sends with
+a POST instead; each command carries an idempotency key, so one whose socket dropped before its
+answer is sent again over HTTP and still applies once. The link never routes a reading by a
+view older than its own last command.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import uuid
 from typing import Any, Protocol
@@ -26,7 +29,12 @@ FRESH_WAIT = 0.5
 """How long a reading waits for the live view to show the link's own last command before it
 asks with a GET instead."""
 
+ANSWER_WAIT = 5.0
+"""How long a command sent over the socket waits for its answer before it is sent again as a
+POST (with the same idempotency key, so it still applies once)."""
+
 View = dict[str, Any]
+Answer = tuple[int, dict[str, Any]]
 
 
 class Link(Protocol):
@@ -86,7 +94,8 @@ def command_for_roll(view: View, roll: Roll) -> dict[str, Any] | None:
 
 
 class TableLink:
-    """One table on one server: commands over HTTP, the view followed over the WebSocket."""
+    """One table on one server: the view followed and commands sent over its WebSocket, with
+    HTTP while that is down."""
 
     def __init__(self, server: str, table: str, token: str, *, max_pause: float = 5.0) -> None:
         self.base = f"{server.rstrip('/')}/api/tables/{table}"
@@ -98,6 +107,10 @@ class TableLink:
         self._live: tuple[int, View] | None = None  # (seq, view) while the stream is up
         self._moved = asyncio.Condition()
         self._caused = 0  # the seq of the link's own last command
+        self._socket: aiohttp.ClientWebSocketResponse | None = None  # while the stream is up
+        self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}  # by command message id
+        self._ids = itertools.count(1)
+        self._news: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.streams = 0  # how many times the table's stream was opened
 
     async def _client(self) -> aiohttp.ClientSession:
@@ -142,24 +155,52 @@ class TableLink:
             return view
 
     async def _follow(self) -> None:
-        """Keep the latest view from the table's stream; reconnect with growing pauses."""
+        """Keep the table's stream open, reconnecting with growing pauses, and hand on what it
+        says: answers to their commands at once, the table's news to ``_relay``, so an answer is
+        never kept waiting behind a view that a reading is holding up."""
+        relay = asyncio.create_task(self._relay())
         pause = 0.05
+        try:
+            while True:
+                try:
+                    session = await self._client()
+                    async with session.ws_connect(f"{self.base}/ws", heartbeat=10) as ws:
+                        pause = 0.05
+                        self.streams += 1
+                        self._socket = ws
+                        async for message in ws:
+                            if message.type is not aiohttp.WSMsgType.TEXT:
+                                break
+                            self._take(message.json())
+                except (aiohttp.ClientError, OSError, ValueError) as error:
+                    log.info("table stream lost", extra={"error": repr(error)})
+                finally:
+                    self._lost()
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, self.max_pause)
+        finally:
+            relay.cancel()
+
+    def _take(self, message: dict[str, Any]) -> None:
+        if message.get("type") in ("answer", "refused"):
+            waiting = self._answers.pop(str(message.get("id")), None)
+            if waiting is not None and not waiting.done():
+                waiting.set_result(message)
+        else:
+            self._news.put_nowait(message)
+
+    def _lost(self) -> None:
+        """The stream is down: commands still waiting for their answers go over HTTP."""
+        self._socket = None
+        for waiting in self._answers.values():
+            if not waiting.done():
+                waiting.set_exception(ConnectionError("the table's stream dropped"))
+        self._answers.clear()
+        self._news.put_nowait(None)
+
+    async def _relay(self) -> None:
         while True:
-            try:
-                session = await self._client()
-                async with session.ws_connect(f"{self.base}/ws", heartbeat=10) as ws:
-                    pause = 0.05
-                    self.streams += 1
-                    async for message in ws:
-                        if message.type is not aiohttp.WSMsgType.TEXT:
-                            break
-                        await self._heard(message.json())
-            except (aiohttp.ClientError, OSError, ValueError) as error:
-                log.info("table stream lost", extra={"error": repr(error)})
-            finally:
-                await self._heard(None)
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, self.max_pause)
+            await self._heard(await self._news.get())
 
     async def _heard(self, message: dict[str, Any] | None) -> None:
         """A message from the stream (None: the stream is down). Events that end a command
@@ -170,14 +211,42 @@ class TableLink:
             self._live = None if message is None else (message["seq"], message["view"])
             self._moved.notify_all()
 
-    async def send(self, command: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        """Send with a fresh idempotency key: a retry of the same reading never applies twice."""
+    async def send(self, command: dict[str, Any]) -> Answer:
+        """Send over the table's socket, or as a POST while it is down or if it drops before
+        answering; one fresh idempotency key serves both, so a reading never applies twice."""
+        key = uuid.uuid4().hex
+        answer = await self._over_socket(command, key) or await self._post(command, key)
+        status, body = answer
+        if status == 200:
+            self._caused = max(self._caused, body["seq"])
+        return answer
+
+    async def _over_socket(self, command: dict[str, Any], key: str) -> Answer | None:
+        """The answer over the socket; None when it could not carry the command."""
+        ws = self._socket
+        if ws is None or ws.closed:
+            return None
+        ident = f"c{next(self._ids)}"
+        waiting = self._answers[ident] = asyncio.get_running_loop().create_future()
+        message = {"type": "command", "id": ident, "command": command, "idempotency_key": key}
+        try:
+            await ws.send_json(message)
+            async with asyncio.timeout(ANSWER_WAIT):
+                reply = await waiting
+        except (ConnectionError, TimeoutError, aiohttp.ClientError) as error:
+            log.info("command sent again over HTTP", extra={"error": repr(error)})
+            return None
+        finally:
+            self._answers.pop(ident, None)
+        if reply["type"] == "answer":
+            return 200, {"seq": reply["seq"], "events": reply["events"]}
+        return reply["status"], reply["problem"]
+
+    async def _post(self, command: dict[str, Any], key: str) -> Answer:
         session = await self._client()
-        key = {"Idempotency-Key": uuid.uuid4().hex}
-        async with session.post(f"{self.base}/commands", json=command, headers=key) as answer:
+        headers = {"Idempotency-Key": key}
+        async with session.post(f"{self.base}/commands", json=command, headers=headers) as answer:
             body: dict[str, Any] = await answer.json()
-            if answer.status == 200:
-                self._caused = max(self._caused, body["seq"])
             return answer.status, body
 
     async def report(self, device: str, status: dict[str, Any]) -> None:

@@ -6,6 +6,8 @@ import json
 import logging
 import math
 import time
+from collections.abc import Awaitable
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from aiohttp import web
@@ -16,8 +18,9 @@ from rules.participants import ParticipantId
 from rules.roles import Viewer
 from server.access import Principal, admin_allowed, text_header
 from server.context import SEIZE, Seize
-from server.errors import problem
+from server.errors import internal, problem, unavailable
 from server.games import Game, ServerFaultError, StaleError
+from server.store import StoreUnavailableError
 
 routes = web.RouteTableDef()
 log = logging.getLogger("seize")
@@ -126,38 +129,52 @@ async def json_body(request: web.Request) -> Any:
     try:
         raw = await request.read()
     except web.HTTPRequestEntityTooLarge:
-        largest = request.app[SEIZE].settings.max_body
-        body = {"error": "too_large", "message": f"body: over {largest} bytes", "field": "body"}
-        raise web.HTTPRequestEntityTooLarge(
-            max_size=largest, text=json.dumps(body), content_type="application/json"
-        ) from None
-    try:
-        body = json.loads(raw or b"null", parse_int=_integer)
-    except RecursionError:
-        raise malformed("body", f"the body nests deeper than {DEEPEST} levels") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise problem(web.HTTPBadRequest, "malformed", f"the body is not JSON: {error}") from None
-    _check_shape(body)
+        raise too_large("body", request.app[SEIZE].settings.max_body) from None
+    body = parse_json(raw, "body")
+    check_shape(body, "body")
     return body
 
 
-def _check_shape(body: Any) -> None:
-    pending: list[tuple[Any, str, int]] = [(body, "body", 0)]
+def too_large(field: str, largest: int) -> web.HTTPError:
+    """A 413 naming what was over ``max_body``."""
+    body = {"error": "too_large", "message": f"{field}: over {largest} bytes", "field": field}
+    return web.HTTPRequestEntityTooLarge(
+        max_size=largest, text=json.dumps(body), content_type="application/json"
+    )
+
+
+def parse_json(raw: bytes | str, part: str) -> Any:
+    """``raw`` as JSON, its integers bounded (see ``check_shape``); a 400 naming ``part`` (the
+    body, a message) when it is not JSON, or nests deeper than the parser can follow."""
+    try:
+        return json.loads(raw or b"null", parse_int=_integer)
+    except RecursionError:
+        raise malformed(part, f"the {part} nests deeper than {DEEPEST} levels") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise problem(
+            web.HTTPBadRequest, "malformed", f"the {part} is not JSON: {error}", field=part
+        ) from None
+
+
+def check_shape(value: Any, root: str) -> None:
+    """Refuse, naming the place, a value nested deeper than DEEPEST or holding an integer too
+    long; ``root`` names the value itself (the body, a message's command)."""
+    pending: list[tuple[Any, str, int]] = [(value, root, 0)]
     while pending:
         value, where, depth = pending.pop()
         if depth > DEEPEST:
-            raise malformed(where, f"the body nests deeper than {DEEPEST} levels")
+            raise malformed(where, f"the {root} nests deeper than {DEEPEST} levels")
         if isinstance(value, _Oversized):
             raise malformed(where, f"an integer has more than {LONGEST_INTEGER} digits")
         if isinstance(value, dict | list):
             items = value.items() if isinstance(value, dict) else enumerate(value)
-            pending.extend((v, _within(where, value, k), depth + 1) for k, v in items)
+            pending.extend((v, _within(where, root, value, k), depth + 1) for k, v in items)
 
 
-def _within(where: str, container: Any, key: Any) -> str:
+def _within(where: str, root: str, container: Any, key: Any) -> str:
     """A field's name as validation errors give it (``character.dex``), and ``body.3`` for the
-    entries of a body that is a list."""
-    if where == "body" and isinstance(container, dict):
+    entries of a body (or ``command.3``, of a command) that is a list."""
+    if where == root and isinstance(container, dict):
         return str(key)
     return f"{where}.{key}"
 
@@ -168,11 +185,18 @@ def malformed(field: str, message: str) -> web.HTTPError:
 
 
 async def game_of(request: web.Request) -> Game:
-    table_id = request.match_info["table_id"]
-    game = await request.app[SEIZE].games.get(table_id)
+    return await table_of(request.app[SEIZE], request.match_info["table_id"])
+
+
+async def table_of(seize: Seize, table_id: str) -> Game:
+    """The table, or the 404 saying there is none."""
+    game = await seize.games.get(table_id)
     if game is None:
         raise problem(web.HTTPNotFound, "not_found", f"there is no table {table_id!r}")
     return game
+
+
+TOO_MANY_COMMANDS = "too many commands from this token"
 
 
 async def caller(request: web.Request, game: Game) -> Principal:
@@ -182,7 +206,7 @@ async def caller(request: web.Request, game: Game) -> Principal:
     reading = request.method in ("GET", "HEAD")
     limited(
         (seize.reads if reading else seize.rate).allow(principal.token_hash),
-        "too many reads from this token" if reading else "too many commands from this token",
+        "too many reads from this token" if reading else TOO_MANY_COMMANDS,
     )
     return principal
 
@@ -309,6 +333,9 @@ async def mint_token(request: web.Request) -> web.Response:
     return web.json_response(answer.model_dump(), status=201)
 
 
+NOT_A_SEQUENCE = "takes a sequence number"
+
+
 def _if_match(request: web.Request) -> int | None:
     raw = text_header(request, "If-Match")
     if raw is None:
@@ -316,13 +343,13 @@ def _if_match(request: web.Request) -> int | None:
     try:
         return int(raw.removeprefix("W/").strip('" '))
     except ValueError:
-        raise malformed("If-Match", "takes a sequence number") from None
+        raise malformed("If-Match", NOT_A_SEQUENCE) from None
 
 
-def _idempotency_key(request: web.Request) -> str | None:
-    key = text_header(request, "Idempotency-Key")
-    if key is not None and not 1 <= len(key) <= 200:
-        raise malformed("Idempotency-Key", "is 1 to 200 characters")
+def idempotency_key(key: object, field: str) -> str | None:
+    """A client's idempotency key, as the header or a message's field ``field`` gives it."""
+    if key is not None and not (isinstance(key, str) and 1 <= len(key) <= 200):
+        raise malformed(field, "is 1 to 200 characters")
     return key
 
 
@@ -330,7 +357,8 @@ def _idempotency_key(request: web.Request) -> str | None:
 async def command(request: web.Request) -> web.Response:
     game = await game_of(request)
     principal = await caller(request, game)
-    if_match, key = _if_match(request), _idempotency_key(request)
+    if_match = _if_match(request)
+    key = idempotency_key(text_header(request, "Idempotency-Key"), "Idempotency-Key")
     body = await json_body(request)
     return web.json_response(
         await apply_command(request.app[SEIZE], game, principal, body, key, if_match)
@@ -345,8 +373,8 @@ async def apply_command(
     key: str | None = None,
     if_match: int | None = None,
 ) -> dict[str, Any]:
-    """Parse and run one command, whoever sent it (a client over HTTP, or a device inside the
-    server); a refusal is raised as the problem the API answers with."""
+    """Parse and run one command, whoever sent it (a client over HTTP or its WebSocket, or a
+    device inside the server); a refusal is raised as the problem the API answers with."""
     started = time.perf_counter()
     try:
         parsed = game.system.commands.validate_python(body)
@@ -381,6 +409,39 @@ async def apply_command(
 def server_fault(fault: ServerFaultError) -> web.HTTPError:
     """A 500 that says the server is at fault, names the command, and promises nothing stored."""
     return problem(web.HTTPInternalServerError, "server_fault", str(fault), command=fault.command)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A refused request as data, for the paths that do not answer it as an HTTP error (a
+    command over a WebSocket, a device inside the server): the status, the problem document
+    the HTTP route answers with, and the seconds its ``Retry-After`` asks a client to wait."""
+
+    status: int
+    problem: dict[str, Any]
+    retry_after: int | None = None
+
+    @classmethod
+    def of(cls, error: web.HTTPException) -> Refusal:
+        body: dict[str, Any] = json.loads(error.text or "{}")
+        wait = error.headers.get("Retry-After")
+        return cls(error.status, body, int(wait) if wait is not None else None)
+
+
+async def settled(work: Awaitable[dict[str, Any]]) -> dict[str, Any] | Refusal:
+    """The answer of ``work``, or its refusal as the HTTP API (its middleware included) would
+    give it: a database out of reach and a failure nobody foresaw are refusals too, so the
+    caller (a live socket, a device) goes on."""
+    try:
+        return await work
+    except web.HTTPException as refused:
+        return Refusal.of(refused)
+    except StoreUnavailableError:
+        log.warning("database unavailable")  # nothing was stored: a retry is safe
+        return Refusal.of(unavailable())
+    except Exception:
+        log.exception("command failed")
+        return Refusal.of(internal())
 
 
 @routes.get("/api/tables/{table_id}/events")

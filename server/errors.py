@@ -24,3 +24,22 @@ def problem(
     """An HTTP error with a JSON body, to raise."""
     body = json.dumps({"error": error, "message": message, **detail})
     return kind(text=body, content_type="application/json", headers=headers)
+
+
+RETRY_AFTER = 5
+"""Seconds a client is asked to wait when the database cannot be reached."""
+
+
+def unavailable() -> web.HTTPError:
+    """The 503 for a database out of reach: nothing was stored, so a retry is safe."""
+    return problem(
+        web.HTTPServiceUnavailable,
+        "unavailable",
+        UNAVAILABLE,
+        headers={"Retry-After": str(RETRY_AFTER)},
+    )
+
+
+def internal() -> web.HTTPError:
+    """The 500 for a failure nobody foresaw (a full disk, a bug): its details are logged."""
+    return problem(web.HTTPInternalServerError, "internal", FAILED)

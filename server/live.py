@@ -4,6 +4,10 @@ On connecting, a subscriber says the last sequence it saw (``?after=N`` or ``Las
 and first gets every event since then, each as its role may see it, then the current view;
 without one it gets the current view alone. Then it follows live. The catch-up is handed over
 right after subscribing, with no await between, so nothing falls between the two.
+
+A WebSocket client may also send commands on it (``server.socket_commands``). Each is answered
+after the socket has been sent the command's own events, so the answer is the last word on it:
+a client that has its answer has already been shown what its command did.
 """
 
 from __future__ import annotations
@@ -11,10 +15,13 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+from collections.abc import Callable
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from rules.roles import Viewer
+from server import socket_commands
+from server.access import presented
 from server.api import caller, game_of, sequence_param, view_json
 from server.context import SEIZE
 from server.games import Game
@@ -32,6 +39,10 @@ routes = web.RouteTableDef()
 
 SLOW = 4008  # WebSocket close code: the client fell behind and should resume
 SEND_BUFFER = 64 * 1024  # kernel memory a live connection may hold
+LARGEST_READ = 4 * 1024 * 1024
+"""The largest message a socket reads (aiohttp's default): one over ``max_body`` but within
+this is refused and the socket goes on; a larger one would cost memory to read, and the
+connection is closed with 1009 (message too big), as the WebSocket protocol provides."""
 _closing: set[asyncio.Task[object]] = set()
 
 
@@ -85,6 +96,36 @@ async def _start(
         subscriber.push(frame, catching_up=True)
 
 
+class CommandingSubscriber(SocketSubscriber):
+    """A WebSocket subscriber whose client also sends commands: it can wait until it has been
+    sent a command's events, so that the answer follows them."""
+
+    def __init__(
+        self,
+        viewer: Viewer,
+        backlog: int,
+        transport: asyncio.Transport,
+        close: Callable[[str], None],
+    ) -> None:
+        super().__init__(viewer, backlog, transport, close)
+        self._moved = asyncio.Event()
+
+    def send(self, frame: Frame) -> None:
+        super().send(frame)
+        self._moved.set()
+
+    def say_goodbye(self) -> None:
+        super().say_goodbye()
+        self._moved.set()
+
+    async def sent_through(self, seq: int) -> None:
+        """Return once the events up to ``seq`` went out, or nothing more will: the
+        subscriber was dropped, or its connection is closing."""
+        while self.delivered < seq and self.reason is None and not self.transport.is_closing():
+            self._moved.clear()
+            await self._moved.wait()
+
+
 def _after(request: web.Request, raw: str | None) -> int | None:
     return sequence_param(raw) if raw is not None else None
 
@@ -96,7 +137,11 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     principal = await caller(request, game)
     after = _after(request, request.query.get("after"))
     early = seen(game, principal.viewer)  # refuses, before upgrading, a table it cannot show
-    ws = web.WebSocketResponse(heartbeat=seize.settings.heartbeat, compress=False)
+    ws = web.WebSocketResponse(
+        heartbeat=seize.settings.heartbeat,
+        compress=False,
+        max_msg_size=max(LARGEST_READ, 2 * seize.settings.max_body),
+    )
     await ws.prepare(request)
     bound_send_buffer(request)
     transport = request.transport
@@ -108,15 +153,23 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         _closing.add(task)
         task.add_done_callback(_closing.discard)
 
-    subscriber = SocketSubscriber(
+    subscriber = CommandingSubscriber(
         principal.viewer, seize.settings.subscriber_backlog, transport, close
     )
     await _start(game, subscriber, request, after, early)
     seize.sockets.add(ws)
+    token = presented(request)
+    assert token is not None  # the caller was resolved from it
     try:
-        async for message in ws:  # clients have nothing to say; this waits for them to go
+        async for message in ws:
             if message.type == WSMsgType.ERROR:
                 break
+            reply = await socket_commands.reply(seize, game.id, token, message)
+            if reply.seq is not None:
+                await subscriber.sent_through(reply.seq)
+            await ws.send_str(reply.json)
+    except ConnectionError:  # the client left while its command ran
+        pass
     finally:
         seize.hub.unsubscribe(game.id, subscriber)
         seize.sockets.discard(ws)

@@ -9,21 +9,15 @@ kept where the console reads them.
 
 from __future__ import annotations
 
-import json
-import logging
 from typing import Any
 
 from aiohttp import web
 
 from server.access import Principal
-from server.api import apply_command
+from server.api import Refusal, apply_command, settled
 from server.context import Seize
 from server.devices import record
-from server.errors import FAILED, UNAVAILABLE
 from server.games import Game
-from server.store import StoreUnavailableError
-
-log = logging.getLogger("seize.devices")
 
 
 class LocalLink:
@@ -44,7 +38,7 @@ class LocalLink:
         try:
             principal = await self.seize.tokens.principal(self.token, game.id)
         except web.HTTPException as refused:
-            raise ConnectionError(f"token: {_problem(refused).get('message')}") from None
+            raise ConnectionError(f"token: {Refusal.of(refused).problem.get('message')}") from None
         if not principal.viewer.is_gm:
             raise ConnectionError("token: a device needs the table's GM token")
         return game, principal
@@ -55,20 +49,14 @@ class LocalLink:
         return view
 
     async def send(self, command: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        """Run the command as the API would, answering with its status and body."""
+        """Run the command as the API would, answering with its status and body: a refusal,
+        a database out of reach or a failure (the disk full, a bug) is an answer, and the
+        device goes on; raised, it would end the device."""
         game, principal = await self._reach()
-        try:
-            answer = await apply_command(self.seize, game, principal, command)
-        except web.HTTPException as refused:
-            return refused.status, _problem(refused)
-        except StoreUnavailableError:  # as the API answers: nothing stored, try again
-            return 503, {"error": "unavailable", "message": UNAVAILABLE}
-        except Exception:
-            # As the API's middleware does: a failure (the disk full, a bug) is logged and
-            # answered with a 500, and the device goes on; raised, it would end the device.
-            log.exception("device command failed", extra={"table": game.id})
-            return 500, {"error": "internal", "message": FAILED}
-        return 200, answer
+        outcome = await settled(apply_command(self.seize, game, principal, command))
+        if isinstance(outcome, Refusal):
+            return outcome.status, outcome.problem
+        return 200, outcome
 
     async def report(self, device: str, status: dict[str, Any]) -> None:
         game, _ = await self._reach()
@@ -76,9 +64,3 @@ class LocalLink:
 
     async def close(self) -> None:
         """Nothing to let go of: the server owns the table."""
-
-
-def _problem(refused: web.HTTPException) -> dict[str, Any]:
-    """The problem document the API would have answered with."""
-    body: dict[str, Any] = json.loads(refused.text or "{}")
-    return body

@@ -234,7 +234,12 @@ def build() -> dict[str, Any]:
             },
             "/api/tables/{table_id}/ws": {
                 "get": {
-                    "summary": "Follow the table live over a WebSocket",
+                    "summary": "Follow the table live, and send commands, over a WebSocket",
+                    "description": (
+                        "The server sends view, event and bye messages; the client may send "
+                        "command messages, each answered on the socket (answer or refused) "
+                        "after the command's own events. The message shapes are in docs/api.md."
+                    ),
                     "operationId": "followWs",
                     "parameters": [table_id, after],
                     "security": secured,

@@ -13,6 +13,7 @@ from server.context import SEIZE
 from server.local_link import LocalLink
 from tests.server.conftest import Client, bearer, new_table, send
 
+from .conftest import Gate
 from .test_tray import eventually
 
 JOIN = {"type": "join", "member": {"id": "v", "name": "V", "kind": "villain"}}
@@ -60,6 +61,57 @@ async def test_the_link_never_routes_by_a_view_older_than_its_own_last_command(
         assert status == 200 and link.seen == 0
     view = await link.view()  # returned only once the stream shows the join
     assert [m["id"] for m in view["members"]] == ["v"]
+
+
+@pytest.fixture
+async def gated_link(
+    gated: tuple[Client, Gate],
+) -> AsyncIterator[tuple[Client, Gate, dict[str, Any], TableLink]]:
+    """A new table, a link to it following it over its socket, and the gate that sees every
+    request the server is asked."""
+    client, gate = gated
+    table = await new_table(client, "four-color")
+    link = TableLink(str(client.make_url("")), table["id"], table["gm_token"])
+    await link.view()
+    await eventually(lambda: link.seen == 0)
+    yield client, gate, table, link
+    await link.close()
+
+
+async def test_the_link_sends_its_commands_on_the_tables_socket(
+    gated_link: tuple[Client, Gate, dict[str, Any], TableLink],
+) -> None:
+    client, gate, table, link = gated_link
+    status, answer = await link.send(JOIN)
+    assert status == 200 and answer["seq"] == 1 and answer["events"][0]["type"] == "joined"
+    assert link.seen == 1  # its socket showed the join before it answered
+    refusal = await link.send({"type": "deal_card", "card": "AS", "source": "device"})
+    assert gate.posted == 0
+    over_http = await send(client, table, {"type": "deal_card", "card": "AS", "source": "device"})
+    assert refusal == over_http and refusal[0] == 422 and refusal[1]["rule"]
+
+
+async def test_a_command_whose_socket_drops_before_its_answer_is_posted_and_applies_once(
+    gated_link: tuple[Client, Gate, dict[str, Any], TableLink],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    client, gate, table, link = gated_link
+    seize = client.app[SEIZE]
+    execute = seize.games.execute
+
+    async def then_drop(*args: Any) -> dict[str, Any]:
+        """Run the command, then close every socket before its answer can go out."""
+        answer = await execute(*args)
+        for ws in list(seize.sockets):
+            await ws.close()
+        return answer
+
+    monkeypatch.setattr(seize.games, "execute", then_drop)
+    status, answer = await link.send(JOIN)
+    assert status == 200 and answer["seq"] == 1 and answer["events"][0]["type"] == "joined"
+    assert gate.posted == 1  # sent again, with its key
+    read = await client.get(f"/api/tables/{table['id']}/events", headers=bearer(table["gm_token"]))
+    assert [e["event"]["type"] for e in (await read.json())["events"]] == ["joined"]
 
 
 async def test_inside_the_server_a_link_answers_as_the_api_does(client: Client) -> None:

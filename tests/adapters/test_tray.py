@@ -14,7 +14,10 @@ from typing import Any
 from adapters.link import TableLink
 from adapters.simulators.tray import TraySimulator
 from adapters.tray import TrayAdapter
+from server.context import SEIZE
 from tests.server.conftest import Client, bearer, new_table, send
+
+from .conftest import Gate
 
 
 async def eventually(condition: Callable[[], bool], timeout: float = 5) -> None:
@@ -96,7 +99,36 @@ async def test_a_roll_in_the_tray_reaches_a_subscriber_and_survives_an_unplug(
         rolled = await ws.receive_json()
         assert rolled["event"]["roll"]["character"] == "guard"
         assert rolled["view"]["phase"] == "round"
-        assert adapter.status.reconnects == 1 and adapter.status.rolls_sent == 2
+        # The link's own answer follows the events on its socket, so it may come after the
+        # subscriber's message.
+        await eventually(lambda: adapter.status.rolls_sent == 2)
+        assert adapter.status.reconnects == 1
+
+
+async def test_rolls_go_on_the_links_socket_and_by_post_while_it_is_down(
+    gated: tuple[Client, Gate], tmp_path: Path
+) -> None:
+    client, gate = gated
+    table = await rcs_awaiting_rolls(client)
+    async with tray_at(client, table, tmp_path / "seize-tray") as (tray, adapter):
+        link = adapter.link
+        assert isinstance(link, TableLink)
+        await link.view()  # it follows the table from here on
+        await eventually(lambda: link.seen == 3)
+        posted = gate.posted
+        tray.roll(6, 3, 5)
+        await eventually(lambda: adapter.status.rolls_sent == 1)
+        assert gate.posted == posted  # the roll went on the socket
+
+        gate.streams_open = False
+        client.app[SEIZE].hub.close_all("going away")  # the stream drops, and stays down
+        await eventually(lambda: link.seen is None)
+        tray.roll(6, 6, 6)
+        await eventually(lambda: adapter.status.rolls_sent == 2)
+        assert gate.posted == posted + 1
+    read = await client.get(f"/api/tables/{table['id']}", headers=bearer(table["gm_token"]))
+    view = (await read.json())["view"]
+    assert view["phase"] == "round" and len(view["characters"]) == 2
 
 
 async def test_a_roll_nobody_waits_for_is_reported_and_dropped(
