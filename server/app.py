@@ -13,13 +13,11 @@ from aiohttp import WSCloseCode, web
 
 from server import api, devices, dialects, handoff, live, openapi, pages, vtt
 from server.context import SEIZE, Seize
-from server.errors import FAILED, UNAVAILABLE, problem
+from server.errors import internal, unavailable
 from server.settings import Settings
 from server.store import StoreUnavailableError
 
 log = logging.getLogger("seize")
-RETRY_AFTER = 5
-"""Seconds a client is asked to wait when the database cannot be reached."""
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -68,15 +66,10 @@ async def logged(request: web.Request, handler: Handler) -> web.StreamResponse:
         # Nothing was acknowledged: a command's events are applied only once committed.
         log.warning("database unavailable", extra={"path": request.path})
         status = 503
-        raise problem(
-            web.HTTPServiceUnavailable,
-            "unavailable",
-            UNAVAILABLE,
-            headers={"Retry-After": str(RETRY_AFTER)},
-        ) from None
+        raise unavailable() from None
     except Exception:
         log.exception("request failed", extra={"path": request.path})
-        raise problem(web.HTTPInternalServerError, "internal", FAILED) from None
+        raise internal() from None
     finally:
         log.info(
             "request",

@@ -31,7 +31,9 @@ RETRY_AFTER = 5
 
 
 def unavailable() -> web.HTTPError:
-    """The 503 for a database out of reach: nothing was stored, so a retry is safe."""
+    """The 503 for a database out of reach: nothing was acknowledged. A write cut off while
+    it committed may be stored all the same, so a retry with the same idempotency key is safe,
+    and one without may apply twice."""
     return problem(
         web.HTTPServiceUnavailable,
         "unavailable",

@@ -2,8 +2,9 @@
 
 Every backend keeps the same things the same way: one row per event keyed by (table id,
 sequence), so two writers can never both append event N; tables, hashed tokens, idempotency
-answers, snapshots and each device's latest report; a schema it creates and migrates itself (``migrations.py``). A write
-returns only once it is committed, so a command is acknowledged only once it is durable.
+answers, snapshots and each device's latest report; a schema it creates and migrates itself
+(``migrations.py``). A write returns only once it is committed, so a command is acknowledged
+only once it is durable.
 
 ``open_store`` picks the backend from the ``db`` setting: a path is an SQLite file
 (``sqlite.py``, the embedded default), a ``postgresql://`` URL a PostgreSQL database

@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import adapters.tray_protocol
@@ -160,6 +160,8 @@ def test_an_extra_line_end_anywhere_in_a_line_refuses_it(
 ) -> None:
     """``…*70\\r\\r\\n``, a ``\\n`` inside the line: two lines ran together or a byte was lost."""
     at = data.draw(st.integers(0, len(line)))
+    # At the very end, "\r" then "\n" (or "\n" alone) is not extra: it is the line's ending.
+    assume(not (at == len(line) and extra + ending in ("\n", "\r\n")))
     broken = line[:at] + extra + line[at:] + ending
     for given_as in (broken, broken.encode("ascii")):
         with pytest.raises(LineError) as refused:
