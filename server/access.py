@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import secrets
 import time
 from collections import OrderedDict
@@ -20,6 +21,29 @@ from aiohttp import web
 from rules.roles import Role, Viewer
 from server.errors import problem
 from server.store import Store, TokenRow
+
+Networks = list[ipaddress.IPv4Network | ipaddress.IPv6Network]
+
+
+def client_address(request: web.Request, proxies: Networks) -> str:
+    """The address a request came from: behind reverse proxies the server trusts, the last
+    address in ``X-Forwarded-For`` that is not one of them (each proxy appends the address it
+    heard from, so the ones before it are whatever the client claimed). From anywhere else the
+    header is ignored, or a client could name any address it likes."""
+    remote = request.remote or ""
+    hops = [hop.strip() for hop in request.headers.get("X-Forwarded-For", "").split(",")]
+    for hop in reversed([remote, *hops] if _trusted(remote, proxies) else []):
+        if hop and not _trusted(hop, proxies):
+            return hop
+    return remote
+
+
+def _trusted(address: str, proxies: Networks) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in proxies)
 
 
 def mint() -> str:

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from rules.errors import RoleError, RuleError
 from rules.participants import ParticipantId
 from rules.roles import Viewer
-from server.access import Principal, admin_allowed, text_header
+from server.access import Principal, admin_allowed, client_address, text_header
 from server.context import SEIZE, Seize
 from server.errors import internal, problem, unavailable
 from server.games import Game, ServerFaultError, StaleError
@@ -226,7 +226,7 @@ def limited(wait: float | None, message: str) -> None:
 async def create_table(request: web.Request) -> web.Response:
     seize = request.app[SEIZE]
     if seize.admin_token is None:
-        address = (request.remote or "").encode()
+        address = client_address(request, seize.settings.forwarded_by).encode()
         limited(seize.creations.allow(address), "too many new tables from this address")
     elif not admin_allowed(request, seize.admin_token):
         raise problem(

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+from ipaddress import IPv4Network, IPv6Network
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
@@ -93,6 +94,10 @@ class Settings(BaseSettings):
     )
     devices: list[DeviceSetting] = Field(
         default_factory=list, description="Adapters to run beside the server ([[devices]] in TOML)"
+    )
+    forwarded_by: list[IPv4Network | IPv6Network] = Field(
+        default_factory=list,
+        description="Reverse proxies (addresses or networks) whose X-Forwarded-For is believed",
     )
     public_url: str | None = Field(
         default=None,

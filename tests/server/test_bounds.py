@@ -169,3 +169,35 @@ async def test_reads_past_the_generous_limit_are_told_when_to_come_back(
             client, table, {"type": "join", "member": {"id": "h", "name": "H", "kind": "hero"}}
         )
     )[0] == 200
+
+
+async def test_behind_a_trusted_proxy_new_tables_are_limited_per_forwarded_address(
+    make_client: MakeClient,
+) -> None:
+    """The proxy (the test client, on 127.0.0.1) forwards two clients: each has its own limit.
+    An address the client wrote itself, before the proxy's, does not buy another."""
+    client = await make_client(create_burst=1, create_per_minute=1, forwarded_by=["127.0.0.0/8"])
+
+    async def create(forwarded: str) -> int:
+        answer = await client.post(
+            "/api/tables",
+            json={"system": "four-color", "name": "t"},
+            headers={"X-Forwarded-For": forwarded},
+        )
+        return answer.status
+
+    assert await create("203.0.113.7") == 201
+    assert await create("203.0.113.8") == 201
+    assert await create("198.51.100.1, 203.0.113.7") == 429  # the claimed one is not believed
+    assert await create("203.0.113.8, 127.0.0.5") == 429  # another trusted proxy in the chain
+
+
+async def test_from_an_untrusted_peer_x_forwarded_for_is_ignored(make_client: MakeClient) -> None:
+    client = await make_client(create_burst=1, create_per_minute=1)
+    for forwarded, status in (("203.0.113.7", 201), ("203.0.113.8", 429)):
+        answer = await client.post(
+            "/api/tables",
+            json={"system": "four-color", "name": "t"},
+            headers={"X-Forwarded-For": forwarded},
+        )
+        assert answer.status == status
