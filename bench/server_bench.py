@@ -4,25 +4,39 @@
 
 The server runs in its own process over a fresh SQLite file (synchronous=FULL), or over the
 PostgreSQL database ``--db`` names (its tables are created there if missing); the sender and
-the WebSocket subscribers run in other processes (subscribers split over several). Times are
+the WebSocket subscribers run in other processes (subscribers split over several, each reading
+its sockets' bytes with little more than a pattern match, so that the time to the last of a
+thousand subscribers is mostly the server's). Times are
 taken on CLOCK_MONOTONIC, which every process on the machine shares, so an acknowledgement seen
 by the sender and an arrival seen by a subscriber compare directly.
 
+Each setup in turn: the server on asyncio's own loop, on uvloop, and as two workers sharing the
+port with Redis carrying events between them (subscribers are spread over the workers by the
+kernel). A setup whose server does not start, or on which no WebSocket can follow a table, is
+reported as skipped with the reason. For each:
+
 - round trip: one client sending commands one after another over a kept-alive connection;
-- durable commands per second: concurrent senders on several tables, each answer after fsync;
 - fan-out: a command's acknowledgement (the sender has the 200) to its arrival at the first and
   the last of 1, 100 and 1000 subscribers, at 20 commands a second (at 1000 subscribers that is
   20,000 messages a second for the clients, which share the machine's two cores with the
   server). The server publishes before it answers, so an arrival can precede the
   acknowledgement: such latencies are negative. Command sent to arrival is printed too;
-- a command's acknowledgement to the overlay's DOM showing it, in Debian's Chromium;
+- the server's CPU time per delivered message: user and system time of the server's process
+  and every process under it (from /proc, so in ticks of 10 ms), from the subscribers all
+  connected to their last message, over the messages they received. It includes the commands'
+  own handling; the figure less that (as measured with one subscriber) is printed beside it;
+- on uvloop, a command's acknowledgement to the overlay's DOM showing it, in Debian's Chromium;
 - the highest event rate 100 subscribers receive with nothing lost (no gap, no goodbye).
+
+Then durable commands per second over 100 tables, one sender each, with one worker and with
+two (and Redis), on SQLite and on PostgreSQL (the tests' server, ``SEIZE_TEST_POSTGRES``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import math
 import multiprocessing
 import os
@@ -37,6 +51,7 @@ from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import aiohttp
 
@@ -44,7 +59,7 @@ from tests.server.databases import postgres_missing, postgres_schema
 from tests.server.process import UNLIMITED, ServerProcess, call
 
 Table = dict[str, Any]
-SEQ = re.compile(r'\{"type": "event", "seq": (\d+)')
+SEQ = re.compile(rb'\{"type": "(event|view)", "seq": (\d+)')
 
 
 def pct(values: list[float], p: float) -> float:
@@ -131,6 +146,74 @@ def subscriber_process(
     asyncio.run(_subscribe(socket_url, token, count, final, ready, results, finished))
 
 
+class Follower(asyncio.Protocol):
+    """One subscriber's WebSocket, read at the byte level: a client that costs the CPUs the
+    server shares with it little, so that the time to the last of a thousand subscribers is the
+    server's rather than the clients'. It reads each text frame's sequence from its prefix and
+    answers nothing (the bench's server sends no heartbeat within a run)."""
+
+    def __init__(self, request: bytes, final: int, arrivals: dict[int, list[int]]) -> None:
+        self.request, self.final, self.arrivals = request, final, arrivals
+        self.buffer = bytearray()
+        self.transport: asyncio.Transport | None = None
+        loop = asyncio.get_running_loop()
+        self.started: asyncio.Future[None] = loop.create_future()  # the first view came
+        self.done: asyncio.Future[None] = loop.create_future()  # the final sequence came
+        self.upgraded = False
+        self.expected = 0
+        self.lost = self.received = 0
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        transport.write(self.request)
+
+    def connection_lost(self, error: Exception | None) -> None:
+        for waiting in (self.started, self.done):
+            if not waiting.done():
+                waiting.set_exception(ConnectionError(f"closed: {error}"))
+
+    def data_received(self, data: bytes) -> None:
+        now = time.monotonic_ns()
+        buffer = self.buffer
+        buffer += data
+        if not self.upgraded:
+            end = buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            if not buffer.startswith(b"HTTP/1.1 101"):
+                self.started.set_exception(ConnectionError(bytes(buffer[:end]).decode()))
+                return
+            self.upgraded = True
+            del buffer[: end + 4]
+        while len(buffer) >= 2:
+            size, start = buffer[1] & 0x7F, 2
+            if size >= 126:
+                start = 4 if size == 126 else 10
+                if len(buffer) < start:
+                    return
+                size = int.from_bytes(buffer[2:start], "big")
+            if len(buffer) < start + size:
+                return
+            if buffer[0] & 0x0F == 1 and (head := SEQ.match(buffer, start)) is not None:
+                self.message(head.group(1) == b"view", int(head.group(2)), now)
+            del buffer[: start + size]
+
+    def message(self, view: bool, seq: int, now: int) -> None:
+        if view:
+            self.expected = seq + 1
+            self.started.set_result(None)
+            return
+        self.received += 1
+        self.lost += seq - self.expected
+        self.expected = seq + 1
+        first_last = self.arrivals.setdefault(seq, [now, now])
+        first_last[0] = min(first_last[0], now)
+        first_last[1] = max(first_last[1], now)
+        if seq >= self.final and not self.done.done():
+            self.done.set_result(None)
+
+
 async def _subscribe(
     socket_url: str,
     token: str,
@@ -144,45 +227,34 @@ async def _subscribe(
     came, and losses. The sockets close only once ``finished`` is set, so that closing them
     does not count in the server's time for the fan-out."""
     arrivals: dict[int, list[int]] = {}
-    lost = received = 0
-    connector = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(connector=connector) as session:
-        sockets = await asyncio.gather(
-            *(
-                session.ws_connect(
-                    socket_url, headers={"Authorization": f"Bearer {token}"}, max_msg_size=0
-                )
-                for _ in range(count)
-            )
+    url = urlsplit(socket_url)
+    assert url.hostname is not None and url.port is not None
+    host, port = url.hostname, url.port
+    key = base64.b64encode(os.urandom(16)).decode()
+    request = (
+        f"GET {url.path} HTTP/1.1\r\nHost: {url.netloc}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+        f"Authorization: Bearer {token}\r\n\r\n"
+    ).encode()
+    loop = asyncio.get_running_loop()
+
+    async def connect() -> Follower:
+        _, follower = await loop.create_connection(
+            lambda: Follower(request, final, arrivals), host, port
         )
-        for ws in sockets:
-            start = (await ws.receive_json())["seq"]
-        ready.put(count)
+        return follower
 
-        async def read(ws: aiohttp.ClientWebSocketResponse) -> None:
-            nonlocal lost, received
-            expected = start + 1
-            async for message in ws:
-                now = time.monotonic_ns()
-                head = SEQ.match(message.data)  # the client only needs the sequence: read the
-                if head is None:  # prefix, not the whole message, to spare the shared CPUs
-                    break
-                received += 1
-                seq = int(head.group(1))
-                lost += seq - expected
-                expected = seq + 1
-                first_last = arrivals.setdefault(seq, [now, now])
-                first_last[0] = min(first_last[0], now)
-                first_last[1] = max(first_last[1], now)
-                if seq >= final:
-                    break
-            lost += max(0, final + 1 - expected)
-
-        await asyncio.gather(*(read(ws) for ws in sockets))
-        results.put({"arrivals": arrivals, "lost": lost, "received": received})
-        await asyncio.get_running_loop().run_in_executor(None, finished.wait)
-        for ws in sockets:
-            await ws.close()
+    followers = await asyncio.gather(*(connect() for _ in range(count)))
+    await asyncio.gather(*(f.started for f in followers))
+    ready.put(count)
+    await asyncio.gather(*(f.done for f in followers))
+    lost = sum(f.lost + max(0, final + 1 - f.expected) for f in followers)
+    received = sum(f.received for f in followers)
+    results.put({"arrivals": arrivals, "lost": lost, "received": received})
+    await loop.run_in_executor(None, finished.wait)
+    for follower in followers:
+        if follower.transport is not None:
+            follower.transport.close()
 
 
 async def _send_paced(table: Table, count: int, rate: float) -> dict[int, tuple[int, int]]:
@@ -310,6 +382,7 @@ def latencies(server: ServerProcess, count: int, rate: float) -> None:
     """Latency at a pace the machine sustains; capacity is ``highest_rate``'s question."""
     table = asyncio.run(_table(server.url))
     print(f"  fan-out, {count} commands at {rate:.0f}/s:")
+    per_command = 0.0  # the server's CPU for a command itself, from the one-subscriber run
     for subscribers in (1, 100, 1000):
         run = fan_out(server, table, subscribers, count, rate)
         sent, arrivals = run.sent, run.arrivals
@@ -324,10 +397,15 @@ def latencies(server: ServerProcess, count: int, rate: float) -> None:
                 f"p99 {a99:6.2f} ms   (sent → arrival p50 {s50:6.2f}  p99 {s99:6.2f})"
                 + (f"   LOST {run.lost}" if run.lost else "")
             )
+        if subscribers == 1:
+            per_command = run.cpu / max(1, len(run.sent))
+        delivering = (run.cpu - per_command * len(run.sent)) / max(1, run.received)
         print(
             f"  server CPU per delivered message, {subscribers:4} subscribers: "
             f"{run.cpu / max(1, run.received) * 1e6:7.2f} µs   "
-            f"({run.cpu:.2f} s for {run.received} messages)"
+            f"({run.cpu:.2f} s for {run.received} messages"
+            + (f"; {delivering * 1e6:.2f} µs less the commands' own" if subscribers > 1 else "")
+            + ")"
         )
     print("     targets: p99 to the last of 1000 subscribers ≤ 10 ms; ≤ 4.5 µs per delivery")
 
@@ -417,6 +495,7 @@ def overlay_latency(url: str, count: int) -> None:
 
 
 REDIS = "redis://127.0.0.1:6379"
+HEARTBEAT = 3600  # seconds: no pings within a run, which the bench's subscribers do not answer
 SETUPS = {
     "asyncio": ["--loop", "asyncio"],
     "uvloop": ["--loop", "uvloop"],
@@ -429,7 +508,7 @@ SETUPS = {
 def serving(db: Path | str, flags: list[str], folder: Path) -> Iterator[ServerProcess | str]:
     """A server started with ``flags``, or why it did not start (its last printed line)."""
     printed = folder / f"server-{uuid.uuid4().hex[:8]}.txt"
-    server = ServerProcess(db, output=printed, extra_args=flags, **UNLIMITED)
+    server = ServerProcess(db, output=printed, extra_args=flags, heartbeat=HEARTBEAT, **UNLIMITED)
     try:
         server.start()
     except RuntimeError as failed:
@@ -451,12 +530,29 @@ def setups(args: argparse.Namespace, count: int, folder: Path) -> None:
             if isinstance(server, str):
                 print(f"{name}: skipped: {server}")
                 continue
+            if (broken := asyncio.run(_not_followed(server.url))) is not None:
+                print(f"{name}: skipped: no WebSocket follows a table on it ({broken})")
+                continue
             print(f"{name}:")
             asyncio.run(round_trip(server.url, count * 2))
             latencies(server, count, rate=20)
             if name == "uvloop":
                 overlay_latency(server.url, count)
             highest_rate(server, 0.5 if args.quick else 2.0)
+
+
+async def _not_followed(url: str) -> str | None:
+    """Why a WebSocket cannot follow a table on this server, or None when one can."""
+    async with aiohttp.ClientSession() as session:
+        table = await new_table(session, url)
+        try:
+            async with session.ws_connect(
+                table["url"].replace("http", "ws", 1) + "/ws", headers=table["headers"]
+            ) as ws:
+                await ws.receive_json(timeout=5)
+        except (aiohttp.ClientError, TypeError, TimeoutError) as failed:
+            return f"{type(failed).__name__}: {failed}"
+    return None
 
 
 def throughputs(args: argparse.Namespace, folder: Path) -> None:
