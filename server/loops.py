@@ -1,9 +1,11 @@
-"""The event loop ``seize serve`` runs on.
+"""The event loop ``seize serve`` runs on: asyncio's own, or uvloop (``--loop uvloop``).
 
-Most of a busy server's time goes into writing to sockets, and uvloop's transports (libuv, in
-C) do that with less of Python around each write than asyncio's own loop, so it is the default
-wherever it is installed: Linux and macOS, where the package depends on it. Elsewhere, or when
-it is missing, asyncio's own loop runs the same code unchanged.
+uvloop's transports (libuv, in C) put less Python around each socket write, which is most of
+a busy server's time; the package is a dependency on Linux and macOS, where it builds. It is
+not the default yet: the WebSocket route checks for an ``asyncio.Transport``, which uvloop's
+transports are not, so WebSockets fail on it until that check accepts any transport
+(tests/server/test_loops.py holds the test that says when). Where uvloop cannot be imported,
+asking for it is refused rather than quietly replaced.
 """
 
 from __future__ import annotations
@@ -27,11 +29,11 @@ def uvloop_installed() -> bool:
 
 
 def choose(name: str | None) -> str:
-    """The loop to run: the one named, or uvloop where it is installed and asyncio's own
-    elsewhere. Asking for uvloop where it cannot be imported is refused with
-    LoopUnavailableError, so a deliberate choice is never quietly replaced by another."""
+    """The loop to run: the one named, asyncio's own by default. Asking for uvloop where it
+    cannot be imported is refused with LoopUnavailableError, so a deliberate choice is never
+    quietly replaced by another."""
     if name is None:
-        return "uvloop" if uvloop_installed() else "asyncio"
+        return "asyncio"
     if name == "uvloop" and not uvloop_installed():
         raise LoopUnavailableError("uvloop is not installed here")
     return name
