@@ -4,39 +4,64 @@
 
 The server runs in its own process over a fresh SQLite file (synchronous=FULL), or over the
 PostgreSQL database ``--db`` names (its tables are created there if missing); the sender and
-the WebSocket subscribers run in other processes (subscribers split over several). Times are
+the WebSocket subscribers run in other processes (subscribers split over several, each reading
+its sockets' bytes with little more than a pattern match, so that the time to the last of a
+thousand subscribers is mostly the server's). Times are
 taken on CLOCK_MONOTONIC, which every process on the machine shares, so an acknowledgement seen
 by the sender and an arrival seen by a subscriber compare directly.
 
+Each setup in turn: the server on asyncio's own loop, on uvloop, and as two workers sharing the
+port with Redis carrying events between them (subscribers are spread over the workers by the
+kernel). A setup whose server does not start, or on which no WebSocket can follow a table, is
+reported as skipped with the reason. For each:
+
 - round trip: one client sending commands one after another over a kept-alive connection;
-- durable commands per second: concurrent senders on several tables, each answer after fsync;
 - fan-out: a command's acknowledgement (the sender has the 200) to its arrival at the first and
   the last of 1, 100 and 1000 subscribers, at 20 commands a second (at 1000 subscribers that is
   20,000 messages a second for the clients, which share the machine's two cores with the
   server). The server publishes before it answers, so an arrival can precede the
   acknowledgement: such latencies are negative. Command sent to arrival is printed too;
-- a command's acknowledgement to the overlay's DOM showing it, in Debian's Chromium;
+- the server's CPU time per delivered message: user and system time of the server's process
+  and every process under it (from /proc, so in ticks of 10 ms), from the subscribers all
+  connected to their last message, over the messages they received. It includes the commands'
+  own handling; the figure less that (as measured with one subscriber) is printed beside it;
+- on asyncio's loop (the default), a command's acknowledgement to the overlay's DOM showing
+  it, in Debian's Chromium;
 - the highest event rate 100 subscribers receive with nothing lost (no gap, no goodbye).
+
+Then durable commands per second over 100 tables, one sender each, with one worker and with
+two (and Redis), on SQLite and on PostgreSQL (the tests' server, ``SEIZE_TEST_POSTGRES``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
+import math
 import multiprocessing
+import os
 import re
+import socket
 import tempfile
 import time
+import uuid
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from multiprocessing.queues import Queue
+from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import aiohttp
 
+from tests.server.databases import postgres_missing, postgres_schema
 from tests.server.process import UNLIMITED, ServerProcess, call
 
 Table = dict[str, Any]
-SEQ = re.compile(r'\{"type": "event", "seq": (\d+)')
+SEQ = re.compile(rb'\{"type": "(event|view)", "seq": (\d+)')
 
 
 def pct(values: list[float], p: float) -> float:
@@ -78,30 +103,37 @@ async def round_trip(url: str, count: int) -> None:
             await command(session, table)
             times.append((time.perf_counter() - start) * 1000)
     print(
-        f"HTTP command round trip      p50 {pct(times, 0.5):6.2f} ms   "
+        f"  HTTP command round trip      p50 {pct(times, 0.5):6.2f} ms   "
         f"p99 {pct(times, 0.99):6.2f} ms   ({count} commands)"
     )
 
 
-async def throughput(url: str, seconds: float, tables: int, senders: int) -> None:
+async def throughput(url: str, seconds: float, tables: int) -> tuple[float, int]:
+    """Commands per second from one sender per table, each on a connection of its own (as a GM's
+    console keeps one), so with several workers a table's commands go to one of them; and how
+    many were refused as stale (another worker appended first) and sent again."""
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
         made = [await new_table(session, url) for _ in range(tables)]
-        done = 0
-        deadline = time.monotonic() + seconds
+    done = stale = 0
+    deadline = time.monotonic() + seconds
 
-        async def send(table: Table) -> None:
-            nonlocal done
+    async def send(table: Table) -> None:
+        nonlocal done, stale
+        body = {"type": "set_pool", "side": "crew", "points": 3}
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=1)) as own:
             while time.monotonic() < deadline:
-                await command(session, table)
-                done += 1
+                async with own.post(
+                    f"{table['url']}/commands", json=body, headers=table["headers"]
+                ) as answer:
+                    if answer.status == 409:
+                        stale += 1
+                        continue
+                    assert answer.status == 200, await answer.text()
+                    done += 1
 
-        start = time.monotonic()
-        await asyncio.gather(*(send(made[n % tables]) for n in range(senders)))
-        rate = done / (time.monotonic() - start)
-    print(
-        f"durable commands per second  {rate:8.0f}   ({senders} senders on {tables} tables, "
-        f"each answered after fsync; target ≥ 1000)"
-    )
+    start = time.monotonic()
+    await asyncio.gather(*(send(table) for table in made))
+    return done / (time.monotonic() - start), stale
 
 
 def subscriber_process(
@@ -111,8 +143,77 @@ def subscriber_process(
     final: int,
     ready: Queue[int],
     results: Queue[dict[str, Any]],
+    finished: EventType,
 ) -> None:
-    asyncio.run(_subscribe(socket_url, token, count, final, ready, results))
+    asyncio.run(_subscribe(socket_url, token, count, final, ready, results, finished))
+
+
+class Follower(asyncio.Protocol):
+    """One subscriber's WebSocket, read at the byte level: a client that costs the CPUs the
+    server shares with it little, so that the time to the last of a thousand subscribers is the
+    server's rather than the clients'. It reads each text frame's sequence from its prefix and
+    answers nothing (the bench's server sends no heartbeat within a run)."""
+
+    def __init__(self, request: bytes, final: int, arrivals: dict[int, list[int]]) -> None:
+        self.request, self.final, self.arrivals = request, final, arrivals
+        self.buffer = bytearray()
+        self.transport: asyncio.Transport | None = None
+        loop = asyncio.get_running_loop()
+        self.started: asyncio.Future[None] = loop.create_future()  # the first view came
+        self.done: asyncio.Future[None] = loop.create_future()  # the final sequence came
+        self.upgraded = False
+        self.expected = 0
+        self.lost = self.received = 0
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        transport.write(self.request)
+
+    def connection_lost(self, error: Exception | None) -> None:
+        for waiting in (self.started, self.done):
+            if not waiting.done():
+                waiting.set_exception(ConnectionError(f"closed: {error}"))
+
+    def data_received(self, data: bytes) -> None:
+        now = time.monotonic_ns()
+        buffer = self.buffer
+        buffer += data
+        if not self.upgraded:
+            end = buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            if not buffer.startswith(b"HTTP/1.1 101"):
+                self.started.set_exception(ConnectionError(bytes(buffer[:end]).decode()))
+                return
+            self.upgraded = True
+            del buffer[: end + 4]
+        while len(buffer) >= 2:
+            size, start = buffer[1] & 0x7F, 2
+            if size >= 126:
+                start = 4 if size == 126 else 10
+                if len(buffer) < start:
+                    return
+                size = int.from_bytes(buffer[2:start], "big")
+            if len(buffer) < start + size:
+                return
+            if buffer[0] & 0x0F == 1 and (head := SEQ.match(buffer, start)) is not None:
+                self.message(head.group(1) == b"view", int(head.group(2)), now)
+            del buffer[: start + size]
+
+    def message(self, view: bool, seq: int, now: int) -> None:
+        if view:
+            self.expected = seq + 1
+            self.started.set_result(None)
+            return
+        self.received += 1
+        self.lost += seq - self.expected
+        self.expected = seq + 1
+        first_last = self.arrivals.setdefault(seq, [now, now])
+        first_last[0] = min(first_last[0], now)
+        first_last[1] = max(first_last[1], now)
+        if seq >= self.final and not self.done.done():
+            self.done.set_result(None)
 
 
 async def _subscribe(
@@ -122,46 +223,40 @@ async def _subscribe(
     final: int,
     ready: Queue[int],
     results: Queue[dict[str, Any]],
+    finished: EventType,
 ) -> None:
-    """Hold ``count`` sockets; report each sequence's first and last arrival, and losses."""
+    """Hold ``count`` sockets; report each sequence's first and last arrival, how many messages
+    came, and losses. The sockets close only once ``finished`` is set, so that closing them
+    does not count in the server's time for the fan-out."""
     arrivals: dict[int, list[int]] = {}
-    lost = 0
-    connector = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(connector=connector) as session:
-        sockets = await asyncio.gather(
-            *(
-                session.ws_connect(
-                    socket_url, headers={"Authorization": f"Bearer {token}"}, max_msg_size=0
-                )
-                for _ in range(count)
-            )
+    url = urlsplit(socket_url)
+    assert url.hostname is not None and url.port is not None
+    host, port = url.hostname, url.port
+    key = base64.b64encode(os.urandom(16)).decode()
+    request = (
+        f"GET {url.path} HTTP/1.1\r\nHost: {url.netloc}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+        f"Authorization: Bearer {token}\r\n\r\n"
+    ).encode()
+    loop = asyncio.get_running_loop()
+
+    async def connect() -> Follower:
+        _, follower = await loop.create_connection(
+            lambda: Follower(request, final, arrivals), host, port
         )
-        for ws in sockets:
-            start = (await ws.receive_json())["seq"]
-        ready.put(count)
+        return follower
 
-        async def read(ws: aiohttp.ClientWebSocketResponse) -> None:
-            nonlocal lost
-            expected = start + 1
-            async for message in ws:
-                now = time.monotonic_ns()
-                head = SEQ.match(message.data)  # the client only needs the sequence: read the
-                if head is None:  # prefix, not the whole message, to spare the shared CPUs
-                    break
-                seq = int(head.group(1))
-                lost += seq - expected
-                expected = seq + 1
-                first_last = arrivals.setdefault(seq, [now, now])
-                first_last[0] = min(first_last[0], now)
-                first_last[1] = max(first_last[1], now)
-                if seq >= final:
-                    break
-            lost += max(0, final + 1 - expected)
-
-        await asyncio.gather(*(read(ws) for ws in sockets))
-        for ws in sockets:
-            await ws.close()
-    results.put({"arrivals": arrivals, "lost": lost})
+    followers = await asyncio.gather(*(connect() for _ in range(count)))
+    await asyncio.gather(*(f.started for f in followers))
+    ready.put(count)
+    await asyncio.gather(*(f.done for f in followers))
+    lost = sum(f.lost + max(0, final + 1 - f.expected) for f in followers)
+    received = sum(f.received for f in followers)
+    results.put({"arrivals": arrivals, "lost": lost, "received": received})
+    await loop.run_in_executor(None, finished.wait)
+    for follower in followers:
+        if follower.transport is not None:
+            follower.transport.close()
 
 
 async def _send_paced(table: Table, count: int, rate: float) -> dict[int, tuple[int, int]]:
@@ -182,13 +277,31 @@ async def _send_paced(table: Table, count: int, rate: float) -> dict[int, tuple[
     return sent
 
 
+@dataclass
+class FanOut:
+    """One fan-out run: each sequence's (sent, acknowledged) and (first, last) arrival, the
+    messages lost and received, and the server's CPU seconds while it ran."""
+
+    sent: dict[int, tuple[int, int]]
+    arrivals: dict[int, list[int]]
+    lost: int
+    received: int
+    cpu: float
+
+
 def fan_out(
-    url: str, table: Table, subscribers: int, count: int, rate: float, processes: int = 4
-) -> tuple[dict[int, tuple[int, int]], dict[int, list[int]], int]:
-    """Subscribers in ``processes`` processes; returns sends, arrivals (first, last), losses."""
+    server: ServerProcess,
+    table: Table,
+    subscribers: int,
+    count: int,
+    rate: float,
+    processes: int = 4,
+) -> FanOut:
+    """Subscribers in ``processes`` processes, ``count`` commands at ``rate`` to them."""
     context = multiprocessing.get_context("spawn")
     ready: Queue[int] = context.Queue()
     results: Queue[dict[str, Any]] = context.Queue()
+    finished = context.Event()
     version = asyncio.run(_version(table))
     final = version + count
     shares = [
@@ -199,7 +312,7 @@ def fan_out(
     workers = [
         context.Process(
             target=subscriber_process,
-            args=(socket_url, table["overlay_token"], share, final, ready, results),
+            args=(socket_url, table["overlay_token"], share, final, ready, results, finished),
         )
         for share in shares
         if share
@@ -208,18 +321,54 @@ def fan_out(
         worker.start()
     for _ in workers:
         ready.get(timeout=120)
+    before = server_cpu(server)
     sent = asyncio.run(_send_paced(table, count, rate))
     arrivals: dict[int, list[int]] = {}
-    lost = 0
+    lost = received = 0
     for _ in workers:
         report = results.get(timeout=120)
         lost += report["lost"]
+        received += report["received"]
         for seq, (first, last) in report["arrivals"].items():
             merged = arrivals.setdefault(seq, [first, last])
             merged[0], merged[1] = min(merged[0], first), max(merged[1], last)
+    cpu = server_cpu(server) - before
+    finished.set()
     for worker in workers:
         worker.join()
-    return sent, arrivals, lost
+    return FanOut(sent, arrivals, lost, received, cpu)
+
+
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def server_cpu(server: ServerProcess) -> float:
+    """CPU seconds (user and system) the server's process and every process under it have used,
+    from /proc: several workers count together, and one that ended counts in its parent's
+    children's time. NaN where there is no /proc."""
+    assert server.process is not None
+    try:
+        parents: dict[int, int] = {}
+        used: dict[int, int] = {}
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:  # gone meanwhile
+                continue
+            fields = stat[stat.rindex(")") + 2 :].split()  # after the command's name
+            parents[int(entry.name)] = int(fields[1])
+            used[int(entry.name)] = sum(int(field) for field in fields[11:15])
+    except OSError:
+        return math.nan
+    tree = {server.process.pid}
+    grew = True
+    while grew:
+        below = {pid for pid, parent in parents.items() if parent in tree} - tree
+        grew = bool(below)
+        tree |= below
+    return sum(used.get(pid, 0) for pid in tree) / TICKS
 
 
 async def _version(table: Table) -> int:
@@ -231,12 +380,14 @@ async def _version(table: Table) -> int:
         return seq
 
 
-def latencies(url: str, count: int, rate: float) -> None:
+def latencies(server: ServerProcess, count: int, rate: float) -> None:
     """Latency at a pace the machine sustains; capacity is ``highest_rate``'s question."""
-    table = asyncio.run(_table(url))
-    print(f"fan-out latency, {count} commands at {rate:.0f}/s:")
+    table = asyncio.run(_table(server.url))
+    print(f"  fan-out, {count} commands at {rate:.0f}/s:")
+    per_command = 0.0  # the server's CPU for a command itself, from the one-subscriber run
     for subscribers in (1, 100, 1000):
-        sent, arrivals, lost = fan_out(url, table, subscribers, count, rate)
+        run = fan_out(server, table, subscribers, count, rate)
+        sent, arrivals = run.sent, run.arrivals
         figures = {}
         for name, index in (("first", 0), ("last", 1)):
             ack = [(arrivals[s][index] - sent[s][1]) / 1e6 for s in sent if s in arrivals]
@@ -244,11 +395,21 @@ def latencies(url: str, count: int, rate: float) -> None:
             figures[name] = (pct(ack, 0.5), pct(ack, 0.99), pct(send, 0.5), pct(send, 0.99))
         for name, (a50, a99, s50, s99) in figures.items():
             print(
-                f"ack → arrival, {subscribers:4} subscribers, {name:5}  p50 {a50:6.2f} ms  "
+                f"  ack → arrival, {subscribers:4} subscribers, {name:5}  p50 {a50:6.2f} ms  "
                 f"p99 {a99:6.2f} ms   (sent → arrival p50 {s50:6.2f}  p99 {s99:6.2f})"
-                + (f"   LOST {lost}" if lost else "")
+                + (f"   LOST {run.lost}" if run.lost else "")
             )
-    print("   target: p99 to the last of 1000 subscribers ≤ 10 ms")
+        if subscribers == 1:
+            per_command = run.cpu / max(1, len(run.sent))
+        delivering = (run.cpu - per_command * len(run.sent)) / max(1, run.received)
+        print(
+            f"  server CPU per delivered message, {subscribers:4} subscribers: "
+            f"{run.cpu / max(1, run.received) * 1e6:7.2f} µs   "
+            f"({run.cpu:.2f} s for {run.received} messages"
+            + (f"; {delivering * 1e6:.2f} µs less the commands' own" if subscribers > 1 else "")
+            + ")"
+        )
+    print("     targets: p99 to the last of 1000 subscribers ≤ 10 ms; ≤ 4.5 µs per delivery")
 
 
 async def _table(url: str) -> Table:
@@ -256,26 +417,25 @@ async def _table(url: str) -> Table:
         return await new_table(session, url)
 
 
-def highest_rate(url: str, seconds: float) -> None:
-    table = asyncio.run(_table(url))
+def highest_rate(server: ServerProcess, seconds: float) -> None:
+    table = asyncio.run(_table(server.url))
     best = 0.0
     for rate in (100, 250, 500, 1000, 2000, 4000):
         count = int(rate * seconds)
         started = time.monotonic()
-        sent, arrivals, lost = fan_out(url, table, 100, count, rate)
-        achieved = len(sent) / max(
-            1e-9, (max(a for a, _ in sent.values()) - min(a for a, _ in sent.values())) / 1e9
-        )
-        whole = all(s in arrivals for s in sent) and not lost
+        run = fan_out(server, table, 100, count, rate)
+        times = [at for at, _ in run.sent.values()]
+        achieved = len(run.sent) / max(1e-9, (max(times) - min(times)) / 1e9)
+        whole = all(s in run.arrivals for s in run.sent) and not run.lost
         print(
-            f"100 subscribers at {rate:5} events/s asked: {achieved:6.0f}/s sent, "
-            f"{'nothing lost' if whole else f'LOST {lost}'}"
+            f"  100 subscribers at {rate:5} events/s asked: {achieved:6.0f}/s sent, "
+            f"{'nothing lost' if whole else f'LOST {run.lost}'}"
             f"   ({time.monotonic() - started:.1f} s)"
         )
         if not whole:
             break
         best = max(best, min(achieved, rate))
-    print(f"highest event rate delivered to 100 subscribers with nothing lost: {best:.0f}/s")
+    print(f"  highest event rate delivered to 100 subscribers with nothing lost: {best:.0f}/s")
 
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -336,23 +496,123 @@ def overlay_latency(url: str, count: int) -> None:
     )
 
 
+REDIS = "redis://127.0.0.1:6379"
+HEARTBEAT = 3600  # seconds: no pings within a run, which the bench's subscribers do not answer
+SETUPS = {
+    "asyncio": ["--loop", "asyncio"],
+    "uvloop": ["--loop", "uvloop"],
+    "two workers + Redis": ["--workers", "2", "--bus", REDIS],
+}
+"""Each fan-out setup: a name and its flags for ``seize serve``."""
+
+
+@contextmanager
+def serving(db: Path | str, flags: list[str], folder: Path) -> Iterator[ServerProcess | str]:
+    """A server started with ``flags``, or why it did not start (its last printed line)."""
+    printed = folder / f"server-{uuid.uuid4().hex[:8]}.txt"
+    server = ServerProcess(db, output=printed, extra_args=flags, heartbeat=HEARTBEAT, **UNLIMITED)
+    try:
+        server.start()
+    except RuntimeError as failed:
+        server.stop()
+        lines = printed.read_text().strip().splitlines() if printed.exists() else []
+        yield f"{failed}: {lines[-1] if lines else 'it printed nothing'}"
+        return
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def redis_missing() -> str | None:
+    """Why Redis cannot carry the two workers' events, or None: without it they would fall
+    back to polling the database, and the figures would not be the bus's."""
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
+    except OSError as failed:
+        return f"Redis is not reachable at {REDIS} ({failed})"
+    return None
+
+
+def setups(args: argparse.Namespace, count: int, folder: Path) -> None:
+    """Round trip, fan-out latency and CPU, and the lossless rate, on each setup in turn."""
+    for name, flags in SETUPS.items():
+        if REDIS in flags and (missing := redis_missing()) is not None:
+            print(f"{name}: skipped: {missing}")
+            continue
+        db = args.db or folder / f"{name.split()[0]}.db"
+        with serving(db, flags, folder) as server:
+            if isinstance(server, str):
+                print(f"{name}: skipped: {server}")
+                continue
+            if (broken := asyncio.run(_not_followed(server.url))) is not None:
+                print(f"{name}: skipped: no WebSocket follows a table on it ({broken})")
+                continue
+            print(f"{name}:")
+            asyncio.run(round_trip(server.url, count * 2))
+            latencies(server, count, rate=20)
+            if name == "asyncio":  # the default loop
+                overlay_latency(server.url, count)
+            highest_rate(server, 0.5 if args.quick else 2.0)
+
+
+async def _not_followed(url: str) -> str | None:
+    """Why a WebSocket cannot follow a table on this server, or None when one can."""
+    async with aiohttp.ClientSession() as session:
+        table = await new_table(session, url)
+        try:
+            async with session.ws_connect(
+                table["url"].replace("http", "ws", 1) + "/ws", headers=table["headers"]
+            ) as ws:
+                await ws.receive_json(timeout=5)
+        except (aiohttp.ClientError, TypeError, TimeoutError) as failed:
+            return f"{type(failed).__name__}: {failed}"
+    return None
+
+
+def throughputs(args: argparse.Namespace, folder: Path) -> None:
+    """Durable commands per second over 100 tables with one and two workers, on each database."""
+    seconds = 1.0 if args.quick else 3.0
+    missing = postgres_missing()
+    for workers in (1, 2):
+        flags = ["--workers", "2", "--bus", REDIS] if workers == 2 else []
+        for backend in ("SQLite", "PostgreSQL"):
+            label = f"durable commands per second, {workers} worker{'s' * (workers > 1)}, {backend}"
+            if backend == "PostgreSQL" and missing is not None:
+                print(f"{label}: skipped: {missing}")
+                continue
+            if workers == 2 and (no_bus := redis_missing()) is not None:
+                print(f"{label}: skipped: {no_bus}")
+                continue
+            with ExitStack() as held:
+                db = (
+                    folder / f"throughput-{workers}.db"
+                    if backend == "SQLite"
+                    else held.enter_context(postgres_schema())
+                )
+                server = held.enter_context(serving(db, flags, folder))
+                if isinstance(server, str):
+                    print(f"{label}: skipped: {server}")
+                    continue
+                rate, stale = asyncio.run(throughput(server.url, seconds, tables=100))
+            print(
+                f"{label:52} {rate:7.0f}   (100 tables, a sender each, answered once durable"
+                + (f"; {stale} refused as stale and sent again" if stale else "")
+                + ")"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--quick", action="store_true", help="fewer commands, for a smoke run")
-    parser.add_argument("--db", help="a postgresql:// URL to run over instead of SQLite")
+    parser.add_argument("--db", help="a postgresql:// URL to run the fan-out over, not SQLite")
     args = parser.parse_args()
     count = 50 if args.quick else 200
-    with (
-        tempfile.TemporaryDirectory() as folder,
-        ServerProcess(args.db or Path(folder) / "bench.db", **UNLIMITED) as server,
-    ):
-        asyncio.run(round_trip(server.url, count * 2))
-        asyncio.run(throughput(server.url, 1.0 if args.quick else 3.0, tables=8, senders=32))
-        latencies(server.url, count, rate=20)
-        overlay_latency(server.url, count)
-        highest_rate(server.url, 0.5 if args.quick else 2.0)
+    with tempfile.TemporaryDirectory() as folder:
+        setups(args, count, Path(folder))
+        throughputs(args, Path(folder))
 
 
 if __name__ == "__main__":

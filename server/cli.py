@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 from pydantic import ValidationError
 
-from server import demo_devices, hardware
+from server import demo_devices, hardware, loops
 from server.app import make_app, tls_context
 from server.context import SEIZE
 from server.demo_table import ready, ready_rcs
@@ -55,6 +55,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--tls-cert", type=Path, help="serve HTTPS and WSS with this PEM certificate"
     )
     serve.add_argument("--tls-key", type=Path, help="the PEM private key of --tls-cert")
+    serve.add_argument(
+        "--loop",
+        choices=loops.LOOPS,
+        help="the event loop to run on (default: asyncio)",
+    )
     demo = commands.add_parser("demo", help="play a Four Color Hack scene in the terminal")
     demo.add_argument("--seed", type=int, help="replay a particular deal (default: a fresh one)")
     hardware.add_commands(commands)
@@ -81,6 +86,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         decks = [hardware.load_deck(device.deck) for device in settings.devices]
     except ValueError as wrong:  # a bad setting, settings file or deck file
         print(f"seize: {_one_line(wrong)}", file=sys.stderr)
+        return 2
+    try:
+        loop = loops.choose(args.loop)
+    except loops.LoopUnavailableError as wrong:
+        print(f"seize: --loop: {wrong}", file=sys.stderr)
         return 2
     configure()
     _allow_many_connections()
@@ -109,6 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print=None,
             access_log=None,
             reuse_port=settings.workers > 1,
+            loop=loops.new_loop(loop),
         )
     except (StoreUnavailableError, SchemaTooNewError) as wrong:  # at startup: nothing served
         print(f"seize: db: {wrong}", file=sys.stderr)
@@ -189,7 +200,8 @@ def _announce(
         bus = app[SEIZE].bus.shown
         workers = f"{settings.workers} workers, " if settings.workers > 1 else ""
         lines = [
-            f"Seize is serving at {base}  (database: {shown(settings.db)}; {workers}events: {bus})",
+            f"Seize is serving at {base}  (database: {shown(settings.db)}; {workers}events: {bus}; "
+            f"event loop: {loops.running()})",
             f"  API docs:     {base}/api/docs",
         ]
         if demo:

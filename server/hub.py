@@ -1,10 +1,12 @@
 """Fan-out: every subscriber of a table gets each event as its role may see it.
 
-Subscribers are grouped by viewer (GM, overlay, each player binding), and each event is encoded
-once per group, not once per subscriber: its JSON, and for WebSockets the whole frame, bytes
-and all, which is then written straight to each socket as the event is published. Every
-message carries its sequence number; an event a role may see nothing of still goes out, with
-``event: null``, so a client can tell a gap from a loss.
+Subscribers are grouped by viewer (GM, overlay, each player binding), and a command's events are
+encoded once per group, not once per subscriber: their JSON, and for WebSockets the whole
+frames, bytes and all, joined into one buffer that is written to each socket in one call. At a
+thousand subscribers the server's time is the writes themselves, so a subscriber costs its
+write and one look at its unsent backlog per command, nothing more. Every message carries its
+sequence number; an event a role may see nothing of still goes out, with ``event: null``, so a
+client can tell a gap from a loss.
 
 A subscriber with more than its backlog of bytes not yet taken by the network is dropped with
 a last message saying where to resume: it is never skipped silently.
@@ -16,7 +18,8 @@ import asyncio
 import json
 import struct
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from rules.roles import Viewer
@@ -36,79 +39,74 @@ def websocket_frame(payload: bytes) -> bytes:
     return header + payload
 
 
-@dataclass
+@dataclass(eq=False)
 class Frame:
-    """One message, encoded once and shared by every subscriber of a group."""
+    """Messages of one kind, each a sequence number and its JSON, encoded once and shared by
+    every subscriber of a group: a view, a goodbye, or all of a command's events, which go out
+    in one write. Each wire form is made the first time a subscriber needs it."""
 
-    seq: int
     kind: str  # "event", "view" or "bye"
-    json: str
-    _ws: bytes | None = field(default=None, repr=False)
-    _sse: bytes | None = field(default=None, repr=False)
+    messages: tuple[tuple[int, str], ...]
 
     @property
+    def seq(self) -> int:
+        """The last message's sequence: a subscriber sent this frame has everything to it."""
+        return self.messages[-1][0]
+
+    @cached_property
     def ws(self) -> bytes:
-        if self._ws is None:
-            self._ws = websocket_frame(self.json.encode())
-        return self._ws
+        return b"".join(websocket_frame(text.encode()) for _, text in self.messages)
 
-    @property
+    @cached_property
     def sse(self) -> bytes:
-        if self._sse is None:
-            self._sse = f"id: {self.seq}\nevent: {self.kind}\ndata: {self.json}\n\n".encode()
-        return self._sse
+        kind = self.kind
+        return "".join(
+            f"id: {seq}\nevent: {kind}\ndata: {text}\n\n" for seq, text in self.messages
+        ).encode()
 
 
-def event_frame(seq: int, event: str, view: str | None) -> Frame:
+def event_message(seq: int, event: str, view: str | None) -> tuple[int, str]:
     """An event message from the event's JSON (``null`` when the role may see none of it),
     with the view after it when it is a command's last."""
     tail = f', "view": {view}' if view is not None else ""
-    return Frame(
-        seq=seq, kind="event", json=f'{{"type": "event", "seq": {seq}, "event": {event}{tail}}}'
-    )
+    return seq, f'{{"type": "event", "seq": {seq}, "event": {event}{tail}}}'
+
+
+def event_frame(seq: int, event: str, view: str | None) -> Frame:
+    return Frame("event", (event_message(seq, event, view),))
 
 
 def view_frame(seq: int, view: str) -> Frame:
-    return Frame(seq=seq, kind="view", json=f'{{"type": "view", "seq": {seq}, "view": {view}}}')
+    return Frame("view", ((seq, f'{{"type": "view", "seq": {seq}, "view": {view}}}'),))
 
 
 def bye_frame(seq: int, reason: str) -> Frame:
     body = json.dumps({"type": "bye", "seq": seq, "reason": reason, "resume_after": seq})
-    return Frame(seq=seq, kind="bye", json=body)
+    return Frame("bye", ((seq, body),))
 
 
 class Subscriber:
-    """One live connection. ``delivered`` is the last sequence handed to the network."""
+    """One live connection. ``delivered`` is the last sequence handed to the network, ``handed``
+    the last handed to this subscriber at all (written, or queued to be)."""
 
     def __init__(self, viewer: Viewer, backlog: int) -> None:
         self.viewer = viewer
         self.backlog = backlog
         self.delivered = 0
+        self.handed = 0
         self.reason: str | None = None  # why it was dropped
 
     def push(self, frame: Frame, *, catching_up: bool = False) -> bool:
-        """Send a frame; False if this is what found the subscriber too slow. A catch-up is
-        sent whole, however large: it is what the subscriber asked for."""
-        if self.reason is not None:
-            return True
-        if not catching_up and self.pending() > self.backlog:
-            self.drop(TOO_SLOW)
-            return False
-        self.send(frame)
-        return True
+        """Send a frame; False if this is what found the subscriber too slow (more than its
+        backlog unsent), which drops it. A catch-up is sent whole, however large: it is what
+        the subscriber asked for."""
+        raise NotImplementedError
 
     def drop(self, reason: str) -> None:
         """Stop sending, and say where to resume from."""
         if self.reason is None:
             self.reason = reason
             self.say_goodbye()
-
-    def pending(self) -> int:
-        """Bytes sent but not yet taken by the network."""
-        raise NotImplementedError
-
-    def send(self, frame: Frame) -> None:
-        raise NotImplementedError
 
     def say_goodbye(self) -> None:
         raise NotImplementedError
@@ -128,13 +126,19 @@ class SocketSubscriber(Subscriber):
         self.transport = transport
         self._close = close
 
-    def pending(self) -> int:
-        return self.transport.get_write_buffer_size()
-
-    def send(self, frame: Frame) -> None:
-        if not self.transport.is_closing():
-            self.transport.write(frame.ws)
+    def push(self, frame: Frame, *, catching_up: bool = False) -> bool:
+        # Once per subscriber per command: kept to the backlog check and the write.
+        if self.reason is not None:
+            return True
+        transport = self.transport
+        if not catching_up and transport.get_write_buffer_size() > self.backlog:
+            self.drop(TOO_SLOW)
+            return False
+        self.handed = frame.seq
+        if not transport.is_closing():  # gone: it is unsubscribed as its handler ends
+            transport.write(frame.ws)
             self.delivered = frame.seq
+        return True
 
     def say_goodbye(self) -> None:
         if not self.transport.is_closing():
@@ -148,14 +152,18 @@ class StreamSubscriber(Subscriber):
     def __init__(self, viewer: Viewer, backlog: int) -> None:
         super().__init__(viewer, backlog)
         self.queue: asyncio.Queue[Frame] = asyncio.Queue()
-        self._pending = 0
+        self._pending = 0  # bytes queued, not yet written
 
-    def pending(self) -> int:
-        return self._pending
-
-    def send(self, frame: Frame) -> None:
+    def push(self, frame: Frame, *, catching_up: bool = False) -> bool:
+        if self.reason is not None:
+            return True
+        if not catching_up and self._pending > self.backlog:
+            self.drop(TOO_SLOW)
+            return False
+        self.handed = frame.seq
         self._pending += len(frame.sse)
         self.queue.put_nowait(frame)
+        return True
 
     def sent(self, frame: Frame) -> None:
         self._pending -= len(frame.sse)
@@ -182,13 +190,18 @@ class Shown:
     encoded: list[str]
     view: str | None
 
-    def frames(self, first: int) -> list[Frame]:
-        """The events as messages, the view riding on the last."""
+    def frame(self, first: int) -> Frame | None:
+        """The events as messages, the view riding on the last; None for no events."""
         last = len(self.encoded) - 1
-        return [
-            event_frame(first + n, event, self.view if n == last else None)
+        messages = tuple(
+            event_message(first + n, event, self.view if n == last else None)
             for n, event in enumerate(self.encoded)
-        ]
+        )
+        return Frame("event", messages) if messages else None
+
+
+def _nobody() -> None:
+    """The delivery of a command no one follows."""
 
 
 class Hub:
@@ -216,17 +229,26 @@ class Hub:
     ) -> Callable[[], None]:
         """Encode the events for every group now, and return the delivery, which the caller
         runs once it has answered the command: the sender is not kept waiting on a thousand
-        sockets. Delivery goes to those subscribed now; whoever subscribes before it runs gets
-        these events in their catch-up instead. ``shown`` has every subscribed viewer."""
+        sockets. ``shown`` has every subscribed viewer.
+
+        The delivery walks the groups as they are when it runs, not a copy taken now: one who
+        left meanwhile is gone, and one who subscribed meanwhile was handed these events in
+        its catch-up and is passed over (``handed``). Nothing a delivery does adds or removes
+        a subscriber while it walks: a dropped subscriber's connection closes in a task."""
+        groups = self._tables.get(table_id)
+        if not groups:
+            return _nobody
         targets = [
-            (list(group), shown[viewer].frames(first))
-            for viewer, group in self._tables.get(table_id, {}).items()
+            (group, frame)
+            for viewer, group in groups.items()
+            if (frame := shown[viewer].frame(first)) is not None
         ]
 
         def deliver() -> None:
-            for subscribers, frames in targets:
-                for subscriber in subscribers:
-                    if not all(subscriber.push(frame) for frame in frames):
+            for group, frame in targets:
+                last = frame.seq
+                for subscriber in group:
+                    if subscriber.handed < last and not subscriber.push(frame):
                         self.dropped_slow += 1
 
         return deliver

@@ -10,6 +10,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -36,10 +37,18 @@ class ServerProcess:
     """``python -m server serve`` on a free loopback port, over the database ``db`` (an SQLite
     file, or a PostgreSQL URL)."""
 
-    def __init__(self, db: Path | str, output: Path | None = None, **settings: Any) -> None:
-        """``output``: a file for what the server prints (its startup lines, its log)."""
+    def __init__(
+        self,
+        db: Path | str,
+        output: Path | None = None,
+        extra_args: Sequence[str] = (),
+        **settings: Any,
+    ) -> None:
+        """``output``: a file for what the server prints (its startup lines, its log);
+        ``extra_args``: more flags for ``serve``."""
         self.db = db
         self.output = output
+        self.extra_args = list(extra_args)
         self.env = {**os.environ, **{f"SEIZE_{k.upper()}": str(v) for k, v in settings.items()}}
         self.process: subprocess.Popen[bytes] | None = None
         self.url = ""
@@ -59,6 +68,7 @@ class ServerProcess:
                     str(port),
                     "--db",
                     str(self.db),
+                    *self.extra_args,
                 ],
                 env=self.env,
                 stdout=printed,
@@ -66,6 +76,8 @@ class ServerProcess:
             )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with status {self.process.returncode}")
             try:
                 with urllib.request.urlopen(f"{self.url}/healthz", timeout=1):
                     return self
