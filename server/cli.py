@@ -58,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument(
         "--loop",
         choices=loops.LOOPS,
-        help="the event loop to run on (default: asyncio)",
+        help="the event loop to run on (default: uvloop where installed, else asyncio)",
     )
     demo = commands.add_parser("demo", help="play a Four Color Hack scene in the terminal")
     demo.add_argument("--seed", type=int, help="replay a particular deal (default: a fresh one)")

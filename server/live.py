@@ -110,9 +110,10 @@ class CommandingSubscriber(SocketSubscriber):
         super().__init__(viewer, backlog, transport, close)
         self._moved = asyncio.Event()
 
-    def send(self, frame: Frame) -> None:
-        super().send(frame)
+    def push(self, frame: Frame, *, catching_up: bool = False) -> bool:
+        pushed = super().push(frame, catching_up=catching_up)
         self._moved.set()
+        return pushed
 
     def say_goodbye(self) -> None:
         super().say_goodbye()
@@ -145,7 +146,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     await ws.prepare(request)
     bound_send_buffer(request)
     transport = request.transport
-    assert isinstance(transport, asyncio.Transport)
+    assert transport is not None  # prepared: the connection is open (asyncio's or uvloop's)
 
     def close(reason: str) -> None:
         code = SLOW if reason == TOO_SLOW else WSCloseCode.GOING_AWAY

@@ -1,11 +1,9 @@
 """The event loop ``seize serve`` runs on: asyncio's own, or uvloop (``--loop uvloop``).
 
 uvloop's transports (libuv, in C) put less Python around each socket write, which is most of
-a busy server's time; the package is a dependency on Linux and macOS, where it builds. It is
-not the default yet: the WebSocket route checks for an ``asyncio.Transport``, which uvloop's
-transports are not, so WebSockets fail on it until that check accepts any transport
-(tests/server/test_loops.py holds the test that says when). Where uvloop cannot be imported,
-asking for it is refused rather than quietly replaced.
+a busy server's time; the package is a dependency on Linux and macOS, where it builds, and the
+default wherever it can be imported (asyncio's own loop elsewhere). Where it cannot, asking for
+it by name is refused rather than quietly replaced.
 """
 
 from __future__ import annotations
@@ -29,11 +27,11 @@ def uvloop_installed() -> bool:
 
 
 def choose(name: str | None) -> str:
-    """The loop to run: the one named, asyncio's own by default. Asking for uvloop where it
-    cannot be imported is refused with LoopUnavailableError, so a deliberate choice is never
-    quietly replaced by another."""
+    """The loop to run: the one named, else uvloop where it can be imported and asyncio's own
+    elsewhere. Asking for uvloop where it cannot be imported is refused with
+    LoopUnavailableError, so a deliberate choice is never quietly replaced by another."""
     if name is None:
-        return "asyncio"
+        return "uvloop" if uvloop_installed() else "asyncio"
     if name == "uvloop" and not uvloop_installed():
         raise LoopUnavailableError("uvloop is not installed here")
     return name

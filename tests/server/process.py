@@ -83,6 +83,7 @@ class ServerProcess:
                     return self
             except (urllib.error.URLError, ConnectionError):
                 time.sleep(0.05)
+        self.kill()  # not left running behind the failure
         raise RuntimeError("the server did not start")
 
     def kill(self) -> None:

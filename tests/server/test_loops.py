@@ -46,8 +46,9 @@ def test_the_uvloop_loop_when_asked_for(tmp_path: Path) -> None:
     assert "event loop: uvloop)" in serve(tmp_path, "--loop", "uvloop")
 
 
-def test_asyncio_by_default(tmp_path: Path) -> None:
-    assert "event loop: asyncio)" in serve(tmp_path)
+def test_uvloop_by_default_where_it_is_installed(tmp_path: Path) -> None:
+    expected = "uvloop" if loops.uvloop_installed() else "asyncio"
+    assert f"event loop: {expected})" in serve(tmp_path)
 
 
 def test_without_uvloop_the_default_still_serves(tmp_path: Path) -> None:
@@ -64,17 +65,7 @@ def test_without_uvloop_asking_for_it_is_refused_clearly(tmp_path: Path) -> None
     "loop",
     [
         "asyncio",
-        pytest.param(
-            "uvloop",
-            marks=[
-                needs_uvloop,
-                pytest.mark.xfail(
-                    strict=True,
-                    reason="live.py asserts an asyncio.Transport, which uvloop's TCPTransport "
-                    "is not: the upgrade answers 500 until that check accepts any transport",
-                ),
-            ],
-        ),
+        pytest.param("uvloop", marks=needs_uvloop),
     ],
 )
 def test_a_websocket_follows_a_table_on_each_loop(tmp_path: Path, loop: str) -> None:
