@@ -78,6 +78,11 @@ class Alone:
     def shown(self) -> str:
         return "in memory"
 
+    @property
+    def up(self) -> bool:
+        """Whether events reach this server as they should (``seize_bus_up``)."""
+        return True
+
 
 class Polling(Alone):
     """Asks the store which tables moved, every ``POLL`` seconds, and at once for a table a
@@ -168,6 +173,10 @@ class RedisBus(Polling):
     @property
     def every(self) -> float:
         return SAFETY if self.connected else POLL
+
+    @property
+    def up(self) -> bool:
+        return self.connected
 
     def follow(self, table_id: str) -> None:
         self._wanted.add(table_id)

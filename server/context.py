@@ -46,6 +46,7 @@ class Seize:
         metrics = Metrics()
         metrics.subscribers = lambda: hub.subscribers
         metrics.dropped = lambda: hub.dropped_slow
+        metrics.bus_up = lambda: bus.up
         return cls(
             settings=settings,
             store=store,

@@ -30,6 +30,7 @@ class Metrics:
     latency: Histogram = field(default_factory=Histogram)
     subscribers: Callable[[], int] = lambda: 0
     dropped: Callable[[], int] = lambda: 0
+    bus_up: Callable[[], bool] = lambda: True
 
     def command(self, system: str, outcome: str, seconds: float, events: int = 0) -> None:
         self.commands[(system, outcome)] += 1
@@ -53,6 +54,10 @@ class Metrics:
             "# HELP seize_subscribers_dropped_total Subscribers told to resume: too slow.",
             "# TYPE seize_subscribers_dropped_total counter",
             f"seize_subscribers_dropped_total {self.dropped()}",
+            "# HELP seize_bus_up Whether other servers' events reach this one as they should:"
+            " 0 while Redis is away and the database is polled instead.",
+            "# TYPE seize_bus_up gauge",
+            f"seize_bus_up {int(self.bus_up())}",
             "# HELP seize_command_seconds Time from a command's arrival to its answer.",
             "# TYPE seize_command_seconds histogram",
             *(

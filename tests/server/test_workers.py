@@ -150,11 +150,24 @@ async def _kill_a_server(servers: list[ServerProcess], redis: RedisServer) -> No
 
 
 async def _restart_redis(servers: list[ServerProcess], redis: RedisServer) -> None:
-    """Kill Redis mid-play (every subscription and message in flight gone), start it again."""
+    """Kill Redis mid-play (every subscription and message in flight gone), start it again;
+    each server says so on ``/metrics`` as it goes to polling and back."""
     await asyncio.sleep(0.3)
     redis.kill()
-    await asyncio.sleep(0.7)
+    await _bus_up(servers, up=False)
     await asyncio.to_thread(redis.start)
+    await _bus_up(servers, up=True)
+
+
+async def _bus_up(servers: list[ServerProcess], *, up: bool) -> None:
+    """Wait until every server reports the bus ``up`` (or not)."""
+    async with aiohttp.ClientSession() as session:
+        for server in servers:
+            while True:
+                async with session.get(f"{server.url}/metrics") as answer:
+                    if f"seize_bus_up {int(up)}" in await answer.text():
+                        break
+                await asyncio.sleep(0.05)
 
 
 @pytest.mark.parametrize(
