@@ -7,7 +7,7 @@ import os
 from ipaddress import IPv4Network, IPv6Network
 from pathlib import Path
 from typing import Literal
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
@@ -27,6 +27,16 @@ def config_path() -> str:
 def default_db() -> Path:
     """One SQLite file in the user's data folder (created on first start)."""
     return Path(platformdirs.user_data_dir("seize")) / "seize.db"
+
+
+def _url(value: str) -> SplitResult:
+    """A URL taken apart, its port checked: a malformed one is refused as the setting's."""
+    parts = urlsplit(value)
+    try:
+        parts.port  # noqa: B018  (parsing it is the check)
+    except ValueError:
+        raise ValueError("the URL's port is not a number from 0 to 65535") from None
+    return parts
 
 
 class DeviceSetting(BaseModel):
@@ -111,13 +121,9 @@ class Settings(BaseSettings):
         ``db`` rather than a failure to connect); anything else is an SQLite file's path."""
         if not isinstance(value, str) or "://" not in value:
             return Path(value) if isinstance(value, str) else value
-        parts = urlsplit(value)
-        if parts.scheme not in ("postgresql", "postgres"):
-            raise ValueError(f"a file path or a postgresql:// URL, not a {parts.scheme}:// URL")
-        try:
-            parts.port  # noqa: B018  (parsing it is the check)
-        except ValueError:
-            raise ValueError("the URL's port is not a number from 0 to 65535") from None
+        scheme = _url(value).scheme
+        if scheme not in ("postgresql", "postgres"):
+            raise ValueError(f"a file path or a postgresql:// URL, not a {scheme}:// URL")
         return value
 
     @field_validator("bus")
@@ -126,13 +132,8 @@ class Settings(BaseSettings):
         """Checked here, so a typo is one line naming ``bus`` rather than a lost connection."""
         if value is None:
             return None
-        parts = urlsplit(value)
-        if parts.scheme not in ("redis", "rediss", "unix"):
+        if _url(value).scheme not in ("redis", "rediss", "unix"):
             raise ValueError(f"a redis:// URL, not {value!r}")
-        try:
-            parts.port  # noqa: B018  (parsing it is the check)
-        except ValueError:
-            raise ValueError("the URL's port is not a number from 0 to 65535") from None
         return value
 
     @property

@@ -5,7 +5,6 @@ SIGKILL is started again while the other serves, and SIGTERM stops them all."""
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import signal
 import time
@@ -17,11 +16,11 @@ import pytest
 
 from server.workers import INDEX
 
+from .following import CHARACTER, POOL, follow
 from .process import UNLIMITED, ServerProcess
 
 SUBSCRIBERS = 8
 COMMANDS = 20
-POOL = {"type": "set_pool", "side": "crew", "points": 3}
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="Linux's /proc")
 
@@ -48,27 +47,6 @@ def until(check: Any, seconds: float = 30) -> Any:
             return found
         time.sleep(0.05)
     raise AssertionError("not so in time")
-
-
-async def follow(session: aiohttp.ClientSession, url: str, table: dict[str, Any]) -> list[int]:
-    """Sequences received until the last, resuming with ``?after=`` when the connection drops
-    (its worker killed): each new connection may land on either worker."""
-    seen: list[int] = []
-    headers = {"Authorization": f"Bearer {table['gm_token']}"}
-    while True:
-        after = seen[-1] if seen else 0
-        try:
-            async with session.ws_connect(
-                f"{url}/api/tables/{table['id']}/ws?after={after}", headers=headers
-            ) as ws:
-                async for message in ws:
-                    frame = json.loads(message.data)
-                    if frame["type"] == "event":
-                        seen.append(frame["seq"])
-                    if seen and seen[-1] > COMMANDS:
-                        return seen
-        except aiohttp.ClientConnectionError:
-            await asyncio.sleep(0.05)
 
 
 async def send(session: aiohttp.ClientSession, url: str, table: dict[str, Any], body: Any) -> None:
@@ -101,11 +79,11 @@ async def test_workers_share_the_port_show_each_others_commands_and_come_back(
             ) as answer:
                 table = await answer.json()
             followers = [
-                asyncio.create_task(follow(s, server.url, table)) for _ in range(SUBSCRIBERS)
+                asyncio.create_task(follow(s, [server.url], table, COMMANDS + 1))
+                for _ in range(SUBSCRIBERS)
             ]
             await asyncio.sleep(0.3)
-            character = {"id": "a", "name": "A", "side": "crew", "dex": 1, "movement": 1}
-            await send(s, server.url, table, {"type": "join", "character": character})
+            await send(s, server.url, table, {"type": "join", "character": CHARACTER})
             for n in range(COMMANDS):
                 await send(s, server.url, table, POOL)
                 if n == COMMANDS // 2:

@@ -17,17 +17,28 @@ HERO = {"type": "join", "member": {"id": "h1", "name": "Hero", "kind": "hero"}}
 VILLAIN = {"type": "join", "member": {"id": "v1", "name": "Villain", "kind": "villain"}}
 
 
+async def apart(
+    aiohttp_client: Any, settings: Settings, *commands: dict[str, Any]
+) -> tuple[Client, Client, dict[str, Any]]:
+    """Two servers over one database, and a table given ``commands`` through the first, which
+    the second then loads: its copy stops there, as nothing tells it of what follows."""
+    first: Client = await aiohttp_client(make_app(settings))
+    second: Client = await aiohttp_client(make_app(settings))
+    table = await new_table(first, "four-color")
+    for command in commands:
+        assert (await send(first, table, command))[0] == 200
+    loaded = await second.get(f"/api/tables/{table['id']}", headers=bearer(table["gm_token"]))
+    assert loaded.status == 200
+    return first, second, table
+
+
 async def test_a_subscriber_that_saw_further_elsewhere_is_not_sent_the_past(
     aiohttp_client: Any, settings: Settings
 ) -> None:
     """It saw event 3 through the first server, which then went away; reconnecting to the second
     (whose copy stopped at 1) with ``?after=3``, it gets the view at 3, then only what is new."""
-    first: Client = await aiohttp_client(make_app(settings))
-    second: Client = await aiohttp_client(make_app(settings))
-    table = await new_table(first, "four-color")
+    first, second, table = await apart(aiohttp_client, settings, HERO)
     url, gm = f"/api/tables/{table['id']}", bearer(table["gm_token"])
-    assert (await send(first, table, HERO))[0] == 200
-    assert (await second.get(url, headers=gm)).status == 200  # its copy: sequence 1
     assert (await send(first, table, VILLAIN))[0] == 200
     assert (await send(first, table, {"type": "deal"}))[0] == 200
     async with second.ws_connect(f"{url}/ws?after=3", headers=gm) as ws:
@@ -45,12 +56,7 @@ async def test_a_command_made_against_what_another_server_showed_is_not_stale(
 ) -> None:
     """``If-Match: 2`` is the latest version, though the second server's copy stopped at 1: it
     reads what it missed and takes the command, rather than calling the client behind."""
-    first: Client = await aiohttp_client(make_app(settings))
-    second: Client = await aiohttp_client(make_app(settings))
-    table = await new_table(first, "four-color")
-    url, gm = f"/api/tables/{table['id']}", bearer(table["gm_token"])
-    assert (await send(first, table, HERO))[0] == 200
-    assert (await second.get(url, headers=gm)).status == 200  # its copy: sequence 1
+    first, second, table = await apart(aiohttp_client, settings, HERO)
     assert (await send(first, table, VILLAIN))[0] == 200
     status, answer = await send(second, table, {"type": "deal"}, **{"If-Match": "2"})
     assert status == 200 and answer["seq"] == 3
@@ -63,11 +69,7 @@ async def test_one_idempotency_key_sent_to_two_servers_at_once_applies_once(
 ) -> None:
     """A client retrying on a second server while the first still works on its command: one
     event is stored, and both answers are the one answer."""
-    first: Client = await aiohttp_client(make_app(settings))
-    second: Client = await aiohttp_client(make_app(settings))
-    table = await new_table(first, "four-color")
-    url, gm = f"/api/tables/{table['id']}", bearer(table["gm_token"])
-    assert (await second.get(url, headers=gm)).status == 200  # both hold the table
+    first, second, table = await apart(aiohttp_client, settings)
     answers = await asyncio.gather(
         *(send(server, table, HERO, **{"Idempotency-Key": "once"}) for server in (first, second))
     )

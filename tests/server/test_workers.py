@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -17,6 +16,7 @@ import aiohttp
 import pytest
 
 from .databases import postgres_schema, query
+from .following import CHARACTER, POOL, follow
 from .process import UNLIMITED, ServerProcess
 from .redis_server import RedisServer
 
@@ -25,8 +25,6 @@ SENDERS = 6  # two per server
 EACH = 12  # commands per sender
 COMMANDS = SENDERS * EACH
 LAST = COMMANDS + 1  # the join, then every command's one event
-POOL = {"type": "set_pool", "side": "crew", "points": 3}
-"""An RCS command that is always legal, one event each: an endless supply of events."""
 Trouble = Callable[[list[ServerProcess], RedisServer], Awaitable[None]]
 
 
@@ -57,10 +55,9 @@ async def _new_table(session: aiohttp.ClientSession, url: str) -> dict[str, Any]
         f"{url}/api/tables", json={"system": "megatraveller-rcs", "name": "shared"}
     ) as answer:
         table: dict[str, Any] = await answer.json()
-    character = {"id": "a", "name": "A", "side": "crew", "dex": 1, "movement": 1}
     async with session.post(
         f"{url}/api/tables/{table['id']}/commands",
-        json={"type": "join", "character": character},
+        json={"type": "join", "character": CHARACTER},
         headers={"Authorization": f"Bearer {table['gm_token']}"},
     ) as answer:
         assert answer.status == 200
@@ -92,36 +89,13 @@ async def _send(
     return acknowledged
 
 
-async def _follow(
-    session: aiohttp.ClientSession, urls: list[str], start: int, table: dict[str, Any]
-) -> list[int]:
-    """The sequences a subscriber receives until the last event, resuming with ``?after=``
-    on the next server whenever its connection drops."""
-    seen: list[int] = []
-    headers = {"Authorization": f"Bearer {table['gm_token']}"}
-    for url in itertools.islice(itertools.cycle(urls), start, None):
-        after = seen[-1] if seen else 0
-        try:
-            async with session.ws_connect(
-                f"{url}/api/tables/{table['id']}/ws?after={after}", headers=headers
-            ) as ws:
-                async for message in ws:
-                    frame = json.loads(message.data)
-                    if frame["type"] == "event":
-                        seen.append(frame["seq"])
-                    if seen and seen[-1] >= LAST:
-                        return seen
-        except aiohttp.ClientConnectionError:
-            pass
-        await asyncio.sleep(0.05)
-    raise AssertionError("unreachable: the cycle of servers never ends")
-
-
 async def _play(servers: list[ServerProcess], trouble: Trouble, redis: RedisServer) -> None:
     urls = [server.url for server in servers]
     async with aiohttp.ClientSession() as session:
         table = await _new_table(session, urls[0])
-        followers = [asyncio.create_task(_follow(session, urls, n, table)) for n in range(WORKERS)]
+        followers = [
+            asyncio.create_task(follow(session, urls, table, LAST, n)) for n in range(WORKERS)
+        ]
         await asyncio.sleep(0.3)  # every subscriber connected and caught up
         senders = asyncio.gather(*(_send(session, urls, n, table) for n in range(SENDERS)))
         await trouble(servers, redis)
