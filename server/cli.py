@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import logging
 import secrets
+import socket
 import sys
 import tomllib
 from collections.abc import Sequence
@@ -25,7 +26,7 @@ from server.settings import Settings, config_path
 from server.store import StoreUnavailableError, shown
 from server.store.migrations import SchemaTooNewError
 from server.terminal_demo import play_demo
-from server.workers import restarted, supervise, worker_index
+from server.workers import leave_with_parent, restarted, supervise, worker_index
 
 if TYPE_CHECKING:
     from adapters.deck import DeckMap
@@ -95,10 +96,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure()
     _allow_many_connections()
     index = worker_index()
+    if index is None and (taken := _port_taken(settings.host, settings.port)):
+        print(f"seize: port {settings.port} on {settings.host}: {taken}", file=sys.stderr)
+        return 2
     if settings.workers > 1 and index is None:
         return supervise(sys.argv[1:] if argv is None else list(argv), settings.workers)
     first = index in (None, 0)  # the one that prints, readies the demo and runs devices
     app = make_app(settings)
+    if index is not None:
+        app.cleanup_ctx.append(leave_with_parent)
     simulated = _Devices()
     # Served modules follow each request's scheme; the printed links say https under TLS.
     shown = settings
@@ -125,6 +131,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"seize: db: {wrong}", file=sys.stderr)
         return 2
     return 0
+
+
+def _port_taken(host: str, port: int) -> str | None:
+    """Why the server could not listen at ``host:port``, or None if it can: asked before
+    anything is printed or started. Workers share their port (SO_REUSEPORT), so without this
+    a second server would quietly join the first's, and take a share of its clients."""
+    if port == 0:
+        return None
+    try:
+        socket.create_server((host, port)).close()
+    except OSError as taken:
+        return f"{taken.strerror or taken} (is another server listening there?)"
+    return None
 
 
 def _one_line(wrong: ValueError) -> str:

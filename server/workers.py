@@ -11,6 +11,7 @@ exist once, not once per worker.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import signal
@@ -18,8 +19,10 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from types import FrameType
+
+from aiohttp import web
 
 log = logging.getLogger("seize")
 
@@ -32,6 +35,8 @@ SETTLED = 5.0
 one that dies sooner waits a moment, so a worker that cannot start does not spin."""
 GRACE = 10.0
 """Seconds workers have to finish (say goodbye to subscribers, flush writes) on shutdown."""
+ORPHAN_CHECK = 1.0
+"""Seconds between a worker's looks at whether its parent is still there."""
 CANNOT_START = 2
 """A worker's exit code for a setting or a database it cannot start with: no use retrying."""
 
@@ -87,10 +92,31 @@ def supervise(argv: Sequence[str], workers: int) -> int:
 
 
 def _start(argv: Sequence[str], index: int, *, again: bool) -> subprocess.Popen[bytes]:
+    """A worker in a session of its own: Ctrl-C at a terminal, or a signal to the parent's
+    process group, reaches the parent alone, which stops each worker once, gracefully."""
     environment = {**os.environ, INDEX: str(index)}
     if again:
         environment[AGAIN] = "1"
-    return subprocess.Popen([sys.executable, "-m", "server", *argv], env=environment)
+    return subprocess.Popen(
+        [sys.executable, "-m", "server", *argv], env=environment, start_new_session=True
+    )
+
+
+async def leave_with_parent(app: web.Application) -> AsyncIterator[None]:
+    """A worker whose parent is gone (killed with SIGKILL, so it could not stop its workers)
+    stops too, gracefully, rather than serve on unsupervised: a port nobody watches over would
+    take a share of the next server's connections."""
+    parent = os.getppid()
+
+    async def watch() -> None:
+        while os.getppid() == parent:
+            await asyncio.sleep(ORPHAN_CHECK)
+        log.warning("the workers' parent is gone: stopping", extra={"parent": parent})
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    watching = asyncio.create_task(watch())
+    yield
+    watching.cancel()
 
 
 def _stop(processes: list[subprocess.Popen[bytes]]) -> None:

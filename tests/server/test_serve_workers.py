@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -96,5 +98,43 @@ async def test_workers_share_the_port_show_each_others_commands_and_come_back(
     finally:
         server.stop()
     assert server.process.returncode == 0
-    assert all(not Path(f"/proc/{pid}").exists() for pid in again.values())
+    assert not any(alive(pid) for pid in again.values())
     assert printed.read_text().count("Seize is serving at") == 1  # the first worker's links
+
+
+def test_a_second_server_on_a_port_in_use_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Workers listen with SO_REUSEPORT, which would let another server's workers join them
+    quietly and take a share of their clients: it is refused before it starts anything."""
+    with ServerProcess(tmp_path / "first.db", workers=2, **UNLIMITED) as first:
+        port = first.url.rsplit(":", 1)[1]
+        for workers in ("2", "1"):
+            serve = ["serve", "--port", port, "--workers", workers]
+            second = subprocess.run(
+                [sys.executable, "-m", "server", *serve, "--db", str(tmp_path / "second.db")],
+                check=False,
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            assert second.returncode == 2
+            assert second.stdout == ""  # no links to a server that is not there
+            assert second.stderr.startswith(f"seize: port {port} on 127.0.0.1: ")
+            assert len(second.stderr.splitlines()) == 1
+
+
+def test_workers_stop_when_their_parent_is_killed(tmp_path: Path) -> None:
+    """A parent killed with SIGKILL cannot stop its workers: they notice, and stop."""
+    server = ServerProcess(tmp_path / "seize.db", workers=2, **UNLIMITED).start()
+    assert server.process is not None
+    workers = until(lambda: len(w := workers_of(server.process.pid)) == 2 and w)
+    server.kill()
+    until(lambda: not any(alive(pid) for pid in workers.values()))
+
+
+def alive(pid: int) -> bool:
+    """Running: not gone, nor a zombie left for whichever process adopted it to reap."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
