@@ -28,6 +28,8 @@ log = logging.getLogger("seize")
 
 INDEX = "SEIZE_WORKER_INDEX"
 """Set in a worker's environment: which worker it is (0 is the first)."""
+PARENT = "SEIZE_WORKER_PARENT"
+"""Set in a worker's environment: its parent's pid, which it stays with."""
 AGAIN = "SEIZE_WORKER_AGAIN"
 """Set in a restarted worker's environment: what was printed and handed out stands."""
 SETTLED = 5.0
@@ -94,7 +96,7 @@ def supervise(argv: Sequence[str], workers: int) -> int:
 def _start(argv: Sequence[str], index: int, *, again: bool) -> subprocess.Popen[bytes]:
     """A worker in a session of its own: Ctrl-C at a terminal, or a signal to the parent's
     process group, reaches the parent alone, which stops each worker once, gracefully."""
-    environment = {**os.environ, INDEX: str(index)}
+    environment = {**os.environ, INDEX: str(index), PARENT: str(os.getpid())}
     if again:
         environment[AGAIN] = "1"
     return subprocess.Popen(
@@ -106,7 +108,7 @@ async def leave_with_parent(app: web.Application) -> AsyncIterator[None]:
     """A worker whose parent is gone (killed with SIGKILL, so it could not stop its workers)
     stops too, gracefully, rather than serve on unsupervised: a port nobody watches over would
     take a share of the next server's connections."""
-    parent = os.getppid()
+    parent = int(os.environ[PARENT])  # not getppid(): the parent may be gone already
 
     async def watch() -> None:
         while os.getppid() == parent:
