@@ -30,6 +30,8 @@ from typing import Any, Protocol
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
+from server.store import shown
+
 log = logging.getLogger("seize")
 
 POLL = 0.25
@@ -189,23 +191,34 @@ class RedisBus(Polling):
         self._outbox.put_nowait((CHANNEL + table_id, payload))
 
     async def _send(self) -> None:
-        """Publish what is queued, many at once in one round trip when commands come fast. A
-        message that cannot be sent is dropped: the others find its events in the store."""
+        """Publish what is queued, many at once in one round trip when commands come fast.
+
+        A connection Redis dropped (a restart) fails once it is next used: the batch is sent
+        again on a fresh one, or the others, listening on Redis that is back, would only find
+        it at their next look at the store. A batch that fails twice is dropped: Redis is
+        away, so the listeners are polling the store, and it would only be old news later.
+        That is said once an outage, not once a command."""
+        failing = False
         while True:
             batch = [await self._outbox.get()]
             while not self._outbox.empty():
                 batch.append(self._outbox.get_nowait())
-            try:
-                async with self._client.pipeline(transaction=False) as pipe:
-                    for channel, payload in batch:
-                        pipe.publish(channel, payload)
-                    await pipe.execute()
-            except (RedisError, OSError):
-                # Redis is away: so are the listeners, which poll the store meanwhile. What
-                # waits here would only be old news once it is back.
-                while not self._outbox.empty():
-                    batch.append(self._outbox.get_nowait())
-                log.warning("events not published to the bus", extra={"messages": len(batch)})
+            sent = await self._publish(batch) or await self._publish(batch)
+            if not sent and not failing:
+                log.warning("events not published to the bus until it is back")
+            elif sent and failing:
+                log.info("events published to the bus again")
+            failing = not sent
+
+    async def _publish(self, batch: list[tuple[str, str]]) -> bool:
+        try:
+            async with self._client.pipeline(transaction=False) as pipe:
+                for channel, payload in batch:
+                    pipe.publish(channel, payload)
+                await pipe.execute()
+        except (RedisError, OSError):
+            return False
+        return True
 
     async def _listen(self, follower: Follower) -> None:
         """Follow the wanted tables' channels; while Redis is away, poll, and try again."""
@@ -254,7 +267,7 @@ class RedisBus(Polling):
 
     @property
     def shown(self) -> str:
-        return f"Redis at {self.url}"
+        return f"Redis at {shown(self.url)}"
 
 
 def bus_for(url: str | None, *, shared: bool) -> Alone:
