@@ -23,7 +23,7 @@ from server.demo_table import ready, ready_rcs
 from server.local_link import LocalLink
 from server.logs import configure
 from server.settings import Settings, config_path
-from server.store import StoreUnavailableError, shown
+from server.store import StoreRefusedError, StoreUnavailableError, shown
 from server.store.migrations import SchemaTooNewError
 from server.terminal_demo import play_demo
 from server.workers import leave_with_parent, restarted, supervise, worker_index
@@ -127,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             reuse_port=settings.workers > 1,
             loop=loops.new_loop(loop),
         )
-    except (StoreUnavailableError, SchemaTooNewError) as wrong:  # at startup: nothing served
+    except (StoreUnavailableError, StoreRefusedError, SchemaTooNewError) as wrong:  # at startup
         print(f"seize: db: {wrong}", file=sys.stderr)
         return 2
     return 0

@@ -59,6 +59,11 @@ class ConflictError(Exception):
     of the append was written."""
 
 
+class StoreRefusedError(Exception):
+    """The database answers but refuses what the server needs to start (it does not exist, nor
+    the schema named, or the user may not create tables): a setting to fix, not a wait."""
+
+
 class StoreUnavailableError(Exception):
     """The database cannot be reached now: nothing was written, and a retry may succeed."""
 

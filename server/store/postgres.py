@@ -23,6 +23,7 @@ from server.store import (
     Append,
     ConflictError,
     Snapshot,
+    StoreRefusedError,
     StoreUnavailableError,
     TableRow,
     TokenRow,
@@ -80,16 +81,19 @@ class PostgresStore:
         self._pool: asyncpg.Pool | None = None
 
     async def open(self) -> None:
-        async with _reaching():
-            self._pool = await asyncpg.create_pool(
-                self.url,
-                min_size=1,
-                max_size=CONNECTIONS,
-                timeout=TIMEOUT,
-                command_timeout=TIMEOUT,
-            )
         try:
+            async with _reaching():
+                self._pool = await asyncpg.create_pool(
+                    self.url,
+                    min_size=1,
+                    max_size=CONNECTIONS,
+                    timeout=TIMEOUT,
+                    command_timeout=TIMEOUT,
+                )
             await self._transaction(_migrate)
+        except asyncpg.PostgresError as refused:
+            await self.close()
+            raise StoreRefusedError(_why(refused)) from refused
         except BaseException:  # a schema too new, or the database lost: let go of the pool
             await self.close()
             raise
@@ -268,6 +272,15 @@ class PostgresStore:
         assert self._pool is not None, "the store is not open"
         async with _reaching():
             return await self._pool.fetchrow(query, *args, timeout=TIMEOUT)
+
+
+def _why(refused: asyncpg.PostgresError) -> str:
+    """What to do about a database that refuses to start the server, in one line."""
+    if isinstance(refused, asyncpg.InvalidCatalogNameError):
+        return f"{refused} (create it first: createdb)"
+    if isinstance(refused, asyncpg.InvalidSchemaNameError):
+        return f"{refused} (the schema search_path names must exist: create schema …)"
+    return str(refused)
 
 
 async def _migrate(connection: Connection) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import platformdirs
 import pytest
@@ -12,6 +13,8 @@ import pytest
 from server.cli import main
 from server.settings import Settings, default_db
 from server.store import shown
+
+from .databases import POSTGRES, require_postgres
 
 UNREACHABLE = "postgresql://postgres@127.0.0.1:1/seize"
 """A PostgreSQL URL at a port nothing listens on."""
@@ -120,3 +123,28 @@ def test_a_database_out_of_reach_at_start_is_one_line_naming_db() -> None:
     assert started.returncode == 2
     (line,) = started.stderr.splitlines()
     assert line.startswith("seize: db: the database cannot be reached: ")
+
+
+@pytest.mark.parametrize(
+    ("where", "said"),
+    [
+        ("/seize_nonesuch", 'database "seize_nonesuch" does not exist (create it first'),
+        ("/test?search_path=seize_nonesuch", "(the schema search_path names must exist"),
+    ],
+    ids=["database", "schema"],
+)
+def test_a_database_that_refuses_to_start_the_server_is_one_line_saying_what_to_do(
+    where: str, said: str
+) -> None:
+    require_postgres()
+    url = urlsplit(POSTGRES)._replace(path="", query="").geturl() + where
+    started = subprocess.run(
+        [sys.executable, "-m", "server", "serve", "--port", "0", "--db", url],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert started.returncode == 2
+    (line,) = started.stderr.splitlines()
+    assert line.startswith("seize: db: ") and said in line
