@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import re
 import secrets
 import socket
 import sys
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 from pydantic import ValidationError
+from pydantic_settings import SettingsError
 
 from server import demo_devices, hardware, loops
 from server.app import make_app, tls_context
@@ -151,9 +153,15 @@ def _one_line(wrong: ValueError) -> str:
     (the first, when several are)."""
     if isinstance(wrong, ValidationError):
         errors = wrong.errors()
-        field = ".".join(str(part) for part in errors[0]["loc"])
+        # The field's path, without the names pydantic gives the types it tried in a union.
+        field = ".".join(str(p) for p in errors[0]["loc"] if isinstance(p, int) or p.isidentifier())
+        message = errors[0]["msg"].removeprefix("Value error, ")
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        return f"setting {field}: {errors[0]['msg']}{more}"
+        return f"setting {field}: {message}{more}"
+    if isinstance(wrong, SettingsError) and (named := re.search(r'field "(\w+)"', str(wrong))):
+        field = named[1]
+        return f'setting {field}: SEIZE_{field.upper()} is written as JSON: ["…", "…"]'
+
     if isinstance(wrong, tomllib.TOMLDecodeError):
         return f"{config_path()}: not TOML: {wrong}"
     return str(wrong)  # a DeckError names its file and field

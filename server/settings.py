@@ -4,13 +4,20 @@
 from __future__ import annotations
 
 import os
-from ipaddress import IPv4Network, IPv6Network
 from pathlib import Path
 from typing import Literal
 from urllib.parse import SplitResult, urlsplit
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    IPvAnyNetwork,
+    SecretStr,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -105,7 +112,7 @@ class Settings(BaseSettings):
     devices: list[DeviceSetting] = Field(
         default_factory=list, description="Adapters to run beside the server ([[devices]] in TOML)"
     )
-    forwarded_by: list[IPv4Network | IPv6Network] = Field(
+    forwarded_by: list[IPvAnyNetwork] = Field(
         default_factory=list,
         description="Reverse proxies (addresses or networks) whose X-Forwarded-For is believed",
     )
@@ -132,8 +139,11 @@ class Settings(BaseSettings):
         """Checked here, so a typo is one line naming ``bus`` rather than a lost connection."""
         if value is None:
             return None
-        if _url(value).scheme not in ("redis", "rediss", "unix"):
+        parts = _url(value)
+        if parts.scheme not in ("redis", "rediss", "unix"):
             raise ValueError(f"a redis:// URL, not {value!r}")
+        if parts.scheme != "unix" and not parts.hostname:
+            raise ValueError(f"a redis:// URL names a host: redis://HOST:6379, not {value!r}")
         return value
 
     @property

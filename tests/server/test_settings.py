@@ -92,8 +92,8 @@ def test_a_configured_devices_bad_deck_file_is_one_line_naming_it(
 @pytest.mark.parametrize(
     ("db", "said"),
     [
-        ("mysql://db.example/seize", "setting db: Value error, a file path or a postgresql://"),
-        ("postgresql://db.example:port/seize", "setting db: Value error, the URL's port is not"),
+        ("mysql://db.example/seize", "setting db: a file path or a postgresql://"),
+        ("postgresql://db.example:port/seize", "setting db: the URL's port is not"),
     ],
 )
 def test_a_malformed_database_url_is_one_line_naming_db(
@@ -148,3 +148,31 @@ def test_a_database_that_refuses_to_start_the_server_is_one_line_saying_what_to_
     assert started.returncode == 2
     (line,) = started.stderr.splitlines()
     assert line.startswith("seize: db: ") and said in line
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "said"),
+    [
+        ("SEIZE_BUS", "http://x", "setting bus: a redis:// URL, not 'http://x'"),
+        ("SEIZE_BUS", "redis://", "setting bus: a redis:// URL names a host"),
+        ("SEIZE_WORKERS", "0", "setting workers: Input should be greater than or equal to 1"),
+        (
+            "SEIZE_FORWARDED_BY",
+            "10.0.0.5",
+            "setting forwarded_by: SEIZE_FORWARDED_BY is written as",
+        ),
+        ("SEIZE_FORWARDED_BY", '["proxy"]', "setting forwarded_by.0: value is not a valid IPv4 or"),
+    ],
+)
+def test_a_bad_setting_for_many_servers_is_one_line_naming_it(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    variable: str,
+    value: str,
+    said: str,
+) -> None:
+    monkeypatch.setenv(variable, value)
+    assert main(["serve", "--db", str(tmp_path / "seize.db")]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"seize: {said}")
