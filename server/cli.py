@@ -95,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except loops.LoopUnavailableError as wrong:
         print(f"seize: --loop: {wrong}", file=sys.stderr)
         return 2
-    configure()
+    configure(logging.getLevelNamesMapping()[settings.log_level.upper()])
     _allow_many_connections()
     index = worker_index()
     if index is None and (taken := _port_taken(settings.host, settings.port)):

@@ -116,6 +116,10 @@ class Settings(BaseSettings):
         default_factory=list,
         description="Reverse proxies (addresses or networks) whose X-Forwarded-For is believed",
     )
+    log_level: Literal["debug", "info", "warning", "error"] = Field(
+        default="info",
+        description="The least a line must matter to be logged (warning: not every request)",
+    )
     public_url: str | None = Field(
         default=None,
         description="How clients reach the server, for printed links and served modules",

@@ -15,6 +15,7 @@ from server.settings import Settings, default_db
 from server.store import shown
 
 from .databases import POSTGRES, require_postgres
+from .process import ServerProcess, call
 
 UNREACHABLE = "postgresql://postgres@127.0.0.1:1/seize"
 """A PostgreSQL URL at a port nothing listens on."""
@@ -176,3 +177,13 @@ def test_a_bad_setting_for_many_servers_is_one_line_naming_it(
     assert main(["serve", "--db", str(tmp_path / "seize.db")]) == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith(f"seize: {said}")
+
+
+def test_a_host_that_logs_warnings_only_is_not_told_of_every_request(tmp_path: Path) -> None:
+    printed = tmp_path / "printed.log"
+    with ServerProcess(tmp_path / "seize.db", printed, log_level="warning") as server:
+        for _ in range(3):
+            call(f"{server.url}/api/tables", "POST", {"system": "four-color", "name": "t"})
+    lines = printed.read_text().splitlines()
+    assert lines[0].startswith("Seize is serving at")  # what to open is still printed
+    assert not [line for line in lines if '"message": "request"' in line]
