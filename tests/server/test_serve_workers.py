@@ -138,3 +138,27 @@ def alive(pid: int) -> bool:
     except OSError:
         return False
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+async def test_sigterm_stops_every_worker_with_a_goodbye_to_each_subscriber(
+    tmp_path: Path,
+) -> None:
+    """The parent stops each worker once, gracefully: every subscriber is told where to resume,
+    and its socket closed as going away (1001), not dropped (1006)."""
+    server = ServerProcess(tmp_path / "seize.db", workers=2, **UNLIMITED).start()
+    assert server.process is not None
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(force_close=True)) as s:
+        async with s.post(
+            f"{server.url}/api/tables", json={"system": "four-color", "name": "w"}
+        ) as answer:
+            table = await answer.json()
+        url = f"{server.url}/api/tables/{table['id']}/ws?token={table['overlay_token']}"
+        sockets = [await s.ws_connect(url) for _ in range(SUBSCRIBERS)]
+        for ws in sockets:
+            assert (await ws.receive_json())["type"] == "view"
+        server.process.send_signal(signal.SIGTERM)
+        for ws in sockets:
+            assert (await ws.receive_json(timeout=30))["type"] == "bye"
+            assert (await ws.receive()).type == aiohttp.WSMsgType.CLOSE
+            assert ws.close_code == 1001
+    assert server.process.wait(timeout=30) == 0
