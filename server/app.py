@@ -129,8 +129,10 @@ def make_app(settings: Settings) -> web.Application:
         sweeping = asyncio.create_task(_sweep(seize))
         yield
         sweeping.cancel()
-        await seize.bus.close()
-        await seize.store.close()
+        try:
+            await seize.bus.close()
+        finally:  # the database let go of whatever happened to the bus
+            await seize.store.close()
 
     async def shutting_down(app: web.Application) -> None:
         """Every subscriber gets a goodbye saying where to resume; sockets still open after a

@@ -39,6 +39,9 @@ POLL = 0.25
 SAFETY = 5.0
 """Seconds between those questions while Redis is up: a published message that never came (a
 publish that failed on one server alone) is found within this, even if the table goes quiet."""
+STOPPING = 15.0
+"""Seconds a look at the store under way may take to finish when the server stops: longer
+than a statement's timeout, so only a hung one is cancelled."""
 TICK = 0.05
 """Seconds the Redis listener waits for a message before it takes in tables to (un)follow."""
 FIRST_RETRY, LAST_RETRY = 0.1, 2.0
@@ -95,15 +98,24 @@ class Polling(Alone):
         self._everything = True
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
 
     async def start(self, follower: Follower) -> None:
         self._task = asyncio.create_task(self._poll(follower), name="seize-poll")
 
     async def close(self) -> None:
-        if self._task is not None:
+        """Stop polling once the look under way is done: a query cancelled half-way can leave
+        its connection out of step with the database, holding its locks."""
+        if self._task is None:
+            return
+        self._stopping = True
+        self._wake.set()
+        try:
+            await asyncio.wait_for(asyncio.shield(self._task), STOPPING)
+        except TimeoutError:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
 
     @property
     def every(self) -> float:
@@ -122,6 +134,8 @@ class Polling(Alone):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.every)
             self._wake.clear()
+            if self._stopping:
+                return
             everything, suspects = self._everything, self._suspects
             self._everything, self._suspects = False, set()
             try:

@@ -10,6 +10,7 @@ once.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -99,8 +100,13 @@ class PostgresStore:
             raise
 
     async def close(self) -> None:
+        """Let go of every connection: gracefully, or, for one still busy after a statement's
+        timeout, at once, so no session of ours lingers in the database holding locks."""
         if self._pool is not None:
-            await self._pool.close()
+            try:
+                await asyncio.wait_for(self._pool.close(), TIMEOUT)
+            except TimeoutError:
+                self._pool.terminate()
 
     async def ping(self) -> None:
         await self._transaction(lambda connection: connection.fetchval("select 1"))
