@@ -75,16 +75,21 @@ class CardReader:
         *,
         debounce: float = 1.5,
         max_pause: float = 5.0,
+        poll: float = 0.1,
     ) -> None:
         self.device, self.deck, self.on_read, self.on_status = device, deck, on_read, on_status
-        self.debounce, self.max_pause = debounce, max_pause
+        self.debounce, self.max_pause, self.poll = debounce, max_pause, poll
         self._stop = threading.Event()
         self._last: tuple[str, float] | None = None
         self.thread = threading.Thread(target=self._run, name="seize-nfc", daemon=True)
         # Playing cards carry NFC-A (NTAG) stickers: polling other technologies only adds
-        # their timeouts to every cycle.
+        # their timeouts to every cycle. nfcpy asks ``terminate`` only every ``iterations``
+        # sense cycles, each of which may wait a second for a tag to answer (the udp driver
+        # does): at its default of 5, stopping took several seconds. One cycle at a time,
+        # paced by ``_paused``, keeps the pace of polling and stops within one cycle.
         self._options = {
             "targets": ["106A"],
+            "iterations": 1,
             "on-connect": self._connected,
             "beep-on-connect": False,
         }
@@ -111,7 +116,7 @@ class CardReader:
             self.on_status(True)
             try:
                 while not self._stop.is_set():
-                    if clf.connect(rdwr=self._options, terminate=self._stop.is_set) is False:
+                    if clf.connect(rdwr=self._options, terminate=self._paused) is False:
                         break  # the reader failed: open it again
             except Exception as error:
                 # A driver failing in any way means: reopen the reader. (pyserial raises
@@ -121,6 +126,11 @@ class CardReader:
                 with contextlib.suppress(Exception):
                     clf.close()
                 self.on_status(False)
+
+    def _paused(self) -> bool:
+        """nfcpy's ``terminate``, asked between sense cycles and between presence checks of a
+        card held on the reader: the pause between polls, cut short by ``stop``."""
+        return self._stop.wait(self.poll)
 
     def _connected(self, tag: Any) -> bool:
         uid = tag.identifier.hex().upper()
@@ -214,9 +224,18 @@ class CardAdapter:
         return self.dealer.status
 
     def _from_thread(self, callback: Any) -> Any:
+        """``callback`` handed to the event loop from the reader's thread. A reader slow to
+        stop (a driver waiting on a tag, a cancelled shutdown) may still report after the
+        loop has closed: nobody is left to tell, so that report is dropped."""
+
         def relay(*args: Any) -> None:
-            assert self._loop is not None
-            self._loop.call_soon_threadsafe(callback, *args)
+            loop = self._loop
+            assert loop is not None
+            try:
+                loop.call_soon_threadsafe(callback, *args)
+            except RuntimeError:
+                if not loop.is_closed():
+                    raise
 
         return relay
 
@@ -240,8 +259,10 @@ class CardAdapter:
                 else:
                     getting.cancel()
         finally:
-            await asyncio.to_thread(self.reader.stop)
-            await self.dealer.link.close()
+            try:
+                await asyncio.to_thread(self.reader.stop)
+            finally:  # cancelled while the reader stops, the link is still closed
+                await self.dealer.link.close()
 
     async def dealt(self, read: Read) -> None:
         await self.dealer.dealt(read)

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import ErrorDetails
 
 from rules.errors import RoleError, RuleError
 from rules.participants import ParticipantId
@@ -90,15 +91,14 @@ class EventsAnswer(BaseModel):
     events: list[dict[str, Any]] = Field(description='[{"seq": n, "event": {...} | null}]')
 
 
-def invalid(error: ValidationError, prefix: str = "") -> web.HTTPError:
-    """A 422 naming each field at fault."""
-    problems = [
-        {
-            "field": ".".join(str(part) for part in ((prefix,) if prefix else ()) + e["loc"]),
-            "message": e["msg"],
-        }
-        for e in error.errors(include_url=False, include_input=False)
-    ]
+def invalid(error: ValidationError, prefix: str = "", *, root: str = "body") -> web.HTTPError:
+    """A 422 naming each field at fault (under ``prefix``), saying what it must be; ``root``
+    names the value itself (the body, a message's command) where the whole of it is at fault."""
+    problems = []
+    for e in error.errors(include_url=False, include_input=False):
+        place, message = plain(e)
+        field = ".".join((prefix, *place) if prefix else place) or root
+        problems.append({"field": field, "message": message})
     first = problems[0]
     return problem(
         web.HTTPUnprocessableEntity,
@@ -107,6 +107,25 @@ def invalid(error: ValidationError, prefix: str = "") -> web.HTTPError:
         field=first["field"],
         errors=problems,
     )
+
+
+def plain(error: ErrorDetails) -> tuple[tuple[str, ...], str]:
+    """One validation error as a client reads it: where, and what is expected there. pydantic
+    places a command of no known kind at the union, not at its ``type``, and words its messages
+    for Python programmers ("Input should be", "Value error, ")."""
+    place = tuple(str(part) for part in error["loc"])
+    ctx = error.get("ctx", {})
+    match error["type"]:
+        case "union_tag_invalid":
+            expected = f"must be one of {ctx['expected_tags']}, not {ctx['tag']!r}"
+            return (*place, ctx["discriminator"].strip("'")), expected
+        case "union_tag_not_found":
+            return (*place, ctx["discriminator"].strip("'")), "is required"
+        case "missing":
+            return place, "is required"
+        case "value_error":
+            return place, str(ctx["error"])
+    return place, error["msg"].replace("Input should be", "must be", 1)
 
 
 DEEPEST = 64  # levels of nesting a body may have: no command needs more than a few
@@ -333,7 +352,7 @@ async def mint_token(request: web.Request) -> web.Response:
     return web.json_response(answer.model_dump(), status=201)
 
 
-NOT_A_SEQUENCE = "takes a sequence number"
+NOT_A_SEQUENCE = "must be a sequence number"
 
 
 def _if_match(request: web.Request) -> int | None:
@@ -349,7 +368,7 @@ def _if_match(request: web.Request) -> int | None:
 def idempotency_key(key: object, field: str) -> str | None:
     """A client's idempotency key, as the header or a message's field ``field`` gives it."""
     if key is not None and not (isinstance(key, str) and 1 <= len(key) <= 200):
-        raise malformed(field, "is 1 to 200 characters")
+        raise malformed(field, "must be a string of 1 to 200 characters")
     return key
 
 
@@ -380,7 +399,7 @@ async def apply_command(
         parsed = game.system.commands.validate_python(body)
     except ValidationError as error:
         seize.metrics.command(game.system.name, "invalid", time.perf_counter() - started)
-        raise invalid(error) from None
+        raise invalid(error, root="command") from None
     try:
         answer = await seize.games.execute(game, principal, parsed, key, if_match)
     except RoleError as refusal:

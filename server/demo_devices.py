@@ -18,7 +18,7 @@ import socket
 import subprocess
 import sys
 import tempfile
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -63,48 +63,40 @@ class DemoDevices:
         from adapters.simulators.tray import TraySimulator  # noqa: PLC0415
         from adapters.tray import TrayAdapter  # noqa: PLC0415
 
-        folder = Path(tempfile.mkdtemp(prefix="seize-demo-"))
-        tray = TraySimulator(folder / "tray").plug()
-        port = _free_udp_port()
-        tag = subprocess.Popen(
-            [sys.executable, "-m", "adapters.simulators.ntag", "--port", str(port)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            # Ctrl-C is the server's to handle: it tells the tag to quit, and the tag also
-            # quits when its standard input closes, so it never outlives the server.
-            start_new_session=True,
-        )
-        assert tag.stdout is not None and tag.stdin is not None
-        tag.stdout.readline()
-        tray_adapter = TrayAdapter(
-            str(tray.link), TableLink(self.base, *self.dice), name="demo tray"
-        )
-        reader = CardAdapter(
-            f"udp:127.0.0.1:{port}",
-            TableLink(self.base, *self.cards),
-            name="demo reader",
-            debounce=0,
-        )
-        devices = {"demo tray": tray_adapter.run(stop), "demo reader": reader.run(stop)}
-        tasks = {name: asyncio.create_task(run) for name, run in devices.items()}
-        try:
-            async with aiohttp.ClientSession() as session:
-                await self._server_up(session, stop)
-                while not stop.is_set():
-                    await self._move(self.dice, self._roll(session, tray))
-                    await self._move(self.cards, self._lay(session, tag))
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(stop.wait(), self.pause)
-        finally:
-            ended = await asyncio.gather(*tasks.values(), return_exceptions=True)
-            for name, result in zip(tasks, ended, strict=True):
-                if isinstance(result, Exception):
-                    log.error("demo device failed", extra={"device": name}, exc_info=result)
-            tray.unplug()
-            with contextlib.suppress(Exception):
-                _tell(tag, "quit")
-            tag.wait(timeout=5)
+        with contextlib.ExitStack() as held:  # undone however the run ends, cancelled too
+            folder = Path(held.enter_context(tempfile.TemporaryDirectory(prefix="seize-demo-")))
+            tray = TraySimulator(folder / "tray").plug()
+            held.callback(tray.unplug)
+            port = _free_udp_port()
+            tag = held.enter_context(_tag_simulator(port))
+            tray_adapter = TrayAdapter(
+                str(tray.link), TableLink(self.base, *self.dice), name="demo tray"
+            )
+            reader = CardAdapter(
+                f"udp:127.0.0.1:{port}",
+                TableLink(self.base, *self.cards),
+                name="demo reader",
+                debounce=0,
+            )
+            devices = {"demo tray": tray_adapter.run(stop), "demo reader": reader.run(stop)}
+            tasks = {name: asyncio.create_task(run) for name, run in devices.items()}
+            try:
+                async with aiohttp.ClientSession() as session:
+                    await self._server_up(session, stop)
+                    while not stop.is_set():
+                        await self._move(self.dice, self._roll(session, tray))
+                        await self._move(self.cards, self._lay(session, tag))
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(stop.wait(), self.pause)
+            except asyncio.CancelledError:  # cancelled, not stopped: the devices too
+                for task in tasks.values():
+                    task.cancel()
+                raise
+            finally:
+                ended = await asyncio.gather(*tasks.values(), return_exceptions=True)
+                for name, result in zip(tasks, ended, strict=True):
+                    if isinstance(result, Exception):
+                        log.error("demo device failed", extra={"device": name}, exc_info=result)
 
     async def _server_up(self, session: aiohttp.ClientSession, stop: asyncio.Event) -> None:
         """Wait for the server to listen: the devices start while it is still starting."""
@@ -159,6 +151,28 @@ class DemoDevices:
                 random.shuffle(self.deck)
             return bool(view["to_deal"])
         return any(wait["what"] == what for wait in view["awaiting"])
+
+
+@contextlib.contextmanager
+def _tag_simulator(port: int) -> Iterator[subprocess.Popen[str]]:
+    """The NFC tag's simulator, answering nfcpy's udp driver on ``port``, until told to quit."""
+    with subprocess.Popen(
+        [sys.executable, "-m", "adapters.simulators.ntag", "--port", str(port)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        # Ctrl-C is the server's to handle: it tells the tag to quit, and the tag also
+        # quits when its standard input closes, so it never outlives the server.
+        start_new_session=True,
+    ) as tag:
+        assert tag.stdout is not None
+        try:
+            tag.stdout.readline()
+            yield tag
+        finally:
+            with contextlib.suppress(Exception):
+                _tell(tag, "quit")
+            tag.wait(timeout=5)
 
 
 def _free_udp_port() -> int:

@@ -122,15 +122,15 @@ def command_message(data: Any) -> CommandMessage:
     names its headers (``idempotency_key`` and ``if_match`` stand for ``Idempotency-Key`` and
     ``If-Match``); the command itself is checked as a request body is, and then validated."""
     if not isinstance(data, dict):
-        raise malformed("message", f"is a JSON object: {SHAPE}")
+        raise malformed("message", f"must be a JSON object: {SHAPE}")
     unknown = sorted(set(data) - FIELDS)
     if unknown:
         raise malformed(unknown[0], "is not a field of a command message")
     if data.get("type") != "command":
-        raise malformed("type", 'is "command"')
+        raise malformed("type", 'must be "command"')
     ident = ident_of(data)
     if ident is None:
-        raise malformed("id", f"is a string of 1 to {LONGEST_ID} characters")
+        raise malformed("id", f"must be a string of 1 to {LONGEST_ID} characters")
     if "command" not in data:
         raise malformed("command", "is required: the command to run")
     key = idempotency_key(data.get("idempotency_key"), "idempotency_key")

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -168,3 +170,45 @@ async def test_a_card_tapped_again_at_once_is_one_tap(client: Client, ntag: Ntag
         ntag.present("04a1b2c3d4e5f6", "QH")  # lifted and laid again by accident
         await asyncio.sleep(0.5)
         assert adapter.status.dealt == 1 and adapter.status.asking is None
+
+
+async def test_a_reader_stops_within_one_sense_cycle(client: Client, ntag: Ntag) -> None:
+    """nfcpy asks whether to stop only between its sense cycles, and nfcpy's udp driver waits a
+    second in each for a tag that is not there: a reader that polled five cycles between asks
+    held a stopping server for up to seven seconds."""
+    table = await dealing(client)
+    async with reader(client, table, ntag) as adapter:
+        await asyncio.sleep(0.3)  # inside its first cycle
+        started = time.monotonic()
+        await asyncio.to_thread(adapter.reader.stop)
+    assert time.monotonic() - started < 1.5
+
+
+def test_a_reader_that_outlives_its_event_loop_stops_silently(
+    ntag: Ntag, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that cancels its devices after a moment's grace closes its event loop while the
+    reader's thread may still be waiting on its driver: that thread's last report finds the
+    loop closed, and is dropped rather than raised in the thread."""
+    raised: list[threading.ExceptHookArgs] = []
+    monkeypatch.setattr(threading, "excepthook", raised.append)
+    link = TableLink(f"http://127.0.0.1:{free_port()}", "t", "token")  # nobody answers
+    adapter = CardAdapter(f"udp:127.0.0.1:{ntag.port}", link, name="reader1")
+
+    async def cancelled_while_stopping() -> None:
+        stop = asyncio.Event()
+        running = asyncio.create_task(adapter.run(stop))
+        await eventually(lambda: adapter.status.connected)
+        await asyncio.sleep(0.3)  # the thread waits on the driver for a second
+        stop.set()
+        await asyncio.sleep(0.05)
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
+
+    loop = asyncio.new_event_loop()
+    loop.run_until_complete(cancelled_while_stopping())
+    loop.close()  # as aiohttp's run_app does, without waiting for the thread
+    assert adapter.reader.thread.is_alive()
+    adapter.reader.thread.join(5)
+    assert not adapter.reader.thread.is_alive() and raised == []

@@ -5,8 +5,10 @@ neither the other table's devices nor its own once it answers again."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -109,3 +111,42 @@ async def test_a_table_that_fails_or_refuses_stops_no_device(
     said = [(r.getMessage(), getattr(r, "table", None)) for r in caplog.records]
     assert said.count(("demo table not answering", cards.id)) == 1
     assert ("demo table answers again", cards.id) in said
+
+
+async def test_the_demo_devices_stop_within_the_grace_and_leave_nothing_behind(
+    client: Client, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``seize serve`` gives its devices a second to stop before it cancels them; the demo's
+    stop within it, and take their folder (the tray's link to its terminal) with them."""
+    temporary = tmp_path / "temporary"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    cards, card_token, dice, dice_token = await demo_tables(client)
+    devices = DemoDevices(
+        str(client.make_url("")).rstrip("/"), (cards.id, card_token), (dice.id, dice_token)
+    )
+    stop = asyncio.Event()
+    running = asyncio.create_task(devices.run(stop))
+    await until(lambda: dice.table.state.phase != "rolling")
+    await asyncio.sleep(0.3)  # the reader's thread is waiting on its driver
+    stop.set()
+    await asyncio.wait_for(running, 1)
+    assert list(temporary.iterdir()) == []
+
+
+async def test_cancelled_demo_devices_leave_nothing_behind(
+    client: Client, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    temporary = tmp_path / "temporary"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    cards, card_token, dice, dice_token = await demo_tables(client)
+    devices = DemoDevices(
+        str(client.make_url("")).rstrip("/"), (cards.id, card_token), (dice.id, dice_token)
+    )
+    running = asyncio.create_task(devices.run(asyncio.Event()))
+    await until(lambda: any(temporary.iterdir()))
+    running.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await asyncio.wait_for(running, 5)
+    assert list(temporary.iterdir()) == []

@@ -315,3 +315,29 @@ async def test_a_failure_nobody_foresaw_is_refused_500_and_the_socket_goes_on(
         assert refused["status"] == 500 and refused["problem"]["error"] == "internal"
         _, answer = await exchange(gm, command("b", HERO))
     assert answer["type"] == "answer" and answer["seq"] == 1
+
+
+WORDED: list[tuple[Any, str, str]] = [
+    # (the message, the field named, how its refusal begins)
+    ("[1, 2]", "message", "message: must be a JSON object: "),
+    ({**command("t", HERO), "type": "cmd"}, "type", 'type: must be "command"'),
+    (command("i", HERO, idempotency_key=""), "idempotency_key", "idempotency_key: must be a "),
+    (command("m", HERO, if_match="0"), "if_match", "if_match: must be a sequence number"),
+    (command("n", {"type": "nonsense"}), "type", "type: must be one of 'join', "),
+    (command("e", {}), "type", "type: is required"),
+    (command("l", [HERO]), "command", "command: must be a valid dictionary"),
+    (command("c", {"type": "deal_card", "card": "ZZ"}), "deal_card.card", "deal_card.card: 'ZZ' "),
+]
+
+
+async def test_refusals_say_what_is_expected_naming_the_field(client: Client) -> None:
+    """A refusal reads as what the field must be, in the API's names: not as what it is, nor in
+    pydantic's words (no "Value error, ", no "Input tag", no field named "")."""
+    table = await new_table(client, "four-color")
+    async with following(client, table, table["gm_token"]) as gm:
+        for message, field, begins in WORDED:
+            _, refused = await exchange(gm, message)
+            problem = refused["problem"]
+            assert problem["field"] == field, (message, problem)
+            assert problem["message"].startswith(begins), (message, problem)
+            assert "Value error" not in problem["message"], (message, problem)
