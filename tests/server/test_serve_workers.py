@@ -89,11 +89,12 @@ async def test_workers_share_the_port_show_each_others_commands_and_come_back(
             for n in range(COMMANDS):
                 await send(s, server.url, table, POOL)
                 if n == COMMANDS // 2:
-                    os.kill(first[1], signal.SIGKILL)
+                    killed = until(lambda: workers_of(parent).get(1))
+                    os.kill(killed, signal.SIGKILL)
             seen = await asyncio.wait_for(asyncio.gather(*followers), 60)
         for subscriber in seen:
             assert subscriber == list(range(1, COMMANDS + 2))
-        again = until(lambda: len(w := workers_of(parent)) == 2 and w[1] != first[1] and w)
+        again = until(lambda: len(w := workers_of(parent)) == 2 and w[1] != killed and w)
         assert again[0] == first[0]  # the other worker served on, untouched
     finally:
         server.stop()
