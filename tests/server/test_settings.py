@@ -113,9 +113,10 @@ def test_a_database_is_a_file_path_or_a_postgresql_url_shown_without_its_passwor
     assert shown(Path("seize.db")) == "seize.db"
 
 
-def test_a_database_out_of_reach_at_start_is_one_line_naming_db() -> None:
+def refusal_to_start(db: str) -> str:
+    """The one line ``seize serve --db db`` says as it exits 2."""
     started = subprocess.run(
-        [sys.executable, "-m", "server", "serve", "--port", "0", "--db", UNREACHABLE],
+        [sys.executable, "-m", "server", "serve", "--port", "0", "--db", db],
         capture_output=True,
         text=True,
         timeout=60,
@@ -123,6 +124,11 @@ def test_a_database_out_of_reach_at_start_is_one_line_naming_db() -> None:
     )
     assert started.returncode == 2
     (line,) = started.stderr.splitlines()
+    return line
+
+
+def test_a_database_out_of_reach_at_start_is_one_line_naming_db() -> None:
+    line = refusal_to_start(UNREACHABLE)
     assert line.startswith("seize: db: the database cannot be reached: ")
 
 
@@ -138,16 +144,7 @@ def test_a_database_that_refuses_to_start_the_server_is_one_line_saying_what_to_
     where: str, said: str
 ) -> None:
     require_postgres()
-    url = urlsplit(POSTGRES)._replace(path="", query="").geturl() + where
-    started = subprocess.run(
-        [sys.executable, "-m", "server", "serve", "--port", "0", "--db", url],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert started.returncode == 2
-    (line,) = started.stderr.splitlines()
+    line = refusal_to_start(urlsplit(POSTGRES)._replace(path="", query="").geturl() + where)
     assert line.startswith("seize: db: ") and said in line
 
 
