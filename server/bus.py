@@ -88,6 +88,11 @@ class Alone:
         """Whether events reach this server as they should (``seize_bus_up``)."""
         return True
 
+    @property
+    def shared(self) -> bool:
+        """Whether other servers may write to the tables this one holds."""
+        return False
+
 
 class Polling(Alone):
     """Asks the store which tables moved, every ``POLL`` seconds, and at once for a table a
@@ -120,6 +125,10 @@ class Polling(Alone):
     @property
     def every(self) -> float:
         return POLL
+
+    @property
+    def shared(self) -> bool:
+        return True
 
     def suspect(self, table_id: str | None) -> None:
         """Have a table (None: every table) checked against the store now."""

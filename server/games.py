@@ -285,7 +285,14 @@ class Games:
                 if if_match is not None and if_match != table.version:
                     raise StaleError(table.version)
                 first = table.version + 1
-                shown = self._show(held, command, principal.viewer, first)
+                try:
+                    shown = self._show(held, command, principal.viewer, first)
+                except RuleError:
+                    # Refused on this copy: another server may have moved the table on (the
+                    # deal another worker just took); only a refusal of the latest stands.
+                    if self.bus.shared and await self._caught_up(held):
+                        continue
+                    raise
                 response = {
                     "seq": first + len(shown.events) - 1,
                     "events": shown.by[principal.viewer].events,
@@ -354,6 +361,15 @@ class Games:
         async with self._holding(game) as held:
             await self._caught_up(held)
             return held
+
+    async def latest(self, game: Game) -> Game:
+        """The table as the store holds it now, when other servers may write to it: a client
+        that has just sent a command through one worker and reads through another (a new
+        connection may land on either) reads what it wrote, not a copy a bus message behind."""
+        if not self.bus.shared:
+            return game
+        heads = await self.store.heads([game.id])
+        return await self.reaching(game, heads.get(game.id, 0))
 
     async def _answered(
         self, game: Game, principal: Principal, key: str | None

@@ -1,5 +1,7 @@
 """Two servers over one database, each with its own copy of a table, and no bus between them:
-what a copy that is behind does when a client arrives from the one that is ahead."""
+what a copy that is behind does when a client arrives from the one that is ahead. With
+``workers`` above one they know others write (a client's next request may land on either), and
+poll the database too; these tests do not wait for that."""
 
 from __future__ import annotations
 
@@ -77,3 +79,28 @@ async def test_one_idempotency_key_sent_to_two_servers_at_once_applies_once(
     assert answers[0][1] == answers[1][1] and answers[0][1]["seq"] == 1
     stored = await query(settings.db, "select seq from events")
     assert stored == [(1,)]
+
+
+async def test_a_command_refused_on_a_copy_behind_is_decided_on_the_latest(
+    aiohttp_client: Any, settings: Settings
+) -> None:
+    """The deal went through the first server; the second's copy is still in setup, where the
+    next Panel is refused. It reads what it missed, and takes the command."""
+    workers = settings.model_copy(update={"workers": 2})
+    first, second, table = await apart(aiohttp_client, workers, HERO)
+    assert (await send(first, table, VILLAIN))[0] == 200
+    assert (await send(first, table, {"type": "deal"}))[0] == 200
+    status, answer = await send(second, table, {"type": "next_panel"})
+    assert status == 200 and answer["seq"] == 4, answer
+
+
+async def test_a_read_through_another_worker_shows_what_was_written_through_the_first(
+    aiohttp_client: Any, settings: Settings
+) -> None:
+    workers = settings.model_copy(update={"workers": 2})
+    first, second, table = await apart(aiohttp_client, workers, HERO)
+    assert (await send(first, table, VILLAIN))[0] == 200
+    url, gm = f"/api/tables/{table['id']}", bearer(table["gm_token"])
+    read = await (await second.get(url, headers=gm)).json()
+    assert read["seq"] == 2
+    assert {m["id"] for m in read["view"]["members"]} == {"h1", "v1"}
