@@ -25,12 +25,14 @@ reported as skipped with the reason. For each:
   and every process under it (from /proc, so in ticks of 10 ms), from the subscribers all
   connected to their last message, over the messages they received. It includes the commands'
   own handling; the figure less that (as measured with one subscriber) is printed beside it;
-- on asyncio's loop (the default), a command's acknowledgement to the overlay's DOM showing
+- on uvloop (the default where installed), a command's acknowledgement to the overlay's DOM showing
   it, in Debian's Chromium;
 - the highest event rate 100 subscribers receive with nothing lost (no gap, no goodbye).
 
 Then durable commands per second over 100 tables, one sender each, with one worker and with
-two (and Redis), on SQLite and on PostgreSQL (the tests' server, ``SEIZE_TEST_POSTGRES``).
+two (and Redis), on SQLite and on PostgreSQL (the tests' server, ``SEIZE_TEST_POSTGRES``); and
+the server's memory per table held and per live subscriber (its resident memory before and
+after), the units of the sizing model in docs/deploy.md.
 """
 
 from __future__ import annotations
@@ -551,7 +553,7 @@ def setups(args: argparse.Namespace, count: int, folder: Path) -> None:
             print(f"{name}:")
             asyncio.run(round_trip(server.url, count * 2))
             latencies(server, count, rate=20)
-            if name == "asyncio":  # the default loop
+            if name == "uvloop":  # the default loop
                 overlay_latency(server.url, count)
             highest_rate(server, 0.5 if args.quick else 2.0)
 
@@ -602,6 +604,57 @@ def throughputs(args: argparse.Namespace, folder: Path) -> None:
             )
 
 
+def resident_kb(pid: int) -> int:
+    """The process's resident memory (VmRSS), in KB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise LookupError("no VmRSS")
+
+
+async def _fill(url: str, tables: int, subscribers: int, pid: int) -> tuple[float, float]:
+    """KB of the server's memory per table in memory (20 events each), and per WebSocket."""
+    limits = aiohttp.TCPConnector(limit=50)
+    async with aiohttp.ClientSession(connector=limits) as session:
+        before = resident_kb(pid)
+        made: list[Table] = []
+        for _ in range(0, tables, 50):
+            made += await asyncio.gather(*(new_table(session, url) for _ in range(50)))
+        for start in range(0, tables, 50):  # 20 events each: the join and 19 pools
+            for _ in range(19):
+                await asyncio.gather(*(command(session, t) for t in made[start : start + 50]))
+        with_tables = resident_kb(pid)
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+        sockets = [
+            await session.ws_connect(
+                made[n % tables]["url"].replace("http", "ws", 1) + "/ws",
+                headers=made[n % tables]["headers"],
+            )
+            for n in range(subscribers)
+        ]
+        for ws in sockets:
+            await ws.receive_json()
+        with_sockets = resident_kb(pid)
+        for ws in sockets:
+            await ws.close()
+    return (with_tables - before) / tables, (with_sockets - with_tables) / subscribers
+
+
+def memory(args: argparse.Namespace, folder: Path) -> None:
+    """The server's memory per table held and per live subscriber: the sizing model's units."""
+    tables, subscribers = (200, 400) if args.quick else (1000, 2000)
+    with serving(folder / "memory.db", [], folder) as server:
+        if isinstance(server, str):
+            print(f"memory: skipped: {server}")
+            return
+        assert server.process is not None
+        per_table, per_socket = asyncio.run(
+            _fill(server.url, tables, subscribers, server.process.pid)
+        )
+    print(f"memory per table in memory (20 events)  {per_table:6.1f} KB   ({tables} tables)")
+    print(f"memory per WebSocket subscriber          {per_socket:6.1f} KB   ({subscribers})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -613,6 +666,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         setups(args, count, Path(folder))
         throughputs(args, Path(folder))
+        memory(args, Path(folder))
 
 
 if __name__ == "__main__":
