@@ -365,11 +365,15 @@ class Games:
     async def latest(self, game: Game) -> Game:
         """The table as the store holds it now, when other servers may write to it: a client
         that has just sent a command through one worker and reads through another (a new
-        connection may land on either) reads what it wrote, not a copy a bus message behind."""
+        connection may land on either) reads what it wrote, not a copy a bus message behind.
+        While the database cannot be reached, the copy held here is shown as it stands."""
         if not self.bus.shared:
             return game
-        heads = await self.store.heads([game.id])
-        return await self.reaching(game, heads.get(game.id, 0))
+        try:
+            heads = await self.store.heads([game.id])
+            return await self.reaching(game, heads.get(game.id, 0))
+        except StoreUnavailableError:
+            return game  # the database is away: what this server holds is what it can show
 
     async def _answered(
         self, game: Game, principal: Principal, key: str | None
