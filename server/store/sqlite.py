@@ -26,17 +26,35 @@ from server.store.migrations import SCHEMA_VERSION, pending
 
 T = TypeVar("T")
 Write = Callable[[sqlite3.Connection], Any]
+BUSY_MS = 5000
+"""Milliseconds a connection waits on another process's lock before it answers "locked"."""
 HEADS_AT_ONCE = 500
 """Tables asked about in one statement: well under SQLite's limit on bound parameters."""
 
 
 def _connect(path: Path) -> sqlite3.Connection:
     connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    connection.execute("pragma journal_mode=wal")
+    connection.execute(f"pragma busy_timeout={BUSY_MS}")
+    _write_ahead(connection)
     connection.execute("pragma synchronous=full")
     connection.execute("pragma foreign_keys=on")
-    connection.execute("pragma busy_timeout=5000")
     return connection
+
+
+def _write_ahead(connection: sqlite3.Connection) -> None:
+    """Put the file in WAL mode. Workers starting together (``--workers``) on a new file all
+    try it at once, and SQLite answers "locked" to all but one without waiting (it would be a
+    deadlock otherwise), whatever the busy timeout; so it is tried again, up to that timeout.
+    Without this, a worker could fail to start and be restarted a second later."""
+    deadline = time.monotonic() + BUSY_MS / 1000
+    while True:
+        try:
+            connection.execute("pragma journal_mode=wal")
+            return
+        except sqlite3.OperationalError as locked:
+            if "locked" not in str(locked) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def migrate(connection: sqlite3.Connection) -> None:

@@ -6,6 +6,8 @@ rather than written."""
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +97,48 @@ async def test_a_migrated_database_opens_unchanged(database: Database) -> None:
         await store.close()
     versions = await query(db, "select version from schema_version order by version")
     assert versions == [(version,) for version in range(1, LATEST + 1)]
+
+
+OPEN_AND_CLOSE = """
+import asyncio, sys
+from pathlib import Path
+from server.store import open_store
+db = sys.argv[1]
+store = open_store(db if db.startswith("postgresql://") else Path(db))
+async def open_and_close():
+    await store.open()
+    await store.close()
+print("ready", flush=True)
+sys.stdin.readline()
+asyncio.run(open_and_close())
+"""
+
+
+def test_servers_starting_together_on_a_new_database_all_open_it(database: Database) -> None:
+    """``--workers`` starts its workers at once on one file: each must open and migrate it,
+    whichever comes first. (On SQLite, switching a new file to WAL answered "locked" at once
+    to all but one, and the others failed to start.)"""
+    for _ in range(5):
+        db = str(database())
+        starting = [
+            subprocess.Popen(
+                [sys.executable, "-c", OPEN_AND_CLOSE, db],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(4)
+        ]
+        for process in starting:  # all imported: then all open at once
+            assert process.stdout is not None and process.stdout.readline() == "ready\n"
+        for process in starting:
+            assert process.stdin is not None
+            process.stdin.write("go\n")
+            process.stdin.flush()
+        for process in starting:
+            _, printed = process.communicate(timeout=60)
+            assert process.returncode == 0, printed
 
 
 async def test_a_database_from_a_newer_server_is_refused(database: Database) -> None:
