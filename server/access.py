@@ -13,6 +13,7 @@ import ipaddress
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -106,14 +107,25 @@ def presented(request: web.Request) -> str | None:
     return request.query.get("token")
 
 
+REVOKED_WITHIN = 2.0
+"""Seconds within which a token that another server sharing the database revoked stops working
+here: a cached token is read again once it is older than this, and the tokens of the live
+connections are checked this often (``revocation.py``)."""
+
+
 class Tokens:
     """Resolves tokens to principals, with a cache so a busy table does not read the disk. The
-    cache keeps the ``most`` tokens used last: a server that runs for weeks stays its size."""
+    cache keeps the ``most`` tokens used last: a server that runs for weeks stays its size.
 
-    def __init__(self, store: Store, most: int = 10_000) -> None:
+    ``trusted_for``: seconds a cached token is believed before it is read again. A server alone
+    with its database revokes every token itself, and forgets it then (None: for as long as it
+    is cached); one that shares it must also hear of the tokens others revoke."""
+
+    def __init__(self, store: Store, most: int = 10_000, trusted_for: float | None = None) -> None:
         self._store = store
-        self._cache: OrderedDict[bytes, TokenRow] = OrderedDict()
+        self._cache: OrderedDict[bytes, tuple[TokenRow, float]] = OrderedDict()
         self._most = most
+        self._trusted_for = trusted_for
 
     async def resolve(self, request: web.Request, table_id: str) -> Principal:
         token = presented(request)
@@ -124,22 +136,23 @@ class Tokens:
     async def principal(self, token: str, table_id: str) -> Principal:
         """Who ``token`` is at ``table_id``; raises the API's 401 or 403 if no one there."""
         token_hash = digest(token)
-        row = self._cache.get(token_hash) or await self._store.token(token_hash)
+        row, read = self._cache.get(token_hash) or (None, 0.0)
+        now = time.monotonic()
+        if row is None or (self._trusted_for is not None and now - read > self._trusted_for):
+            row, read = await self._store.token(token_hash), now
         if row is None or not hmac.compare_digest(row.hash, token_hash):
+            self._cache.pop(token_hash, None)
             raise unauthorized("unknown token")
-        _keep(self._cache, token_hash, row, self._most)
+        _keep(self._cache, token_hash, (row, read), self._most)
         if row.table_id != table_id:
             raise problem(web.HTTPForbidden, "forbidden", "this token belongs to another table")
         viewer = Viewer(role=Role(row.role), participants=frozenset(row.participants))
         return Principal(table_id=table_id, viewer=viewer, token_hash=token_hash)
 
-    def forget(self, table_id: str, label: str) -> None:
+    def forget(self, token_hashes: Iterable[bytes]) -> None:
         """Drop revoked tokens from the cache."""
-        self._cache = OrderedDict(
-            (h, row)
-            for h, row in self._cache.items()
-            if not (row.table_id == table_id and row.label == label)
-        )
+        for token_hash in token_hashes:
+            self._cache.pop(token_hash, None)
 
     def __len__(self) -> int:
         return len(self._cache)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from aiohttp import WSCloseCode, web
 
-from server import api, devices, dialects, handoff, live, openapi, pages, vtt
+from server import api, devices, dialects, handoff, live, openapi, pages, revocation, vtt
 from server.context import SEIZE, Seize
 from server.errors import internal, unavailable
 from server.settings import Settings
@@ -147,5 +147,6 @@ def make_app(settings: Settings) -> web.Application:
             await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server shutting down")
 
     app.cleanup_ctx.append(lifetime)
+    app.cleanup_ctx.append(revocation.watching)  # after the store opens, before it closes
     app.on_shutdown.append(shutting_down)
     return app

@@ -30,7 +30,7 @@ from typing import Any, Protocol
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
-from server.store import shown
+from server.store import StoreUnavailableError, shown
 
 log = logging.getLogger("seize")
 
@@ -139,6 +139,7 @@ class Polling(Alone):
         self._wake.set()
 
     async def _poll(self, follower: Follower) -> None:
+        away = False  # the database: said once an outage, not a few times a second
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.every)
@@ -149,12 +150,20 @@ class Polling(Alone):
             self._everything, self._suspects = False, set()
             try:
                 await follower.reconcile(None if everything or not suspects else suspects)
-            except Exception:
+            except Exception as failed:
                 # The database is away, or a table could not be read: ask again next time.
-                log.warning("tables not brought up to date", exc_info=True)
+                if not isinstance(failed, StoreUnavailableError):
+                    log.warning("tables not brought up to date", exc_info=True)
+                elif not away:
+                    log.warning("tables not brought up to date until the database is back")
+                away = isinstance(failed, StoreUnavailableError)
                 self._everything |= everything
                 self._suspects |= suspects
                 await asyncio.sleep(self.every)
+            else:
+                if away:
+                    log.info("tables brought up to date: the database is back")
+                away = False
 
     @property
     def shown(self) -> str:
@@ -264,7 +273,7 @@ class RedisBus(Polling):
         subscribed: set[str] = set()
         await pubsub.subscribe(CHANNEL)  # a channel of its own: a connection to listen on
         self.connected, self._wait = True, FIRST_RETRY
-        log.info("bus connected", extra={"bus": self.url})
+        log.info("bus connected", extra={"bus": shown(self.url)})
         while True:
             wanted = set(self._wanted)
             if wanted - subscribed:

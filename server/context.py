@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from server.access import RateLimit, Tokens
+from server.access import REVOKED_WITHIN, RateLimit, Tokens
 from server.bus import Alone, bus_for
 from server.games import Games
 from server.hub import Hub
@@ -52,7 +52,7 @@ class Seize:
             store=store,
             hub=hub,
             games=Games(store, hub, settings.snapshot_every, bus),
-            tokens=Tokens(store),
+            tokens=Tokens(store, trusted_for=REVOKED_WITHIN if settings.shared else None),
             rate=RateLimit(settings.rate_per_second, settings.rate_burst),
             reads=RateLimit(settings.read_rate_per_second, settings.read_burst),
             creations=RateLimit(settings.create_per_minute / 60, settings.create_burst),

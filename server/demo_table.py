@@ -19,6 +19,7 @@ from rules.roles import GM, OVERLAY, Viewer, player
 from server.access import Principal, digest, mint, token_row
 from server.context import Seize
 from server.games import Game
+from server.revocation import revoke
 
 NAME = "Demo: The Four Color Hack"
 RCS_NAME = "Demo: MegaTraveller RCS"
@@ -52,8 +53,7 @@ async def _table(
             await seize.games.execute(game, principal, command, None, None)
     tokens = {label: mint() for label in viewers}
     for label in () if keep else tokens:
-        await seize.store.revoke_tokens(game.id, f"demo-{label}")
-        seize.tokens.forget(game.id, f"demo-{label}")
+        await revoke(seize, game.id, f"demo-{label}")
     await seize.store.add_tokens(
         [
             token_row(token, game.id, viewers[label], f"demo-{label}")

@@ -20,6 +20,7 @@ from server.api import caller, game_of
 from server.context import SEIZE
 from server.errors import problem
 from server.games import Game
+from server.revocation import revoke
 
 routes = web.RouteTableDef()
 
@@ -81,8 +82,7 @@ async def overlay_link(request: web.Request) -> web.Response:
     """A fresh overlay link and its QR code; every older overlay link stops working."""
     game = await _gm_game(request)
     seize = request.app[SEIZE]
-    await seize.store.revoke_tokens(game.id, OVERLAY_LABEL)
-    seize.tokens.forget(game.id, OVERLAY_LABEL)
+    await revoke(seize, game.id, OVERLAY_LABEL)
     token = mint()
     await seize.store.add_tokens([token_row(token, game.id, OVERLAY, OVERLAY_LABEL)])
     return _answer(f"{_base(request)}/overlay/{quote(game.id)}?token={quote(token)}")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import struct
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -25,6 +25,7 @@ from typing import Any
 from rules.roles import Viewer
 
 TOO_SLOW = "too slow to keep up"
+REVOKED = "this link was revoked: ask the GM for a new one"
 
 
 def websocket_frame(payload: bytes) -> bytes:
@@ -86,11 +87,13 @@ def bye_frame(seq: int, reason: str) -> Frame:
 
 
 class Subscriber:
-    """One live connection. ``delivered`` is the last sequence handed to the network, ``handed``
-    the last handed to this subscriber at all (written, or queued to be)."""
+    """One live connection, and the token it came in with (its hash): revoked, it is dropped.
+    ``delivered`` is the last sequence handed to the network, ``handed`` the last handed to
+    this subscriber at all (written, or queued to be)."""
 
-    def __init__(self, viewer: Viewer, backlog: int) -> None:
+    def __init__(self, viewer: Viewer, token_hash: bytes, backlog: int) -> None:
         self.viewer = viewer
+        self.token_hash = token_hash
         self.backlog = backlog
         self.delivered = 0
         self.handed = 0
@@ -118,11 +121,12 @@ class SocketSubscriber(Subscriber):
     def __init__(
         self,
         viewer: Viewer,
+        token_hash: bytes,
         backlog: int,
         transport: asyncio.Transport,
         close: Callable[[str], None],
     ) -> None:
-        super().__init__(viewer, backlog)
+        super().__init__(viewer, token_hash, backlog)
         self.transport = transport
         self._close = close
 
@@ -149,8 +153,8 @@ class SocketSubscriber(Subscriber):
 class StreamSubscriber(Subscriber):
     """An SSE stream: frames queue for a task that writes them (HTTP chunking is aiohttp's)."""
 
-    def __init__(self, viewer: Viewer, backlog: int) -> None:
-        super().__init__(viewer, backlog)
+    def __init__(self, viewer: Viewer, token_hash: bytes, backlog: int) -> None:
+        super().__init__(viewer, token_hash, backlog)
         self.queue: asyncio.Queue[Frame] = asyncio.Queue()
         self._pending = 0  # bytes queued, not yet written
 
@@ -264,7 +268,25 @@ class Hub:
                 subscriber.drop(reason)
 
     def close_all(self, reason: str) -> None:
-        for groups in self._tables.values():
-            for group in groups.values():
-                for subscriber in list(group):
-                    subscriber.drop(reason)
+        for subscriber in self._everyone():
+            subscriber.drop(reason)
+
+    def token_hashes(self) -> set[bytes]:
+        """The tokens the subscribers came in with."""
+        return {subscriber.token_hash for subscriber in self._everyone()}
+
+    def revoke(self, token_hashes: Collection[bytes]) -> int:
+        """Drop the subscribers that came in with these tokens, now revoked: a link that
+        leaked stops showing the table, not only stops opening it. Returns how many."""
+        revoked = [s for s in self._everyone() if s.token_hash in token_hashes]
+        for subscriber in revoked:
+            subscriber.drop(REVOKED)
+        return len(revoked)
+
+    def _everyone(self) -> list[Subscriber]:
+        return [
+            subscriber
+            for groups in self._tables.values()
+            for group in groups.values()
+            for subscriber in group
+        ]

@@ -26,6 +26,7 @@ from server.api import caller, game_of, sequence_param, view_json
 from server.context import SEIZE
 from server.games import Game
 from server.hub import (
+    REVOKED,
     TOO_SLOW,
     Frame,
     SocketSubscriber,
@@ -103,11 +104,12 @@ class CommandingSubscriber(SocketSubscriber):
     def __init__(
         self,
         viewer: Viewer,
+        token_hash: bytes,
         backlog: int,
         transport: asyncio.Transport,
         close: Callable[[str], None],
     ) -> None:
-        super().__init__(viewer, backlog, transport, close)
+        super().__init__(viewer, token_hash, backlog, transport, close)
         self._moved = asyncio.Event()
 
     def push(self, frame: Frame, *, catching_up: bool = False) -> bool:
@@ -149,13 +151,18 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     assert transport is not None  # prepared: the connection is open (asyncio's or uvloop's)
 
     def close(reason: str) -> None:
-        code = SLOW if reason == TOO_SLOW else WSCloseCode.GOING_AWAY
-        task = asyncio.ensure_future(ws.close(code=code, message=b"resume with ?after=<seq>"))
+        code: int
+        if reason == REVOKED:  # not to come back: the token is no longer good
+            code, message = WSCloseCode.POLICY_VIOLATION, b"this link was revoked"
+        else:
+            code = SLOW if reason == TOO_SLOW else WSCloseCode.GOING_AWAY
+            message = b"resume with ?after=<seq>"
+        task = asyncio.ensure_future(ws.close(code=code, message=message))
         _closing.add(task)
         task.add_done_callback(_closing.discard)
 
     subscriber = CommandingSubscriber(
-        principal.viewer, seize.settings.subscriber_backlog, transport, close
+        principal.viewer, principal.token_hash, seize.settings.subscriber_backlog, transport, close
     )
     await _start(game, subscriber, request, after, early)
     seize.sockets.add(ws)
@@ -193,7 +200,9 @@ async def server_sent_events(request: web.Request) -> web.StreamResponse:
     )
     await response.prepare(request)
     bound_send_buffer(request)
-    subscriber = StreamSubscriber(principal.viewer, seize.settings.subscriber_backlog)
+    subscriber = StreamSubscriber(
+        principal.viewer, principal.token_hash, seize.settings.subscriber_backlog
+    )
     await _start(game, subscriber, request, after, early)
     try:
         while True:

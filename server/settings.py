@@ -130,8 +130,14 @@ class Settings(BaseSettings):
     def _file_or_url(cls, value: object) -> object:
         """A ``postgresql://`` URL stays a URL (checked here, so a typo is one line naming
         ``db`` rather than a failure to connect); anything else is an SQLite file's path."""
-        if not isinstance(value, str) or "://" not in value:
-            return Path(value) if isinstance(value, str) else value
+        if not isinstance(value, str):
+            return value
+        if "://" not in value:
+            if value.lower().startswith(("postgres:", "postgresql:", "postgres/", "postgresql/")):
+                # A URL missing a colon or a slash would be a file of that name, in folders
+                # named after the host: an empty database, quietly.
+                raise ValueError(f"a postgresql:// URL needs its '://', not {value!r}")
+            return Path(value)
         scheme = _url(value).scheme
         if scheme not in ("postgresql", "postgres"):
             raise ValueError(f"a file path or a postgresql:// URL, not a {scheme}:// URL")

@@ -34,7 +34,10 @@ AGAIN = "SEIZE_WORKER_AGAIN"
 """Set in a restarted worker's environment: what was printed and handed out stands."""
 SETTLED = 5.0
 """Seconds a worker must have run for its death to be a crash worth an immediate restart;
-one that dies sooner waits a moment, so a worker that cannot start does not spin."""
+one that dies sooner is started again after a pause that doubles each time, from
+``FIRST_PAUSE`` to ``LAST_PAUSE``, so a worker that cannot start (the database away) does not
+spin, nor fill the log."""
+FIRST_PAUSE, LAST_PAUSE = 1.0, 30.0
 GRACE = 10.0
 """Seconds workers have to finish (say goodbye to subscribers, flush writes) on shutdown."""
 ORPHAN_CHECK = 1.0
@@ -71,10 +74,16 @@ def supervise(argv: Sequence[str], workers: int) -> int:
     signal.signal(signal.SIGTERM, stop)
     running = {index: _start(argv, index, again=False) for index in range(workers)}
     started = {index: time.monotonic() for index in running}
+    pause = dict.fromkeys(running, 0.0)
+    due: dict[int, float] = {}  # ended workers, and when each starts again
     restarted: set[int] = set()
     code = 0
     while not stopping:
         time.sleep(0.2)
+        now = time.monotonic()
+        for index in [index for index, when in due.items() if when <= now]:
+            del due[index]
+            running[index], started[index] = _start(argv, index, again=True), now
         for index, process in list(running.items()):
             returned = process.poll()
             if returned is None:
@@ -84,10 +93,14 @@ def supervise(argv: Sequence[str], workers: int) -> int:
                 # restarted worker that cannot start (the database away for now) is retried.
                 stopping, code = True, CANNOT_START
                 break
-            log.warning("worker ended: starting again", extra={"worker": index, "code": returned})
-            if time.monotonic() - started[index] < SETTLED:
-                time.sleep(1.0)
-            running[index], started[index] = _start(argv, index, again=True), time.monotonic()
+            quick = now - started[index] < SETTLED
+            pause[index] = min(max(pause[index] * 2, FIRST_PAUSE), LAST_PAUSE) if quick else 0.0
+            log.warning(
+                "worker ended: starting again",
+                extra={"worker": index, "code": returned, "in_seconds": pause[index]},
+            )
+            del running[index]
+            due[index] = now + pause[index]
             restarted.add(index)
     _stop(list(running.values()))
     return code

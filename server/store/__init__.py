@@ -13,7 +13,7 @@ only once it is durable.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -86,7 +86,9 @@ class Store(Protocol):
 
     async def add_tokens(self, tokens: Sequence[TokenRow]) -> None: ...
 
-    async def revoke_tokens(self, table_id: str, label: str) -> None: ...
+    async def revoke_tokens(self, table_id: str, label: str) -> list[bytes]:
+        """Forget the table's tokens with this label; returns their hashes, so that the
+        connections that came in with them can be closed."""
 
     async def append(self, append: Append) -> None:
         """Append the events (and the idempotency answer) in one transaction; raises
@@ -119,6 +121,10 @@ class Store(Protocol):
     async def snapshot(self, table_id: str) -> Snapshot | None: ...
 
     async def token(self, token_hash: bytes) -> TokenRow | None: ...
+
+    async def tokens_kept(self, token_hashes: Collection[bytes]) -> set[bytes]:
+        """Which of these tokens still exist: how a server finds, in one read, which of its
+        subscribers came in with a token another server has since revoked."""
 
     async def bindings(self, table_id: str) -> list[tuple[str, tuple[str, ...]]]:
         """Each distinct (role, participants) a token of the table carries: whom it serves."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
 from contextlib import asynccontextmanager, suppress
 from typing import TypeAlias, TypeVar
 
@@ -146,12 +146,16 @@ class PostgresStore:
     async def add_tokens(self, tokens: Sequence[TokenRow]) -> None:
         await self._transaction(lambda connection: _insert_tokens(connection, tokens))
 
-    async def revoke_tokens(self, table_id: str, label: str) -> None:
-        await self._transaction(
-            lambda connection: connection.execute(
-                "delete from tokens where table_id = $1 and label = $2", table_id, label
+    async def revoke_tokens(self, table_id: str, label: str) -> list[bytes]:
+        async def revoke(connection: Connection) -> list[bytes]:
+            rows = await connection.fetch(
+                "delete from tokens where table_id = $1 and label = $2 returning hash",
+                table_id,
+                label,
             )
-        )
+            return [row[0] for row in rows]
+
+        return await self._transaction(revoke)
 
     async def append(self, append: Append) -> None:
         await self._transaction(lambda connection: _append(connection, append))
@@ -228,6 +232,12 @@ class PostgresStore:
             list(table_ids),
         )
         return {row[0]: row[1] for row in rows}
+
+    async def tokens_kept(self, token_hashes: Collection[bytes]) -> set[bytes]:
+        rows = await self._fetch(
+            "select hash from tokens where hash = any($1::bytea[])", list(token_hashes)
+        )
+        return {row[0] for row in rows}
 
     async def snapshot(self, table_id: str) -> Snapshot | None:
         found = await self._fetchrow(

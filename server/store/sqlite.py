@@ -17,7 +17,7 @@ import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,8 +28,9 @@ T = TypeVar("T")
 Write = Callable[[sqlite3.Connection], Any]
 BUSY_MS = 5000
 """Milliseconds a connection waits on another process's lock before it answers "locked"."""
-HEADS_AT_ONCE = 500
-"""Tables asked about in one statement: well under SQLite's limit on bound parameters."""
+AT_ONCE = 500
+"""Tables or tokens asked about in one statement: well under SQLite's limit on bound
+parameters."""
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -170,11 +171,15 @@ class SqliteStore:
     async def add_tokens(self, tokens: Sequence[TokenRow]) -> None:
         await self.write(lambda connection: _insert_tokens(connection, tokens))
 
-    async def revoke_tokens(self, table_id: str, label: str) -> None:
-        await self.write(
-            lambda connection: connection.execute(
-                "delete from tokens where table_id = ? and label = ?", (table_id, label)
-            )
+    async def revoke_tokens(self, table_id: str, label: str) -> list[bytes]:
+        return await self.write(
+            lambda connection: [
+                row[0]
+                for row in connection.execute(
+                    "delete from tokens where table_id = ? and label = ? returning hash",
+                    (table_id, label),
+                ).fetchall()
+            ]
         )
 
     async def append(self, append: Append) -> None:
@@ -230,17 +235,26 @@ class SqliteStore:
         ).fetchall()
 
     async def heads(self, table_ids: Sequence[str]) -> dict[str, int]:
-        heads: dict[str, int] = {}
-        for start in range(0, len(table_ids), HEADS_AT_ONCE):
-            some = table_ids[start : start + HEADS_AT_ONCE]
-            heads.update(
-                self._read.execute(
-                    "select table_id, max(seq) from events where table_id in"
-                    f" ({', '.join('?' * len(some))}) group by table_id",
-                    some,
-                ).fetchall()
+        return dict(
+            self._in_parts(
+                "select table_id, max(seq) from events where table_id in ({}) group by table_id",
+                table_ids,
             )
-        return heads
+        )
+
+    async def tokens_kept(self, token_hashes: Collection[bytes]) -> set[bytes]:
+        return {
+            row[0]
+            for row in self._in_parts("select hash from tokens where hash in ({})", token_hashes)
+        }
+
+    def _in_parts(self, query: str, values: Collection[Any]) -> list[Any]:
+        """The rows of ``query`` for ``values`` in its ``in ({})``, asked a part at a time."""
+        listed, rows = list(values), []
+        for start in range(0, len(listed), AT_ONCE):
+            some = listed[start : start + AT_ONCE]
+            rows += self._read.execute(query.format(", ".join("?" * len(some))), some).fetchall()
+        return rows
 
     async def snapshot(self, table_id: str) -> Snapshot | None:
         found = self._read.execute(

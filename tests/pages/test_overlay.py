@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from tests.server.process import ServerProcess
+from tests.server.process import ServerProcess, call
 
 from .conftest import Table, shoot
 
@@ -177,6 +177,29 @@ def test_the_overlay_reconnects_and_resumes_after_the_server_restarts(
     seq_shown(page, seq)
     played = table.view()["view"]["current"]["card"]
     assert page.locator(".panel.current .card").get_attribute("data-card") == played
+
+
+def test_an_overlay_whose_link_was_revoked_stops_following_and_keeps_its_picture(
+    page: Any, server: ServerProcess
+) -> None:
+    """A leaked link, replaced by a new one: the page holding it is shown nothing more, and it
+    does not knock again and again; what it showed stays, so nothing but the table is on
+    stream."""
+    table = four_color(server)
+    sockets: list[Any] = []
+    page.on("websocket", lambda socket: sockets.append(socket))  # noqa: PLW0108 (a builtin won't do)
+    page.goto(table.overlay_url())
+    seq = table.send({"type": "deal"})["seq"]
+    seq_shown(page, seq)
+    status, _ = call(f"{table.url}/handoff/overlay", "POST", token=table.gm)
+    assert status == 201
+    while not sockets[-1].is_closed():
+        page.wait_for_timeout(50)
+    table.send({"type": "join", "member": {"id": "late", "name": "Latecomer", "kind": "mob"}})
+    page.wait_for_timeout(1500)  # reconnecting, it would have knocked by now (250 ms)
+    assert len(sockets) == 1
+    assert page.locator("#overlay").get_attribute("data-seq") == str(seq)
+    assert page.locator(".four-color .card").count() > 0
 
 
 def test_the_overlay_never_puts_an_error_on_stream(browser: Any, server: ServerProcess) -> None:

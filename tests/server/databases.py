@@ -64,15 +64,27 @@ def require_postgres() -> None:
 @contextmanager
 def postgres_schema() -> Iterator[str]:
     """A URL whose connections work in a fresh, empty schema, dropped afterwards: a database
-    of its own for one test, without the cost of creating one."""
+    of its own for one test, without the cost of creating one.
+
+    Its connections carry the schema's name as their ``application_name``, and are ended
+    before the schema is dropped. pytest may tear this down before the servers of the test
+    stop (fixtures end in the reverse of the order they began), and while it does, their event
+    loop is not running: a query of theirs that was under way would hold its locks, unread,
+    and the drop would wait for it forever."""
     require_postgres()
     schema = f"seize_{uuid.uuid4().hex[:12]}"
     _run(_execute(f"create schema {schema}"))
     joiner = "&" if "?" in POSTGRES else "?"
     try:
-        yield f"{POSTGRES}{joiner}search_path={schema}"
+        yield f"{POSTGRES}{joiner}search_path={schema}&application_name={schema}"
     finally:
-        _run(_execute(f"drop schema {schema} cascade"))
+        _run(
+            _execute(
+                "select pg_terminate_backend(pid) from pg_stat_activity"
+                f" where application_name = '{schema}';"
+                f" drop schema {schema} cascade"
+            )
+        )
 
 
 async def query(db: Path | str, statement: str) -> list[tuple[Any, ...]]:

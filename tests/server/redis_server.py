@@ -33,10 +33,11 @@ def require_redis() -> str:
 class RedisServer:
     """``redis-server`` keeping nothing on disk, as a bus needs nothing kept."""
 
-    def __init__(self) -> None:
+    def __init__(self, password: str | None = None) -> None:
         self.binary = require_redis()
         self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}"
+        self.password = password
+        self.url = f"redis://{f':{password}@' if password else ''}127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> RedisServer:
@@ -44,6 +45,7 @@ class RedisServer:
             [
                 *(self.binary, "--port", str(self.port), "--bind", "127.0.0.1"),
                 *("--save", "", "--appendonly", "no", "--loglevel", "warning"),
+                *(("--requirepass", self.password) if self.password else ()),
             ],
             stdout=subprocess.DEVNULL,
         )

@@ -62,7 +62,7 @@ def unframe(data: bytes) -> list[dict[str, Any]]:
 
 def socket(viewer: Any = OVERLAY) -> tuple[SocketSubscriber, Recorded, list[str]]:
     transport, closed = Recorded(), list[str]()
-    return SocketSubscriber(viewer, BACKLOG, transport, closed.append), transport, closed
+    return SocketSubscriber(viewer, b"t", BACKLOG, transport, closed.append), transport, closed
 
 
 def shown(*events: str, view: str = '{"round": 1}') -> Shown:
@@ -172,7 +172,7 @@ def test_a_command_with_no_events_sends_nothing() -> None:
 
 async def test_an_sse_stream_gets_each_message_with_its_id() -> None:
     hub = Hub()
-    stream = StreamSubscriber(OVERLAY, BACKLOG)
+    stream = StreamSubscriber(OVERLAY, b"o", BACKLOG)
     hub.subscribe(TABLE, stream)
     hub.publish(TABLE, 5, {OVERLAY: shown('{"n": 1}', '{"n": 2}')})()
     frame = stream.queue.get_nowait()
@@ -186,7 +186,7 @@ async def test_an_sse_stream_gets_each_message_with_its_id() -> None:
 
 async def test_an_sse_stream_over_its_backlog_is_told_where_to_resume() -> None:
     hub = Hub()
-    stream = StreamSubscriber(OVERLAY, 200)
+    stream = StreamSubscriber(OVERLAY, b"o", 200)
     hub.subscribe(TABLE, stream)
     hub.publish(TABLE, 1, {OVERLAY: shown("{}")})()
     stream.sent(stream.queue.get_nowait())  # written; what follows is not

@@ -5,18 +5,20 @@ SIGKILL is started again while the other serves, and SIGTERM stops them all."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 
-from server.workers import INDEX
+from server.workers import INDEX, SETTLED
 
 from .following import CHARACTER, POOL, follow
 from .process import UNLIMITED, ServerProcess
@@ -104,6 +106,44 @@ async def test_workers_share_the_port_show_each_others_commands_and_come_back(
     assert server.process.returncode == 0
     assert not any(alive(pid) for pid in again.values())
     assert printed.read_text().count("Seize is serving at") == 1  # the first worker's links
+
+
+def test_a_worker_that_cannot_start_again_is_retried_ever_more_slowly(tmp_path: Path) -> None:
+    """A worker killed while it cannot start (the database away, or here the settings file
+    broken since) fails each start; the parent waits 1, 2, 4… seconds between starts rather
+    than spin and fill the log, the other worker serves on, and once the cause is gone the
+    worker is back."""
+    printed, config = tmp_path / "printed.log", tmp_path / "seize.toml"
+    config.write_text("log_level = 'info'\n")
+    server = ServerProcess(tmp_path / "seize.db", printed, workers=2, config=config, **UNLIMITED)
+    server.start()
+    try:
+        assert server.process is not None
+        parent = server.process.pid
+        first = until(lambda: len(w := workers_of(parent)) == 2 and w)
+        time.sleep(SETTLED)  # a crash, not a worker that could not start in the first place
+        config.write_text("log_level = 'chatty'\n")
+        os.kill(first[1], signal.SIGKILL)
+        pauses = until(lambda: len(p := ended(printed)) >= 4 and p, seconds=60)
+        assert pauses[:4] == [0.0, 1.0, 2.0, 4.0]
+        with urllib.request.urlopen(f"{server.url}/healthz", timeout=5) as answer:
+            assert answer.status == 200  # the other worker, all along
+        config.write_text("log_level = 'info'\n")
+        until(lambda: (w := workers_of(parent)).get(0) == first[0] and 1 in w, seconds=60)
+        time.sleep(2)  # started, and stays up
+        assert len(workers_of(parent)) == 2
+    finally:
+        server.stop()
+    assert server.process.returncode == 0
+
+
+def ended(printed: Path) -> list[float]:
+    """The pauses the parent logged before starting an ended worker again (what else was
+    printed: the links, what the failing worker said as it ended)."""
+    logged = [json.loads(line) for line in printed.read_text().splitlines() if line[:1] == "{"]
+    return [
+        line["in_seconds"] for line in logged if line["message"] == "worker ended: starting again"
+    ]
 
 
 def test_a_second_server_on_a_port_in_use_is_refused_in_one_line(tmp_path: Path) -> None:

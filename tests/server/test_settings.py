@@ -95,6 +95,8 @@ def test_a_configured_devices_bad_deck_file_is_one_line_naming_it(
     [
         ("mysql://db.example/seize", "setting db: a file path or a postgresql://"),
         ("postgresql://db.example:port/seize", "setting db: the URL's port is not"),
+        ("postgresql//db.example/seize", "setting db: a postgresql:// URL needs its '://'"),
+        ("postgres:/db.example/seize", "setting db: a postgresql:// URL needs its '://'"),
     ],
 )
 def test_a_malformed_database_url_is_one_line_naming_db(
@@ -103,6 +105,7 @@ def test_a_malformed_database_url_is_one_line_naming_db(
     assert main(["serve", "--db", db]) == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith(f"seize: {said}")
+    assert not Path("postgresql").exists() and not Path("postgres:").exists()  # no file made
 
 
 def test_a_database_is_a_file_path_or_a_postgresql_url_shown_without_its_password() -> None:

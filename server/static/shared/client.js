@@ -20,21 +20,26 @@ export function tableId() {
   return decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 }
 
-/**
- * A table followed live: one snapshot, then the WebSocket, reconnecting with backoff and
- * resuming from the last sequence seen. ``onView(view, seq)`` runs on every new view, and
- * ``onEvent(seq, event)`` on every event as this role may see it.
- */
+/** The close code of a socket whose token was revoked (policy violation): not to come back. */
+const REVOKED = 1008;
+
 /** What ``start`` throws for a GM whose table this version of the server cannot show: the
  * message says what to do (undo the last event). */
 export class Unshowable extends Error {}
 
+/**
+ * A table followed live: one snapshot, then the WebSocket, reconnecting with backoff and
+ * resuming from the last sequence seen. ``onView(view, seq)`` runs on every new view,
+ * ``onEvent(seq, event)`` on every event as this role may see it, and ``onRevoked()`` once
+ * the link's token is revoked (the socket closes with 1008): the page stops following then.
+ */
 export class Table {
-  constructor(id, token, onView, { onEvent } = {}) {
+  constructor(id, token, onView, { onEvent, onRevoked } = {}) {
     this.id = id;
     this.token = token;
     this.onView = onView;
     this.onEvent = onEvent ?? (() => {});
+    this.onRevoked = onRevoked ?? (() => {});
     this.seq = 0;
     this.base = `/api/tables/${encodeURIComponent(id)}`;
   }
@@ -67,7 +72,10 @@ export class Table {
       this.seq = Math.max(this.seq, data.seq);
       if (data.view) this.onView(data.view, this.seq);
     };
-    socket.onclose = () => setTimeout(() => this.follow(Math.min(delay * 2, 5000)), delay);
+    socket.onclose = (closed) => {
+      if (closed.code === REVOKED) this.onRevoked();
+      else setTimeout(() => this.follow(Math.min(delay * 2, 5000)), delay);
+    };
   }
 
   /** Every event after ``after``, as this role may see them: [{seq, event}]. */
