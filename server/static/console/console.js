@@ -165,7 +165,7 @@ async function consolePage(id) {
     document.getElementById("meta").textContent = `${system.title} · ${system.stage(v)}`;
     document.body.dataset.seq = String(seq);
     draw();
-  }, { onEvent: (seq, event) => standing.add(seq, event) });
+  }, { onEvent: (seq, event) => standing.add(seq, event), guard: true });
   try {
     await ctx.table.start();
   } catch (error) {

@@ -29,18 +29,25 @@ export class Unshowable extends Error {}
 
 /**
  * A table followed live: one snapshot, then the WebSocket, reconnecting with backoff and
- * resuming from the last sequence seen. ``onView(view, seq)`` runs on every new view,
- * ``onEvent(seq, event)`` on every event as this role may see it, and ``onRevoked()`` once
- * the link's token is revoked (the socket closes with 1008): the page stops following then.
+ * resuming from the last sequence heard, until the link's token is revoked (the socket closes
+ * with 1008). ``onView(view, seq)`` runs on every newer view, and ``onEvent(seq, event)`` on
+ * every event as this role may see it.
+ *
+ * With ``guard``, every command carries If-Match: the sequence of the view on screen when it
+ * was sent. A reader, a tray or another screen may move the table on between what its user saw
+ * and what they pressed; the command is then refused (409) instead of being applied to a state
+ * they never saw, such as a card typed for one hero dealt to the next.
  */
 export class Table {
-  constructor(id, token, onView, { onEvent, onRevoked } = {}) {
+  constructor(id, token, onView, { onEvent, guard = false } = {}) {
     this.id = id;
     this.token = token;
     this.onView = onView;
     this.onEvent = onEvent ?? (() => {});
-    this.onRevoked = onRevoked ?? (() => {});
-    this.seq = 0;
+    this.guard = guard;
+    this.seq = 0; // the last sequence the socket brought: it resumes from there
+    this.shown = 0; // the sequence of the view last handed to onView
+    this.seen = null; // …and of the view last painted, which a press can only have been on
     this.base = `/api/tables/${encodeURIComponent(id)}`;
   }
 
@@ -52,8 +59,29 @@ export class Table {
     this.seq = body.seq;
     this.name = body.name;
     this.you = body.you;
-    this.onView(body.view, this.seq);
+    this.show(body.view, body.seq);
     this.follow();
+  }
+
+  /** The table as it is now, without waiting for the socket (which may be slow to say): its
+   * view, and the events since the socket's last, which the socket repeats when it catches up. */
+  async refresh() {
+    const answer = await fetch(this.base, { headers: this.headers() });
+    if (!answer.ok) return;
+    const body = await answer.json();
+    if (body.view === null) return;
+    for (const { seq, event } of await this.events(this.seq)) this.onEvent(seq, event);
+    this.show(body.view, body.seq);
+  }
+
+  /** Hand on a view unless a newer one was: news arriving late never takes the page back. */
+  show(view, seq) {
+    if (seq < this.shown) return;
+    this.shown = seq;
+    this.onView(view, seq);
+    // What a press can have been aimed at is what was painted: a click in the frame where a
+    // new view was drawn lands on controls its user has not seen yet.
+    requestAnimationFrame(() => { this.seen = Math.max(this.seen ?? 0, seq); });
   }
 
   headers() {
@@ -70,11 +98,10 @@ export class Table {
       if (data.type === "bye") return;
       if (data.type === "event") this.onEvent(data.seq, data.event);
       this.seq = Math.max(this.seq, data.seq);
-      if (data.view) this.onView(data.view, this.seq);
+      if (data.view) this.show(data.view, data.seq);
     };
     socket.onclose = (closed) => {
-      if (closed.code === REVOKED) this.onRevoked();
-      else setTimeout(() => this.follow(Math.min(delay * 2, 5000)), delay);
+      if (closed.code !== REVOKED) setTimeout(() => this.follow(Math.min(delay * 2, 5000)), delay);
     };
   }
 
@@ -95,10 +122,10 @@ export class Table {
 
   /** Send one command; resolves to {ok, status, body}. A retry reuses its idempotency key. */
   async send(command) {
-    const key = crypto.randomUUID();
+    const headers = { ...this.headers(), "Idempotency-Key": crypto.randomUUID() };
+    if (this.guard && this.seen !== null) headers["If-Match"] = String(this.seen);
     const answer = await fetch(`${this.base}/commands`, {
-      method: "POST", headers: { ...this.headers(), "Idempotency-Key": key },
-      body: JSON.stringify(command),
+      method: "POST", headers, body: JSON.stringify(command),
     });
     const body = await answer.json();
     return { ok: answer.ok, status: answer.status, body };

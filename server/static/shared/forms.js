@@ -33,10 +33,19 @@ export function report(message, { tone = "bad" } = {}) {
  * without the rule's code: the table reads it, not the engine.
  */
 export async function run(table, command, names = {}) {
-  const { ok, body } = await table.send(command);
+  const { ok, status, body } = await table.send(command);
   if (ok) {
     report("");
     return true;
+  }
+  if (status === 409) {
+    // Made against a view the table has left (Table's guard): nothing was applied. The page
+    // shows the table as it is now, and points to what it waits for.
+    await table.refresh();
+    const now = document.querySelector("[data-prompt]")?.textContent;
+    report("Not done: the table moved on before that reached it, so nothing changed."
+      + (now ? ` It waits for this now: ${now}.` : ""));
+    return false;
   }
   // A field's validation names the command's field ("deal_card.card"): its message alone is
   // what the table needs.

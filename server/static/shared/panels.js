@@ -48,12 +48,14 @@ function next(v, ctx) {
   const table = ctx.table;
   if (waits.card) {
     // Keyed by how many cards are still owed: a refused card stays typed, a dealt one goes.
+    // The command names whom the button names: never whoever is next when it arrives.
     const field = input("Card", { keep: `deal-${v.to_deal.length}`, placeholder: "K♣, 10H, RJ…",
                                   required: true, name: "card", autocomplete: "off" });
     return {
       prompt: `Deal ${who[waits.card.who]} a card: type it as it is dealt, or read it`,
       controls: [inline(`Deal it to ${who[waits.card.who]}`, [field],
-        () => run(table, { type: "deal_card", card: field.value.trim(), source: "gm" }, who),
+        () => run(table, { type: "deal_card", card: field.value.trim(), to: waits.card.who,
+                           source: "gm" }, who),
         { primary: true, name: "deal-card" })],
     };
   }

@@ -1,0 +1,279 @@
+"""The GM's press against a table that has just moved on: a card reader deals, a tray rolls or
+a player's phone acts at the moment the GM presses, and the console has not heard yet. What the
+GM pressed must do what its button said, or nothing; never the same command applied to whoever
+or whatever came next.
+
+The console's WebSocket goes through a relay that can hold what the server sends, so the moment
+between the other client's command and the console hearing of it is as long as the test needs."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.server.process import ServerProcess
+
+from .conftest import Table
+from .console_driver import Console, speaks_the_game
+
+MOVED_ON = "the table moved on before that reached it"
+
+
+class HeldSocket:
+    """The page's WebSocket relayed to the server; while ``holding``, what the server sends
+    waits here instead of reaching the page."""
+
+    def __init__(self, page: Any) -> None:
+        self.holding = False
+        self.held: list[str | bytes] = []
+        self.to_page: Any = None
+        page.route_web_socket(re.compile(r"/ws\b"), self._relay)
+
+    def _relay(self, to_page: Any) -> None:
+        self.to_page = to_page
+        to_page.connect_to_server().on_message(self._from_server)
+
+    def _from_server(self, message: str | bytes) -> None:
+        if self.holding:
+            self.held.append(message)
+        else:
+            self.to_page.send(message)
+
+    def release(self) -> None:
+        self.holding = False
+        for message in self.held:
+            self.to_page.send(message)
+        self.held.clear()
+
+
+@pytest.fixture
+def console(browser: Any) -> Iterator[Console]:
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield Console(page, "")
+    context.close()
+
+
+def seq(table: Table) -> int:
+    return int(table.view(table.gm)["seq"])
+
+
+def opened(console: Console, table: Table) -> HeldSocket:
+    """The console of ``table``, following it through a relay that can hold its news."""
+    socket = HeldSocket(console.page)
+    console.page.goto(f"{table.server.url}/console/{table.id}#token={table.gm}")
+    console.page.wait_for_function(f"Number(document.body.dataset.seq) === {seq(table)}")
+    return socket
+
+
+def pressed_too_late(console: Console, target: str) -> dict[str, Any]:
+    """The GM presses ``target``; answers what the server said to the command it sent."""
+    with console.page.expect_response(re.compile(r"/commands$")) as answered:
+        console.page.locator(target).click()
+    if answered.value.status == 409:  # the console looks again before it says so
+        console.page.locator("#notice").filter(has_text=MOVED_ON).wait_for()
+    return {"status": answered.value.status, "body": answered.value.json()}
+
+
+def four_color_dealing(server: ServerProcess) -> Table:
+    table = Table(server, "four-color")
+    for ident, name in (("nightingale", "Nightingale"), ("spider-man", "Spider-Man")):
+        table.send({"type": "join", "member": {"id": ident, "name": name, "kind": "hero"}})
+    table.send({"type": "deal", "source": "gm"})
+    return table
+
+
+def holder(table: Table, card: str) -> str | None:
+    view = table.view(table.gm)["view"]
+    found = [c["holder"] for c in view["order"] if c["card"] == card]
+    return found[0] if found else None
+
+
+def test_a_card_typed_for_one_hero_never_goes_to_the_next(
+    console: Console, server: ServerProcess
+) -> None:
+    """The GM types Nightingale's card as the reader reads another for her: the typed card is
+    refused as too late, not dealt to Spider-Man, who is next."""
+    table = four_color_dealing(server)
+    socket = opened(console, table)
+    assert console.primary == "Deal it to Nightingale"
+    console.type("#next input[name=card]", "9H")
+    socket.holding = True
+    table.send({"type": "deal_card", "card": "5C"})  # the reader, at the same moment
+    moved = seq(table)
+    assert console.primary == "Deal it to Nightingale"  # the console has not heard yet
+    answer = pressed_too_late(console, "#next [data-primary]")
+    assert holder(table, "5C") == "nightingale"
+    assert holder(table, "9H") is None, answer  # not Spider-Man's: not dealt at all
+    assert answer["status"] == 409, answer
+    assert seq(table) == moved
+    # The console says so, and shows the table as it is, before its socket has told it.
+    assert console.page.inner_text("#notice") == (
+        "Not done: the table moved on before that reached it, so nothing changed. It waits for "
+        "this now: Deal Spider-Man a card: type it as it is dealt, or read it."
+    )
+    assert "5♣" in console.row("Nightingale").inner_text()
+    speaks_the_game(console.page, ["nightingale", "spider-man"])
+    socket.release()  # the late news takes nothing back
+    console.page.wait_for_timeout(300)
+    assert console.prompt.startswith("Deal Spider-Man a card")
+    console.type("#next input[name=card]", "9H")
+    console.press()
+    assert holder(table, "9H") == "spider-man"
+
+
+def test_undo_takes_back_only_what_its_button_named(
+    console: Console, server: ServerProcess
+) -> None:
+    table = four_color_dealing(server)
+    table.send({"type": "deal_card", "card": "9H", "source": "gm"})
+    socket = opened(console, table)
+    assert console.page.inner_text("[data-action=undo]") == "↶ Undo 9♥ dealt to Nightingale"
+    socket.holding = True
+    table.send({"type": "deal_card", "card": "5C"})  # the reader deals Spider-Man's
+    moved = seq(table)
+    answer = pressed_too_late(console, "[data-action=undo]")
+    assert answer["status"] == 409, answer
+    assert (holder(table, "9H"), holder(table, "5C")) == ("nightingale", "spider-man")
+    assert seq(table) == moved
+    assert MOVED_ON in console.page.inner_text("#notice")
+    assert console.page.inner_text("[data-action=undo]") == "↶ Undo 5♣ dealt to Spider-Man"
+    socket.release()
+
+
+def rcs_declared(server: ServerProcess) -> Table:
+    """Jena holds the token and declares; the Guard, higher, may seize."""
+    table = Table(server, "megatraveller-rcs")
+    for ident, name, side in (("jena", "Jena", "crew"), ("guard", "Guard", "corp")):
+        table.send(
+            {
+                "type": "join",
+                "character": {
+                    "id": ident,
+                    "name": name,
+                    "side": side,
+                    "dex": 0,
+                    "movement": 0,
+                    "tactics": 0,
+                },
+            }
+        )
+    table.send({"type": "roll_initiative", "source": "gm"})
+    for ident, dice in (("jena", [1, 1]), ("guard", [6, 6])):
+        table.send({"type": "enter_roll", "character": ident, "dice": dice, "source": "gm"})
+    table.send(
+        {
+            "type": "declare",
+            "character": "jena",
+            "action": "long",
+            "what": "dives",
+            "target": "Guard",
+        }
+    )
+    return table
+
+
+def test_resolve_never_resolves_a_seizers_declaration(
+    console: Console, server: ServerProcess
+) -> None:
+    """MegaTraveller: "Resolve Jena's dives" pressed as the Guard's player seizes and declares
+    from their phone: Jena's was the action named, so the Guard's is not resolved instead."""
+    table = rcs_declared(server)
+    socket = opened(console, table)
+    assert console.primary == "Resolve Jena's dives"
+    socket.holding = True
+    table.send({"type": "seize", "character": "guard"})
+    table.send(
+        {
+            "type": "declare",
+            "character": "guard",
+            "action": "long",
+            "what": "fires",
+            "target": "Jena",
+        }
+    )
+    moved = seq(table)
+    answer = pressed_too_late(console, "#next [data-primary]")
+    assert answer["status"] == 409, answer
+    assert seq(table) == moved
+    assert table.view(table.gm)["view"]["declared"]["what"] == "fires"  # still to resolve
+    assert console.primary == "Resolve Guard's fires"
+    socket.release()
+
+
+def test_a_press_in_the_frame_a_new_view_is_drawn_is_on_the_old_view(
+    console: Console, server: ServerProcess
+) -> None:
+    """The click that lands on a control drawn in the same frame as it: the GM aimed at what
+    was painted, "Resolve Jena's dives", not at the Guard's declaration drawn in its place."""
+    table = rcs_declared(server)
+    opened(console, table)
+    console.page.evaluate(
+        """() => {
+             const prompt = document.querySelector("[data-prompt]");
+             const before = prompt.textContent;
+             new MutationObserver((_, observer) => {
+               if (prompt.textContent === before) return;  // the same view drawn again
+               observer.disconnect();
+               document.querySelector("#next [data-primary]").click();
+             }).observe(prompt, { childList: true });
+           }"""
+    )
+    with console.page.expect_response(re.compile(r"/commands$")) as answered:
+        table.send({"type": "seize", "character": "guard"})
+    moved = seq(table)
+    assert answered.value.status == 409, answered.value.json()
+    console.page.locator("#notice").filter(has_text=MOVED_ON).wait_for()
+    assert seq(table) == moved  # no declaration made for the Guard
+    assert console.prompt == "Guard holds the token: declare an action"
+
+
+def test_resolve_never_resolves_a_pre_emption_it_did_not_name(
+    console: Console, server: ServerProcess
+) -> None:
+    """Awareness: "Resolve Marshal's draws" pressed as the Kid's pre-emption comes from another
+    screen: nothing is resolved, and the console shows who goes first now."""
+    table = Table(server, "awareness")
+    for ident, name in (("kid", "Kid"), ("marshal", "Marshal")):
+        table.send(
+            {
+                "type": "join",
+                "sheet": {
+                    "id": ident,
+                    "name": name,
+                    "perception": 5,
+                    "stealth": 5,
+                    "coordination": 5,
+                    "state": "alert",
+                },
+            }
+        )
+    table.send({"type": "roll_initiative", "source": "gm"})
+    for ident, die in (("kid", 1), ("marshal", 3)):
+        table.send({"type": "enter_initiative", "character": ident, "die": die, "source": "gm"})
+    table.send({"type": "wait", "character": "kid", "trigger": "the Marshal draws"})
+    table.send({"type": "act", "character": "marshal", "what": "draws"})
+    socket = opened(console, table)
+    assert console.primary == "Resolve Marshal's draws"
+    socket.holding = True
+    table.send(
+        {
+            "type": "react",
+            "character": "kid",
+            "to": "marshal",
+            "timing": "before",
+            "what": "pre-emption",
+            "die": 1,
+            "source": "gm",
+        }
+    )
+    moved = seq(table)
+    answer = pressed_too_late(console, "#next [data-primary]")
+    assert answer["status"] == 409, answer
+    assert seq(table) == moved
+    assert console.primary == "Resolve Kid's pre-emption"
+    socket.release()
