@@ -21,7 +21,9 @@ from server.access import Principal, admin_allowed, client_address, text_header
 from server.context import SEIZE, Seize
 from server.errors import internal, problem, unavailable
 from server.games import Game, ServerFaultError, StaleError
+from server.metrics import render
 from server.store import StoreUnavailableError
+from server.workers import every_workers_figures
 
 routes = web.RouteTableDef()
 log = logging.getLogger("seize")
@@ -501,6 +503,7 @@ async def health(request: web.Request) -> web.Response:
 
 @routes.get("/metrics")
 async def metrics(request: web.Request) -> web.Response:
+    own = request.app[SEIZE].metrics.figures()
     return web.Response(
-        text=request.app[SEIZE].metrics.render(), content_type="text/plain", charset="utf-8"
+        text=render(every_workers_figures(own)), content_type="text/plain", charset="utf-8"
     )

@@ -28,7 +28,13 @@ from server.settings import Settings, config_path
 from server.store import StoreRefusedError, StoreUnavailableError, shown
 from server.store.migrations import SchemaTooNewError
 from server.terminal_demo import play_demo
-from server.workers import leave_with_parent, restarted, supervise, worker_index
+from server.workers import (
+    leave_with_parent,
+    restarted,
+    share_figures,
+    supervise,
+    worker_index,
+)
 
 if TYPE_CHECKING:
     from adapters.deck import DeckMap
@@ -106,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     first = index in (None, 0)  # the one that prints, readies the demo and runs devices
     app = make_app(settings)
     if index is not None:
-        app.cleanup_ctx.append(leave_with_parent)
+        app.cleanup_ctx.extend((leave_with_parent, share_figures))
     simulated = _Devices()
     # Served modules follow each request's scheme; the printed links say https under TLS.
     shown = settings

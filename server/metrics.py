@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
+Figures = dict[str, Any]
+"""One process's metrics as JSON: what ``render`` takes, and what a worker shares."""
 BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 
@@ -37,35 +40,66 @@ class Metrics:
         self.events[system] += events
         self.latency.observe(seconds)
 
-    def render(self) -> str:
-        lines = [
-            "# HELP seize_commands_total Commands received, by system and outcome.",
-            "# TYPE seize_commands_total counter",
-            *(
-                f'seize_commands_total{{system="{s}",outcome="{o}"}} {n}'
-                for (s, o), n in sorted(self.commands.items())
-            ),
-            "# HELP seize_events_total Events made durable, by system.",
-            "# TYPE seize_events_total counter",
-            *(f'seize_events_total{{system="{s}"}} {n}' for s, n in sorted(self.events.items())),
-            "# HELP seize_subscribers Live WebSocket and SSE subscribers.",
-            "# TYPE seize_subscribers gauge",
-            f"seize_subscribers {self.subscribers()}",
-            "# HELP seize_subscribers_dropped_total Subscribers told to resume: too slow.",
-            "# TYPE seize_subscribers_dropped_total counter",
-            f"seize_subscribers_dropped_total {self.dropped()}",
-            "# HELP seize_bus_up Whether other servers' events reach this one as they should:"
-            " 0 while Redis is away and the database is polled instead.",
-            "# TYPE seize_bus_up gauge",
-            f"seize_bus_up {int(self.bus_up())}",
-            "# HELP seize_command_seconds Time from a command's arrival to its answer.",
-            "# TYPE seize_command_seconds histogram",
-            *(
-                f'seize_command_seconds_bucket{{le="{b}"}} {c}'
-                for b, c in zip(BUCKETS, self.latency.counts, strict=True)
-            ),
-            f'seize_command_seconds_bucket{{le="+Inf"}} {self.latency.n}',
-            f"seize_command_seconds_sum {self.latency.total}",
-            f"seize_command_seconds_count {self.latency.n}",
+    def figures(self) -> Figures:
+        """What this process counted, as JSON may carry it to another worker."""
+        return {
+            "commands": [[s, o, n] for (s, o), n in sorted(self.commands.items())],
+            "events": dict(sorted(self.events.items())),
+            "subscribers": self.subscribers(),
+            "dropped": self.dropped(),
+            "bus_up": int(self.bus_up()),
+            "latency": [self.latency.counts, self.latency.total, self.latency.n],
+        }
+
+
+def render(by_worker: Mapping[str, Figures]) -> str:
+    """Prometheus text for the figures of each worker, labelled ``worker`` ("": a server of one
+    process, unlabelled). Each metric is named once, with every worker's samples under it."""
+
+    def samples(
+        name: str, pick: Callable[[Figures], list[tuple[dict[str, str], Any]]]
+    ) -> list[str]:
+        return [
+            f"{name}{_labels(({'worker': w} if w else {}) | labels)} {value}"
+            for w, figures in by_worker.items()
+            for labels, value in pick(figures)
         ]
-        return "\n".join(lines) + "\n"
+
+    def latency(figures: Figures) -> list[tuple[dict[str, str], Any]]:
+        counts, _, n = figures["latency"]
+        bounds = [*map(str, BUCKETS), "+Inf"]
+        return [({"le": b}, c) for b, c in zip(bounds, [*counts, n], strict=True)]
+
+    lines = [
+        "# HELP seize_commands_total Commands received, by system and outcome.",
+        "# TYPE seize_commands_total counter",
+        *samples(
+            "seize_commands_total",
+            lambda f: [({"system": s, "outcome": o}, n) for s, o, n in f["commands"]],
+        ),
+        "# HELP seize_events_total Events made durable, by system.",
+        "# TYPE seize_events_total counter",
+        *samples(
+            "seize_events_total", lambda f: [({"system": s}, n) for s, n in f["events"].items()]
+        ),
+        "# HELP seize_subscribers Live WebSocket and SSE subscribers.",
+        "# TYPE seize_subscribers gauge",
+        *samples("seize_subscribers", lambda f: [({}, f["subscribers"])]),
+        "# HELP seize_subscribers_dropped_total Subscribers told to resume: too slow.",
+        "# TYPE seize_subscribers_dropped_total counter",
+        *samples("seize_subscribers_dropped_total", lambda f: [({}, f["dropped"])]),
+        "# HELP seize_bus_up Whether other servers' events reach this one as they should:"
+        " 0 while Redis is away and the database is polled instead.",
+        "# TYPE seize_bus_up gauge",
+        *samples("seize_bus_up", lambda f: [({}, f["bus_up"])]),
+        "# HELP seize_command_seconds Time from a command's arrival to its answer.",
+        "# TYPE seize_command_seconds histogram",
+        *samples("seize_command_seconds_bucket", latency),
+        *samples("seize_command_seconds_sum", lambda f: [({}, f["latency"][1])]),
+        *samples("seize_command_seconds_count", lambda f: [({}, f["latency"][2])]),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _labels(labels: dict[str, str]) -> str:
+    return "{" + ",".join(f'{k}="{v}"' for k, v in labels.items()) + "}" if labels else ""

@@ -12,17 +12,24 @@ exist once, not once per worker.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import logging
 import os
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from pathlib import Path
 from types import FrameType
 
 from aiohttp import web
+
+from server.context import SEIZE
+from server.metrics import Figures
 
 log = logging.getLogger("seize")
 
@@ -32,6 +39,11 @@ PARENT = "SEIZE_WORKER_PARENT"
 """Set in a worker's environment: its parent's pid, which it stays with."""
 AGAIN = "SEIZE_WORKER_AGAIN"
 """Set in a restarted worker's environment: what was printed and handed out stands."""
+FIGURES = "SEIZE_WORKER_FIGURES"
+"""Set in a worker's environment: the folder where each worker leaves its metrics."""
+FIGURES_EVERY = 1.0
+"""Seconds between a worker's leaving its metrics for the others: ``/metrics`` answered by
+any worker has every worker's figures, the others' this old at most."""
 SETTLED = 5.0
 """Seconds a worker must have run for its death to be a crash worth an immediate restart;
 one that dies sooner is started again after a pause that doubles each time, from
@@ -72,13 +84,19 @@ def supervise(argv: Sequence[str], workers: int) -> int:
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
+    with tempfile.TemporaryDirectory(prefix="seize-figures-") as figures:
+        os.environ[FIGURES] = figures
+        return _supervise(argv, workers, lambda: stopping)
+
+
+def _supervise(argv: Sequence[str], workers: int, stopping: Callable[[], bool]) -> int:
     running = {index: _start(argv, index, again=False) for index in range(workers)}
     started = {index: time.monotonic() for index in running}
     pause = dict.fromkeys(running, 0.0)
     due: dict[int, float] = {}  # ended workers, and when each starts again
     restarted: set[int] = set()
     code = 0
-    while not stopping:
+    while not stopping():
         time.sleep(0.2)
         now = time.monotonic()
         for index in [index for index, when in due.items() if when <= now]:
@@ -91,7 +109,7 @@ def supervise(argv: Sequence[str], workers: int) -> int:
             if returned == CANNOT_START and index not in restarted:
                 # It said why (a setting, the database) and the others will say the same. A
                 # restarted worker that cannot start (the database away for now) is retried.
-                stopping, code = True, CANNOT_START
+                code = CANNOT_START
                 break
             quick = now - started[index] < SETTLED
             pause[index] = min(max(pause[index] * 2, FIRST_PAUSE), LAST_PAUSE) if quick else 0.0
@@ -102,8 +120,43 @@ def supervise(argv: Sequence[str], workers: int) -> int:
             del running[index]
             due[index] = now + pause[index]
             restarted.add(index)
+        if code:
+            break
     _stop(list(running.values()))
     return code
+
+
+async def share_figures(app: web.Application) -> AsyncIterator[None]:
+    """Leave this worker's metrics where the others find them, every ``FIGURES_EVERY`` seconds:
+    a scrape reaches one worker (whichever the kernel gives the connection to), and must count
+    them all, or a counter would seem to go back each time it reached another."""
+    seize, index = app[SEIZE], worker_index()
+    mine = Path(os.environ[FIGURES]) / f"{index}.json"
+
+    async def leave() -> None:
+        while True:
+            written = mine.with_suffix(".tmp")
+            written.write_text(json.dumps(seize.metrics.figures()))
+            written.replace(mine)  # whole, never half-written, for a reader
+            await asyncio.sleep(FIGURES_EVERY)
+
+    leaving = asyncio.create_task(leave())
+    yield
+    leaving.cancel()
+
+
+def every_workers_figures(own: Figures) -> dict[str, Figures]:
+    """Each worker's metrics by its index ("" for a server of one process): this worker's
+    as they are, the others' as they last left them."""
+    folder, index = os.environ.get(FIGURES), worker_index()
+    if folder is None or index is None:
+        return {"": own}
+    found: dict[str, Figures] = {}
+    for left in sorted(Path(folder).glob("*.json")):
+        with contextlib.suppress(OSError, ValueError):  # being replaced: it will be back
+            found[left.stem] = json.loads(left.read_text())
+    found[str(index)] = own
+    return dict(sorted(found.items(), key=lambda item: int(item[0])))
 
 
 def _start(argv: Sequence[str], index: int, *, again: bool) -> subprocess.Popen[bytes]:

@@ -108,6 +108,50 @@ async def test_workers_share_the_port_show_each_others_commands_and_come_back(
     assert printed.read_text().count("Seize is serving at") == 1  # the first worker's links
 
 
+async def test_any_worker_answers_metrics_for_every_worker(tmp_path: Path) -> None:
+    """A scrape reaches one worker, whichever the kernel gives its connection to: each answers
+    with every worker's figures, labelled by worker, so the counters add up and none of them
+    seems to go back from one scrape to the next."""
+    sent = 12
+    with ServerProcess(tmp_path / "seize.db", workers=2, **UNLIMITED) as server:
+        assert server.process is not None
+        until(lambda: len(workers_of(server.process.pid)) == 2)
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(force_close=True)) as s:
+            async with s.post(
+                f"{server.url}/api/tables", json={"system": "megatraveller-rcs", "name": "m"}
+            ) as answer:
+                table = await answer.json()
+            await send(s, server.url, table, {"type": "join", "character": CHARACTER})
+            for _ in range(sent - 1):
+                await send(s, server.url, table, POOL)
+            deadline = time.monotonic() + 30
+            while True:
+                scraped = [await scrape(s, server.url) for _ in range(8)]
+                if all(workers == {"0", "1"} and total == sent for workers, total in scraped):
+                    break
+                assert time.monotonic() < deadline, scraped
+                await asyncio.sleep(0.2)
+
+
+async def scrape(session: aiohttp.ClientSession, url: str) -> tuple[set[str], int]:
+    """One scrape of ``/metrics``: the workers it has figures of (each has a gauge of its
+    subscribers), and the commands applied by all of them."""
+    async with session.get(f"{url}/metrics") as answer:
+        text = await answer.text()
+    workers, applied = set(), 0
+    for line in text.splitlines():
+        name, _, rest = line.partition("{")
+        if not rest:
+            continue
+        labels, value = rest.split("} ")
+        named = {k: v.strip('"') for k, v in (pair.split("=") for pair in labels.split(","))}
+        if name == "seize_subscribers":
+            workers.add(named["worker"])
+        if name == "seize_commands_total" and named["outcome"] == "applied":
+            applied += int(value)
+    return workers, applied
+
+
 def test_a_worker_that_cannot_start_again_is_retried_ever_more_slowly(tmp_path: Path) -> None:
     """A worker killed while it cannot start (the database away, or here the settings file
     broken since) fails each start; the parent waits 1, 2, 4… seconds between starts rather
