@@ -19,7 +19,7 @@ from rules.participants import ParticipantId
 from rules.roles import Viewer
 from server.access import Principal, admin_allowed, client_address, text_header
 from server.context import SEIZE, Seize
-from server.errors import internal, problem, unavailable
+from server.errors import RETRY_AFTER, internal, problem, unavailable
 from server.games import Game, ServerFaultError, StaleError
 from server.metrics import render
 from server.store import StoreUnavailableError
@@ -497,7 +497,15 @@ def sequence_param(raw: str | None) -> int:
 @routes.get("/healthz")
 async def health(request: web.Request) -> web.Response:
     seize: Seize = request.app[SEIZE]
-    await seize.store.ping()  # the database answers
+    try:
+        await seize.store.ping()  # the database answers
+    except StoreUnavailableError:
+        raise problem(
+            web.HTTPServiceUnavailable,
+            "unavailable",
+            "this server cannot reach its database just now",
+            headers={"Retry-After": str(RETRY_AFTER)},
+        ) from None
     return web.json_response({"status": "ok", "subscribers": seize.hub.subscribers})
 
 

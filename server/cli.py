@@ -45,7 +45,13 @@ log = logging.getLogger("seize")
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="seize", description="An initiative server for TTRPGs.")
     commands = parser.add_subparsers(dest="command", required=True)
-    serve = commands.add_parser("serve", help="run the server")
+    serve = commands.add_parser(
+        "serve",
+        help="run the server",
+        epilog="Every setting can also be given as SEIZE_<NAME> in the environment, or in "
+        "seize.toml in the working folder (or the file SEIZE_CONFIG names); flags come first, "
+        "then the environment, then the file. docs/api.md lists them all.",
+    )
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port to listen on (default 8080)")
     serve.add_argument(
@@ -59,7 +65,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument(
         "--workers", type=int, help="processes serving the port, sharing it (default 1)"
     )
-    serve.add_argument("--demo", action="store_true", help="have a demo table ready")
+    serve.add_argument(
+        "--demo",
+        action="store_true",
+        help="have two demo tables ready (the Four Color Hack, MegaTraveller RCS)",
+    )
     serve.add_argument(
         "--tls-cert", type=Path, help="serve HTTPS and WSS with this PEM certificate"
     )
@@ -232,9 +242,10 @@ def _announce(
         base = settings.base_url
         bus = app[SEIZE].bus.shown
         workers = f"{settings.workers} workers, " if settings.workers > 1 else ""
+        listening = f"listening on {settings.host}:{settings.port}; " if settings.public_url else ""
         lines = [
-            f"Seize is serving at {base}  (database: {shown(settings.db)}; {workers}events: {bus}; "
-            f"event loop: {loops.running()})",
+            f"Seize is serving at {base}  ({listening}database: {shown(settings.db)}; "
+            f"{workers}events: {bus}; event loop: {loops.running()})",
             f"  API docs:     {base}/api/docs",
         ]
         if demo:

@@ -187,3 +187,12 @@ def test_a_host_that_logs_warnings_only_is_not_told_of_every_request(tmp_path: P
     lines = printed.read_text().splitlines()
     assert lines[0].startswith("Seize is serving at")  # what to open is still printed
     assert not [line for line in lines if '"message": "request"' in line]
+
+
+def test_a_server_behind_a_public_url_still_says_where_it_listens(tmp_path: Path) -> None:
+    printed = tmp_path / "printed.log"
+    public = "https://initiative.example.org"
+    with ServerProcess(tmp_path / "seize.db", printed, public_url=public) as server:
+        port = server.url.rsplit(":", 1)[1]
+    first = printed.read_text().splitlines()[0]
+    assert first.startswith(f"Seize is serving at {public}  (listening on 127.0.0.1:{port}; ")

@@ -98,7 +98,11 @@ async def test_an_unreachable_database_answers_503_and_acknowledges_nothing(
             )
             assert refused.status == 503 and refused.headers["Retry-After"] == "5"
             assert (await refused.json())["error"] == "unavailable"
-            assert (await client.get("/healthz")).status == 503
+            health = await client.get("/healthz")
+            assert health.status == 503 and health.headers["Retry-After"] == "5"
+            assert (await health.json())[
+                "message"
+            ] == "this server cannot reach its database just now"
             created = await client.post(
                 "/api/tables", json={"system": "four-color", "name": "t", "options": {}}
             )
