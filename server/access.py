@@ -107,6 +107,9 @@ def presented(request: web.Request) -> str | None:
     return request.query.get("token")
 
 
+OVERLAY_LABEL = "overlay"
+"""The label of every overlay link's token: a new overlay link revokes every token so labelled,
+so only the newest link shows the table on stream."""
 REVOKED_WITHIN = 2.0
 """Seconds within which a token that another server sharing the database revoked stops working
 here: a cached token is read again once it is older than this, and the tokens of the live

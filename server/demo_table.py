@@ -16,7 +16,7 @@ from rules.megatraveller_rcs.commands import Character, RollInitiative
 from rules.megatraveller_rcs.commands import Join as RcsJoin
 from rules.randomness import Source
 from rules.roles import GM, OVERLAY, Viewer, player
-from server.access import Principal, digest, mint, token_row
+from server.access import OVERLAY_LABEL, Principal, digest, mint, token_row
 from server.context import Seize
 from server.games import Game
 from server.revocation import revoke
@@ -52,11 +52,18 @@ async def _table(
         for command in setup:
             await seize.games.execute(game, principal, command, None, None)
     tokens = {label: mint() for label in viewers}
+    # An overlay's token is labelled as every overlay link's is, so that a new overlay link
+    # made in the console stops the printed one too.
+    stored = {
+        label: OVERLAY_LABEL if viewer == OVERLAY else f"demo-{label}"
+        for label, viewer in viewers.items()
+    }
     for label in () if keep else tokens:
-        await revoke(seize, game.id, f"demo-{label}")
+        for old in {stored[label], f"demo-{label}"}:  # the second: as earlier versions had it
+            await revoke(seize, game.id, old)
     await seize.store.add_tokens(
         [
-            token_row(token, game.id, viewers[label], f"demo-{label}")
+            token_row(token, game.id, viewers[label], stored[label])
             for label, token in tokens.items()
         ]
     )

@@ -31,7 +31,7 @@ from pydantic import BaseModel, ValidationError
 from rules.errors import RuleError
 from rules.roles import GM, OVERLAY, Role, Viewer, player
 from rules.table import Table, Undo, Undone
-from server.access import Principal, mint, token_row
+from server.access import OVERLAY_LABEL, Principal, mint, token_row
 from server.bus import Alone
 from server.hub import Hub, Shown
 from server.store import (
@@ -173,7 +173,7 @@ class Games:
             row,
             [
                 token_row(gm_token, table_id, GM, "gm"),
-                token_row(overlay_token, table_id, OVERLAY, "overlay"),
+                token_row(overlay_token, table_id, OVERLAY, OVERLAY_LABEL),
             ],
         )
         game = Game(id=table_id, name=name, table=system.table(parsed))

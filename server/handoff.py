@@ -15,7 +15,7 @@ import segno
 from aiohttp import web
 
 from rules.roles import OVERLAY
-from server.access import mint, token_row
+from server.access import OVERLAY_LABEL, mint, token_row
 from server.api import caller, game_of
 from server.context import SEIZE
 from server.errors import problem
@@ -23,9 +23,6 @@ from server.games import Game
 from server.revocation import revoke
 
 routes = web.RouteTableDef()
-
-OVERLAY_LABEL = "overlay"
-
 
 def qr_svg(url: str) -> str:
     """The link as an SVG QR code, dark on light, with the quiet zone phones need to read it."""

@@ -25,6 +25,19 @@ async def test_the_demo_table_is_dealt_and_reused_with_fresh_tokens(client: Clie
     assert answer["view"]["phase"] == "panels" and answer["view"]["hidden_cards"] >= 3
 
 
+async def test_a_new_overlay_link_stops_the_printed_one(client: Client) -> None:
+    """The demo's overlay link is an overlay link like any other: the console's "Show a new
+    overlay link" revokes it."""
+    seize = client.app[SEIZE]
+    game, printed = await ready(seize)
+    read = f"/api/tables/{game.id}"
+    assert (await client.get(read, headers=bearer(printed["overlay"]))).status == 200
+    made = await client.post(f"{read}/handoff/overlay", headers=bearer(printed["gm"]))
+    assert made.status == 201
+    assert (await client.get(read, headers=bearer(printed["overlay"]))).status == 401
+    assert (await client.get(read, headers=bearer(printed["peter"]))).status == 200
+
+
 async def test_a_restarted_worker_keeps_the_demo_links_already_printed(client: Client) -> None:
     seize = client.app[SEIZE]
     game, printed = await ready(seize)
