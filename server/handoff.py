@@ -24,6 +24,7 @@ from server.revocation import revoke
 
 routes = web.RouteTableDef()
 
+
 def qr_svg(url: str) -> str:
     """The link as an SVG QR code, dark on light, with the quiet zone phones need to read it."""
     out = io.BytesIO()

@@ -223,8 +223,8 @@ def test_a_refusal_is_told_in_the_games_words(console: Console, server: ServerPr
     console.type("#next input[name=card]", "joker")
     said = console.refused("#next [data-primary]")
     assert said == (
-        "Not now: 'joker': a deck has two jokers; say which (RJ or BJ). The table waits for "
-        "this: Deal Nightingale a card: type it as it is dealt, or read it."
+        "Not now: 'joker': a deck has two jokers; say which (RJ or BJ). Where it stands: Deal "
+        "Nightingale a card: type it as it is dealt, or read it."
     )
     speaks_the_game(console.page, ["nightingale"])
     console.type("#next input[name=card]", "9H")

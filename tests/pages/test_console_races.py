@@ -113,8 +113,8 @@ def test_a_card_typed_for_one_hero_never_goes_to_the_next(
     assert seq(table) == moved
     # The console says so, and shows the table as it is, before its socket has told it.
     assert console.page.inner_text("#notice") == (
-        "Not done: the table moved on before that reached it, so nothing changed. It waits for "
-        "this now: Deal Spider-Man a card: type it as it is dealt, or read it."
+        "Not done: the table moved on before that reached it, so nothing changed. Where it "
+        "stands now: Deal Spider-Man a card: type it as it is dealt, or read it."
     )
     assert "5♣" in console.row("Nightingale").inner_text()
     speaks_the_game(console.page, ["nightingale", "spider-man"])
@@ -277,3 +277,39 @@ def test_resolve_never_resolves_a_pre_emption_it_did_not_name(
     assert seq(table) == moved
     assert console.primary == "Resolve Kid's pre-emption"
     socket.release()
+
+
+def test_a_card_half_typed_when_the_reader_deals_is_said_not_sent_and_not_kept(
+    console: Console, server: ServerProcess
+) -> None:
+    """The GM is typing Nightingale's card when the reader deals her one: what was typed is not
+    left in the field for Spider-Man, who is next, and the console says it was not sent."""
+    table = four_color_dealing(server)
+    opened(console, table)
+    console.page.locator("#next input[name=card]").fill("Q")
+    console.page.locator("#next input[name=card]").focus()
+    dealt = table.send({"type": "deal_card", "card": "5C"})["seq"]  # the reader
+    console.page.wait_for_function(f"Number(document.body.dataset.seq) === {dealt}")
+    assert console.primary == "Deal it to Spider-Man"
+    assert console.page.locator("#next input[name=card]").input_value() == ""
+    assert console.page.inner_text("#notice") == (
+        "Not sent: “Q”, still being typed when the table moved on. Type it again if it is "
+        "still wanted."
+    )
+    assert holder(table, "5C") == "nightingale" and seq(table) == dealt
+    # It points to a step the table then leaves: it goes with it.
+    table.send({"type": "deal_card", "card": "6C"})
+    console.page.locator("#notice").filter(has_text="Not sent").wait_for(state="detached")
+    assert console.page.inner_text("#notice") == ""
+
+
+def test_a_card_the_gm_sent_is_not_said_lost_when_its_hero_is_dealt(
+    console: Console, server: ServerProcess
+) -> None:
+    table = four_color_dealing(server)
+    opened(console, table)
+    console.type("#next input[name=card]", "9H")
+    console.press()
+    console.page.wait_for_function(f"Number(document.body.dataset.seq) === {seq(table)}")
+    assert holder(table, "9H") == "nightingale"
+    assert console.page.inner_text("#notice") == ""

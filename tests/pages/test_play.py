@@ -118,6 +118,23 @@ def test_a_writer_offers_a_trade_from_the_phone(phone: Any, server: ServerProces
     assert table.view(table.gm)["view"]["offers"] == []
 
 
+def test_the_phone_offers_trades_only_with_those_who_still_hold_a_card(
+    phone: Any, server: ServerProcess
+) -> None:
+    """Sue's Panel is up, so her card is played: an offer to her could only be refused."""
+    table = Table(server, "four-color")
+    for hero in ("peter", "sue"):
+        table.send({"type": "join", "member": {"id": hero, "name": hero.title(), "kind": "hero"}})
+    table.send({"type": "deal", "source": "gm"})
+    for card in ("2H", "KS", "3C"):  # Peter, Sue, then the Editor's extra card
+        table.send({"type": "deal_card", "card": card})
+    seq = table.send({"type": "next_panel"})["seq"]
+    phone.goto(hand_to(table, "peter"))
+    phone.wait_for_function(f"Number(document.body.dataset.seq) === {seq}")
+    assert phone.locator("[data-action=offer-sue]").count() == 0
+    assert phone.locator("[data-action=offer-editor]").count() == 1
+
+
 def test_players_type_their_own_initiative_from_the_phone(
     phone: Any, server: ServerProcess
 ) -> None:

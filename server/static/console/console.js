@@ -6,7 +6,7 @@
 // game's words, taken by a tap, Space or Enter.
 
 import { Table, Unshowable, h, tableId } from "/static/shared/client.js";
-import { keeping, report, run, section } from "/static/shared/forms.js";
+import { keeping, report, run, section, settled } from "/static/shared/forms.js";
 import { awareness } from "/static/shared/awareness.js";
 import { rcs } from "/static/shared/index-cards.js";
 import { fourColor } from "/static/shared/panels.js";
@@ -125,6 +125,7 @@ async function consolePage(id) {
   function draw() {
     if (!view) return;
     const step = system.next(view, ctx);
+    settled(step.prompt);
     keeping(next, () => {
       next.querySelector("[data-prompt]").textContent = step.prompt;
       next.querySelector(".controls").replaceChildren(...(step.controls ?? []).filter(Boolean));

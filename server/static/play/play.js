@@ -39,7 +39,9 @@ function fourColor(v, ctx, own) {
     return mine(m.id, m.name, holding ? [card(holding.card)] : [],
       v.current?.acting === m.id ? "Your Panel: act now!" : holding ? "Your card is still to play"
         : v.to_deal.includes(m.id) ? "A card is coming to you" : "No card to play",
-      [...(holding && !offering ? [...heroes.filter((o) => o.id !== m.id),
+      // A trade is with someone who still holds a card to play: the others would be refused.
+      [...(holding && !offering ? [...heroes.filter((o) => o.id !== m.id
+                                                    && v.order.some((c) => c.holder === o.id)),
                                   { id: "editor", name: "the Editor" }]
         .map((p) => button(ctx.table, `Offer a trade to ${p.name}`,
           { type: "offer_trade", hero: m.id, partner: p.id },

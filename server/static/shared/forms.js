@@ -20,12 +20,20 @@ export function card(code) {
   return h("span", { class: `card${red ? " red" : ""}`, "data-card": code ?? "" }, cardText(code));
 }
 
-/** Where refusals and confirmations are shown: next to the one obvious action. */
-export function report(message, { tone = "bad" } = {}) {
+/** Where refusals and confirmations are shown: next to the one obvious action. ``prompt``: the
+ * step the message points to, which it stops being true after (``settled``). */
+export function report(message, { tone = "bad", prompt } = {}) {
   const notice = document.getElementById("notice");
   if (!notice) return;
   notice.textContent = message ?? "";
   notice.dataset.tone = tone;
+  notice.dataset.prompt = prompt ?? "";
+}
+
+/** Clear a notice that points to a step the table has left: it would send the GM back to it. */
+export function settled(prompt) {
+  const notice = document.getElementById("notice");
+  if (notice?.dataset.prompt && notice.dataset.prompt !== prompt) report("");
 }
 
 /**
@@ -44,7 +52,7 @@ export async function run(table, command, names = {}) {
     await table.refresh();
     const now = document.querySelector("[data-prompt]")?.textContent;
     report("Not done: the table moved on before that reached it, so nothing changed."
-      + (now ? ` It waits for this now: ${now}.` : ""));
+      + (now ? ` Where it stands now: ${now}.` : ""), { prompt: now });
     return false;
   }
   // A field's validation names the command's field ("deal_card.card"): its message alone is
@@ -57,7 +65,7 @@ export async function run(table, command, names = {}) {
   // The way forward is the step the page already offers; the refusal points back to it.
   const next = document.querySelector("[data-prompt]")?.textContent;
   report(`Not now: ${message.replaceAll("_", " ")}.`.replace(/\.\.$/, ".")
-    + (next ? ` The table waits for this: ${next}.` : ""));
+    + (next ? ` Where it stands: ${next}.` : ""), { prompt: next });
   return false;
 }
 
@@ -90,6 +98,7 @@ export function inline(label, fields, send, { primary = false, name } = {}) {
                   "data-action": name, "data-primary": primary }, label));
   form.addEventListener("submit", (submitted) => {
     submitted.preventDefault();
+    for (const field of form.querySelectorAll("[data-keep]")) field.dataset.sent = field.value;
     send();
   });
   return form;
@@ -154,14 +163,26 @@ export function rollInitiative(v, ctx, roundOver) {
   };
 }
 
-/** What was typed or focused in named fields survives the redraw a new view brings. */
+/** What was typed or focused in named fields survives the redraw a new view brings. A field
+ * the new view has no place for (a card typed for a hero the reader has just dealt to) takes
+ * what was typed in it away: that is said, so the GM does not believe it went in. */
 export function keeping(container, draw) {
-  const values = new Map([...container.querySelectorAll("[data-keep]")]
-    .map((field) => [field.dataset.keep, field.value]));
+  const fields = [...container.querySelectorAll("[data-keep]")];
+  const values = new Map(fields.map((field) => [field.dataset.keep, field.value]));
+  const unsent = fields.filter((f) => f.value.trim() && f.value !== f.dataset.sent);
   const focused = document.activeElement?.dataset?.keep;
   draw();
+  const kept = new Set();
   for (const field of container.querySelectorAll("[data-keep]")) {
+    kept.add(field.dataset.keep);
     if (values.has(field.dataset.keep)) field.value = values.get(field.dataset.keep);
     if (field.dataset.keep === focused) field.focus();
+  }
+  const lost = unsent.filter((field) => !kept.has(field.dataset.keep));
+  if (lost.length) {
+    const typed = lost.map((field) => `“${field.value.trim()}”`).join(", ");
+    report(`Not sent: ${typed}, still being typed when the table moved on. Type it again if `
+      + "it is still wanted.",
+      { prompt: document.querySelector("[data-prompt]")?.textContent });
   }
 }

@@ -159,7 +159,8 @@ function roster(v, ctx) {
         ...jokers.map((c) => button(ctx.table, `Play ${cardText(c.card)} now`,
           { type: "play_joker", card: c.card }, { name: `joker-${c.card}`, names: who })),
         trading ? h("details", { class: "more" }, h("summary", {}, "Trade…"),
-          [...heroes.filter((o) => o.id !== m.id), { id: EDITOR, name: "the Editor" }]
+          [...heroes.filter((o) => o.id !== m.id && v.order.some((c) => c.holder === o.id)),
+           { id: EDITOR, name: "the Editor" }]
             .map((p) => button(ctx.table, `with ${p.name}`,
               { type: "offer_trade", hero: m.id, partner: p.id },
               { name: `offer-${m.id}-${p.id}`, names: who }))) : null,
