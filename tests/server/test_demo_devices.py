@@ -35,12 +35,27 @@ async def until(condition: Callable[[], bool], timeout: float = 60) -> None:
         await asyncio.sleep(0.2)
 
 
-async def demo_tables(client: Client) -> tuple[Game, str, Game, str]:
+async def demo_tables(client: Client) -> tuple[Game, Game, DemoDevices]:
+    """The two demo tables, awaiting their devices, and the devices (not yet running)."""
     seize = client.app[SEIZE]
     cards, card_tokens = await ready(seize, devices=True)
     dice, dice_tokens = await ready_rcs(seize, devices=True)
     assert cards.table.state.phase == "dealing" and dice.table.state.phase == "rolling"
-    return cards, card_tokens["gm"], dice, dice_tokens["gm"]
+    devices = DemoDevices(
+        str(client.make_url("")).rstrip("/"),
+        (cards.id, card_tokens["gm"]),
+        (dice.id, dice_tokens["gm"]),
+    )
+    return cards, dice, devices
+
+
+@pytest.fixture
+def temporary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The folder the devices' temporary files go to, to see that they leave nothing."""
+    folder = tmp_path / "temporary"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
 
 
 def dealt_and_rolled(cards: Game, dice: Game) -> None:
@@ -51,10 +66,7 @@ def dealt_and_rolled(cards: Game, dice: Game) -> None:
 
 async def test_the_demo_devices_deal_and_roll_what_the_tables_await(client: Client) -> None:
     assert available()
-    cards, card_token, dice, dice_token = await demo_tables(client)
-    devices = DemoDevices(
-        str(client.make_url("")).rstrip("/"), (cards.id, card_token), (dice.id, dice_token)
-    )
+    cards, dice, devices = await demo_tables(client)
     stop = asyncio.Event()
     running = asyncio.create_task(devices.run(stop))
     try:
@@ -90,11 +102,8 @@ async def test_a_table_that_fails_or_refuses_stops_no_device(
     app = make_app(Settings(db=tmp_path / "seize.db", port=0))
     app.middlewares.append(fail)
     client = await aiohttp_client(app)
-    cards, card_token, dice, dice_token = await demo_tables(client)
+    cards, dice, devices = await demo_tables(client)
     failing.add(cards.id)
-    devices = DemoDevices(
-        str(client.make_url("")).rstrip("/"), (cards.id, card_token), (dice.id, dice_token)
-    )
     stop = asyncio.Event()
     caplog.set_level(logging.INFO, "seize.demo")
     running = asyncio.create_task(devices.run(stop))
@@ -114,17 +123,11 @@ async def test_a_table_that_fails_or_refuses_stops_no_device(
 
 
 async def test_the_demo_devices_stop_within_the_grace_and_leave_nothing_behind(
-    client: Client, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    client: Client, temporary: Path
 ) -> None:
     """``seize serve`` gives its devices a second to stop before it cancels them; the demo's
     stop within it, and take their folder (the tray's link to its terminal) with them."""
-    temporary = tmp_path / "temporary"
-    temporary.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
-    cards, card_token, dice, dice_token = await demo_tables(client)
-    devices = DemoDevices(
-        str(client.make_url("")).rstrip("/"), (cards.id, card_token), (dice.id, dice_token)
-    )
+    _, dice, devices = await demo_tables(client)
     stop = asyncio.Event()
     running = asyncio.create_task(devices.run(stop))
     await until(lambda: dice.table.state.phase != "rolling")
@@ -134,16 +137,8 @@ async def test_the_demo_devices_stop_within_the_grace_and_leave_nothing_behind(
     assert list(temporary.iterdir()) == []
 
 
-async def test_cancelled_demo_devices_leave_nothing_behind(
-    client: Client, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    temporary = tmp_path / "temporary"
-    temporary.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
-    cards, card_token, dice, dice_token = await demo_tables(client)
-    devices = DemoDevices(
-        str(client.make_url("")).rstrip("/"), (cards.id, card_token), (dice.id, dice_token)
-    )
+async def test_cancelled_demo_devices_leave_nothing_behind(client: Client, temporary: Path) -> None:
+    *_, devices = await demo_tables(client)
     running = asyncio.create_task(devices.run(asyncio.Event()))
     await until(lambda: any(temporary.iterdir()))
     running.cancel()

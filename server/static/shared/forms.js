@@ -57,8 +57,7 @@ export async function run(table, command, names = {}) {
   }
   // A field's validation names the command's field ("deal_card.card"): its message alone is
   // what the table needs.
-  let message = (body.errors?.[0]?.message ?? body.message ?? "that was refused")
-    .replace(/^Value error, /, "");
+  let message = body.errors?.[0]?.message ?? body.message ?? "that was refused";
   // The engine quotes the ids it names ('jena'); only those are put in words.
   for (const [id, name] of Object.entries(names)) message = message.replaceAll(`'${id}'`, name);
   message = message.replace(/\b(?:10|[2-9TJQKA])[HDCS]\b/g, cardText);
