@@ -33,7 +33,7 @@ from aiohttp import web
 from adapters.card_reader import CardAdapter
 from adapters.link import TableLink
 from adapters.simulators.tray import TraySimulator
-from server.app import make_app
+from server.run.app import make_app
 from server.settings import Settings
 from tests.adapters.test_card_reader import Ntag
 from tests.server.process import UNLIMITED, ServerProcess, call, free_port

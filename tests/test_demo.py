@@ -1,8 +1,8 @@
 import pytest
 
 from rules.four_color.scene import Phase
-from server.cli import main
-from server.terminal_demo import play_demo
+from server.demo.terminal import play_demo
+from server.run.cli import main
 
 
 def test_the_demo_plays_a_whole_page_and_prints_every_panel() -> None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from aiohttp import web
 
-from server.context import SEIZE
+from server.http.context import SEIZE
 
 HERE = Path(str(resources.files("server").joinpath("vtt")))
 FOUNDRY = HERE / "foundry"

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from server.app import Handler, make_app
+from server.run.app import Handler, make_app
 from server.settings import Settings
 from tests.server.conftest import Client, backend, client, database, settings
 

@@ -11,7 +11,7 @@ import pytest
 from adapters.deck import DeckError, DeckMap
 from adapters.enroll import enroll
 from rules.cards import full_deck, parse_card
-from server.cli import main
+from server.run.cli import main
 
 from .test_card_reader import Ntag
 

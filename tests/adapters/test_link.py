@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from adapters.link import TableLink
-from server.context import SEIZE
-from server.local_link import LocalLink
+from server.devices.local_link import LocalLink
+from server.http.context import SEIZE
 from tests.server.conftest import Client, bearer, new_table, send
 
 from .conftest import Gate

@@ -21,7 +21,7 @@ import pytest
 from adapters.link import TableLink
 from adapters.simulators.tray import TraySimulator
 from adapters.tray import TrayAdapter
-from server.cli import main
+from server.run.cli import main
 from tests.server.conftest import Client, bearer
 
 from .test_tray import eventually, rcs_awaiting_rolls
@@ -78,11 +78,11 @@ def test_the_server_imports_and_starts_its_checks_without_posix_modules(
     and the demo runs without simulated devices instead of failing."""
     for name in ("resource", "termios", "pty", "tty"):
         monkeypatch.setitem(sys.modules, name, None)  # an import of it raises ImportError
-    for name in ("server.cli", "server.demo_devices", "server.hardware"):
+    for name in ("server.run.cli", "server.demo.devices", "server.devices.commands"):
         monkeypatch.delitem(sys.modules, name, raising=False)
-    cli = importlib.import_module("server.cli")
+    cli = importlib.import_module("server.run.cli")
     cli._allow_many_connections()
-    assert not importlib.import_module("server.demo_devices").available()
+    assert not importlib.import_module("server.demo.devices").available()
 
 
 @pytest.mark.parametrize("kind", ["tray", "pn532", "ntag"])

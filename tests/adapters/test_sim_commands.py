@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from server.cli import main
+from server.run.cli import main
 
 
 def link_for(kind: str, tmp_path: Path) -> Path:

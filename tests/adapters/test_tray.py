@@ -14,7 +14,7 @@ from typing import Any
 from adapters.link import TableLink
 from adapters.simulators.tray import TraySimulator
 from adapters.tray import TrayAdapter
-from server.context import SEIZE
+from server.http.context import SEIZE
 from tests.server.conftest import Client, bearer, new_table, send
 
 from .conftest import Gate

@@ -19,9 +19,9 @@ from typing import Any
 
 from aiohttp import web
 
-from server import systems
-from server.app import make_app
+from server.run.app import make_app
 from server.settings import Settings
+from server.tables import systems
 from tests.server.process import UNLIMITED, call, free_port
 
 RCS = systems.SYSTEMS["megatraveller-rcs"]

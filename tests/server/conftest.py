@@ -17,7 +17,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient
 
-from server.app import make_app
+from server.run.app import make_app
 from server.settings import Settings
 
 from .databases import BACKENDS, POSTGRES, postgres_missing, postgres_schema

@@ -15,7 +15,7 @@ from typing import Any
 import schemathesis
 from pydantic import ValidationError
 
-from server.systems import SYSTEMS
+from server.tables.systems import SYSTEMS
 
 TABLES: list[dict[str, Any]] = json.loads(os.environ.get("SEIZE_SCHEMA_TABLES", "[]"))
 

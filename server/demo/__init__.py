@@ -1,0 +1,1 @@
+"""The demo: its tables, their simulated devices, and the scene played in the terminal."""

@@ -1,0 +1,75 @@
+"""Devices at a table (card readers, dice trays) report how they are, for the GM's console.
+
+A device's state is now, not history: a device reports again whenever it changes or reconnects,
+and only its latest report is kept. The reports are kept in the store, not in a server's memory:
+several servers (workers sharing a port, or servers on several hosts) share one database, and a
+device's report and the console's read of it may each reach any of them. A server runs for
+weeks, so each table keeps at most ``MAX_DEVICES`` reports of at most ``MAX_REPORT`` bytes: a new
+device past the limit makes room by forgetting the device that reported longest ago (an adapter
+renamed, a tray long unplugged).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aiohttp import web
+
+from server.http.api import caller, game_of, json_body
+from server.http.context import SEIZE, Seize
+from server.http.problems import problem
+
+MAX_DEVICES = 16
+"""Reports a table keeps: more readers and trays than a table has hands."""
+MAX_REPORT = 2048
+"""Bytes of one report as JSON: an adapter's report is a few hundred."""
+
+routes = web.RouteTableDef()
+
+
+class ReportError(ValueError):
+    """A report the table will not keep; nothing is changed."""
+
+
+async def _gm_only(request: web.Request) -> str:
+    game = await game_of(request)
+    if not (await caller(request, game)).viewer.is_gm:
+        raise problem(
+            web.HTTPForbidden, "forbidden", "devices report with the GM's token", rule="roles"
+        )
+    return game.id
+
+
+@routes.put("/api/tables/{table_id}/devices/{device}")
+async def report(request: web.Request) -> web.Response:
+    table_id = await _gm_only(request)
+    body = await json_body(request)
+    if not isinstance(body, dict) or len(request.match_info["device"]) > 40:
+        raise problem(
+            web.HTTPUnprocessableEntity, "invalid", "a device reports a JSON object", field="body"
+        )
+    try:
+        await record(request.app[SEIZE], table_id, request.match_info["device"], body)
+    except ReportError as refused:
+        raise problem(web.HTTPUnprocessableEntity, "invalid", str(refused), field="body") from None
+    return web.json_response({"ok": True})
+
+
+async def record(seize: Seize, table_id: str, device: str, status: dict[str, Any]) -> None:
+    """Keep a device's latest report, from the network or from a device inside the server;
+    raises ReportError for one larger than ``MAX_REPORT``, and then stores nothing."""
+    report = json.dumps(status, default=str)
+    if len(report) > MAX_REPORT:
+        raise ReportError(f"a device's report is at most {MAX_REPORT} bytes of JSON")
+    await seize.store.save_device_report(table_id, device, report, keep=MAX_DEVICES)
+
+
+@routes.get("/api/tables/{table_id}/devices")
+async def listed(request: web.Request) -> web.Response:
+    table_id = await _gm_only(request)
+    reports = await request.app[SEIZE].store.device_reports(table_id)
+    devices = {
+        device: {**json.loads(report), "reported": reported} for device, report, reported in reports
+    }
+    return web.json_response({"devices": devices})

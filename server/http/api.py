@@ -1,0 +1,517 @@
+"""The HTTP API: tables, tokens, commands and reads. See docs/api.md."""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import time
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from aiohttp import web
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import ErrorDetails
+
+from rules.errors import RoleError, RuleError
+from rules.participants import ParticipantId
+from rules.roles import Viewer
+from server.http.context import SEIZE, Seize
+from server.http.metrics import render
+from server.http.problems import RETRY_AFTER, internal, problem, unavailable
+from server.run.workers import every_workers_figures
+from server.store import StoreUnavailableError
+from server.tables.access import Principal, admin_allowed, client_address, text_header
+from server.tables.games import Game, ServerFaultError, StaleError
+
+routes = web.RouteTableDef()
+log = logging.getLogger("seize")
+
+
+class NewTable(BaseModel):
+    """``POST /api/tables``: the system, a name, and the table's options (see docs/rules.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    system: Literal["four-color", "awareness", "megatraveller-rcs"]
+    name: Annotated[str, Field(min_length=1, max_length=80)]
+    options: dict[str, Any] = {}
+
+
+class NewTableAnswer(BaseModel):
+    id: str
+    system: str
+    name: str
+    gm_token: str
+    overlay_token: str
+
+
+class NewToken(BaseModel):
+    """``POST /api/tables/{id}/tokens``: a player token bound to these participants."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    participants: Annotated[list[ParticipantId], Field(min_length=1, max_length=20)]
+    label: Annotated[str, Field(min_length=1, max_length=80)] = "player"
+
+
+class NewTokenAnswer(BaseModel):
+    token: str
+    participants: list[str]
+
+
+class Caller(BaseModel):
+    """Who the token is: its role, and the participants a player token is bound to."""
+
+    role: str
+    participants: list[str]
+
+
+class TableAnswer(BaseModel):
+    id: str
+    system: str
+    name: str
+    you: Caller
+    seq: int
+    view: dict[str, Any] | None = Field(
+        description="The table as the caller's role may see it; null only with ``fault``"
+    )
+    fault: str | None = Field(
+        default=None,
+        description="Only for the GM of a table this version cannot show: what to do about it",
+    )
+
+
+class CommandAnswer(BaseModel):
+    seq: int = Field(description="The sequence number of the command's last event")
+    events: list[dict[str, Any] | None] = Field(description="Its events as the caller may see")
+
+
+class EventsAnswer(BaseModel):
+    seq: int
+    events: list[dict[str, Any]] = Field(description='[{"seq": n, "event": {...} | null}]')
+
+
+def invalid(error: ValidationError, prefix: str = "", *, root: str = "body") -> web.HTTPError:
+    """A 422 naming each field at fault (under ``prefix``), saying what it must be; ``root``
+    names the value itself (the body, a message's command) where the whole of it is at fault."""
+    problems = []
+    for e in error.errors(include_url=False, include_input=False):
+        place, message = plain(e)
+        field = ".".join((prefix, *place) if prefix else place) or root
+        problems.append({"field": field, "message": message})
+    first = problems[0]
+    return problem(
+        web.HTTPUnprocessableEntity,
+        "invalid",
+        f"{first['field']}: {first['message']}",
+        field=first["field"],
+        errors=problems,
+    )
+
+
+def plain(error: ErrorDetails) -> tuple[tuple[str, ...], str]:
+    """One validation error as a client reads it: where, and what is expected there. pydantic
+    places a command of no known kind at the union, not at its ``type``, and words its messages
+    for Python programmers ("Input should be", "Value error, ")."""
+    place = tuple(str(part) for part in error["loc"])
+    ctx = error.get("ctx", {})
+    match error["type"]:
+        case "union_tag_invalid":
+            expected = f"must be one of {ctx['expected_tags']}, not {ctx['tag']!r}"
+            return (*place, ctx["discriminator"].strip("'")), expected
+        case "union_tag_not_found":
+            return (*place, ctx["discriminator"].strip("'")), "is required"
+        case "missing":
+            return place, "is required"
+        case "value_error":
+            return place, str(ctx["error"])
+    return place, error["msg"].replace("Input should be", "must be", 1)
+
+
+DEEPEST = 64  # levels of nesting a body may have: no command needs more than a few
+LONGEST_INTEGER = 40  # digits: room for a 128-bit seed, none for a number that costs to parse
+
+
+class _Oversized(int):
+    """An integer too long to take, kept in its place so the refusal can say where it is."""
+
+
+def _integer(digits: str) -> int:
+    if len(digits.lstrip("-")) > LONGEST_INTEGER:
+        return _Oversized(0)
+    return int(digits)
+
+
+async def json_body(request: web.Request) -> Any:
+    """The request's JSON (a body over the size limit is refused with 413 by aiohttp), refused
+    with a 400 naming the place when it nests too deep or holds an integer too long."""
+    try:
+        raw = await request.read()
+    except web.HTTPRequestEntityTooLarge:
+        raise too_large("body", request.app[SEIZE].settings.max_body) from None
+    body = parse_json(raw, "body")
+    check_shape(body, "body")
+    return body
+
+
+def too_large(field: str, largest: int) -> web.HTTPError:
+    """A 413 naming what was over ``max_body``."""
+    body = {"error": "too_large", "message": f"{field}: over {largest} bytes", "field": field}
+    return web.HTTPRequestEntityTooLarge(
+        max_size=largest, text=json.dumps(body), content_type="application/json"
+    )
+
+
+def parse_json(raw: bytes | str, part: str) -> Any:
+    """``raw`` as JSON, its integers bounded (see ``check_shape``); a 400 naming ``part`` (the
+    body, a message) when it is not JSON, or nests deeper than the parser can follow."""
+    try:
+        return json.loads(raw or b"null", parse_int=_integer)
+    except RecursionError:
+        raise malformed(part, f"the {part} nests deeper than {DEEPEST} levels") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise problem(
+            web.HTTPBadRequest, "malformed", f"the {part} is not JSON: {error}", field=part
+        ) from None
+
+
+def check_shape(value: Any, root: str) -> None:
+    """Refuse, naming the place, a value nested deeper than DEEPEST or holding an integer too
+    long; ``root`` names the value itself (the body, a message's command)."""
+    pending: list[tuple[Any, str, int]] = [(value, root, 0)]
+    while pending:
+        value, where, depth = pending.pop()
+        if depth > DEEPEST:
+            raise malformed(where, f"the {root} nests deeper than {DEEPEST} levels")
+        if isinstance(value, _Oversized):
+            raise malformed(where, f"an integer has more than {LONGEST_INTEGER} digits")
+        if isinstance(value, dict | list):
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            pending.extend((v, _within(where, root, value, k), depth + 1) for k, v in items)
+
+
+def _within(where: str, root: str, container: Any, key: Any) -> str:
+    """A field's name as validation errors give it (``character.dex``), and ``body.3`` for the
+    entries of a body (or ``command.3``, of a command) that is a list."""
+    if where == root and isinstance(container, dict):
+        return str(key)
+    return f"{where}.{key}"
+
+
+def malformed(field: str, message: str) -> web.HTTPError:
+    """A 400 for input that is not even well formed, naming the field or header at fault."""
+    return problem(web.HTTPBadRequest, "malformed", f"{field}: {message}", field=field)
+
+
+async def game_of(request: web.Request) -> Game:
+    """The table as the store holds it now (``Games.latest``), or the 404."""
+    seize = request.app[SEIZE]
+    return await seize.games.latest(await table_of(seize, request.match_info["table_id"]))
+
+
+async def table_of(seize: Seize, table_id: str) -> Game:
+    """The table as this server holds it, or the 404 saying there is none."""
+    game = await seize.games.get(table_id)
+    if game is None:
+        raise problem(web.HTTPNotFound, "not_found", f"there is no table {table_id!r}")
+    return game
+
+
+TOO_MANY_COMMANDS = "too many commands from this token"
+
+
+async def caller(request: web.Request, game: Game) -> Principal:
+    """The caller's token, checked against this table, and their rate of calls."""
+    seize = request.app[SEIZE]
+    principal = await seize.tokens.resolve(request, game.id)
+    reading = request.method in ("GET", "HEAD")
+    limited(
+        (seize.reads if reading else seize.rate).allow(principal.token_hash),
+        "too many reads from this token" if reading else TOO_MANY_COMMANDS,
+    )
+    return principal
+
+
+def limited(wait: float | None, message: str) -> None:
+    """A 429 saying when to try again, when a rate limit says to wait."""
+    if wait is not None:
+        raise problem(
+            web.HTTPTooManyRequests,
+            "rate_limited",
+            message,
+            headers={"Retry-After": str(max(1, math.ceil(wait)))},
+        )
+
+
+@routes.post("/api/tables")
+async def create_table(request: web.Request) -> web.Response:
+    seize = request.app[SEIZE]
+    if seize.admin_token is None:
+        address = client_address(request, seize.settings.forwarded_by).encode()
+        limited(seize.creations.allow(address), "too many new tables from this address")
+    elif not admin_allowed(request, seize.admin_token):
+        raise problem(
+            web.HTTPUnauthorized,
+            "unauthorized",
+            "creating a table needs the admin token",
+            headers={"WWW-Authenticate": 'Bearer realm="seize"'},
+        )
+    try:
+        spec = NewTable.model_validate(await json_body(request))
+    except ValidationError as error:
+        raise invalid(error) from None
+    try:
+        created = await seize.games.create(spec.system, spec.name, spec.options)
+    except ValidationError as error:
+        raise invalid(error, "options") from None
+    answer = NewTableAnswer(
+        id=created.game.id,
+        system=spec.system,
+        name=spec.name,
+        gm_token=created.gm_token,
+        overlay_token=created.overlay_token,
+    )
+    return web.json_response(answer.model_dump(), status=201)
+
+
+UNSHOWABLE = (
+    "this version of Seize cannot show the table as its log leaves it; the GM can undo the "
+    "last event, and the fault is logged"
+)
+
+
+def view_json(game: Game, viewer: Viewer) -> str:
+    """The table as ``viewer`` sees it, as JSON; a 503 if this version of the server cannot
+    show it (a log an older version wrote): the table is not lost, and its GM can repair it."""
+    try:
+        return game.table.view(viewer).model_dump_json()
+    except Exception:
+        log.exception("the table cannot be shown", extra={"table": game.id})
+        raise problem(
+            web.HTTPServiceUnavailable,
+            "unshowable",
+            UNSHOWABLE,
+            headers={"Retry-After": "30"},
+        ) from None
+
+
+def view_of(game: Game, viewer: Viewer) -> dict[str, Any]:
+    """``view_json``, as data."""
+    view: dict[str, Any] = json.loads(view_json(game, viewer))
+    return view
+
+
+@routes.get("/api/tables/{table_id}")
+async def read_table(request: web.Request) -> web.Response:
+    game = await game_of(request)
+    principal = await caller(request, game)
+    fault = None
+    try:
+        view: dict[str, Any] | None = view_of(game, principal.viewer)
+    except web.HTTPServiceUnavailable:
+        if not principal.viewer.is_gm:
+            raise
+        view, fault = None, UNSHOWABLE
+    you = Caller(
+        role=principal.viewer.role.value, participants=sorted(principal.viewer.participants)
+    )
+    answer = TableAnswer(
+        id=game.id,
+        system=game.system.name,
+        name=game.name,
+        you=you,
+        seq=game.table.version,
+        view=view,
+        fault=fault,
+    )
+    return web.json_response(answer.model_dump())
+
+
+@routes.post("/api/tables/{table_id}/tokens")
+async def mint_token(request: web.Request) -> web.Response:
+    game = await game_of(request)
+    principal = await caller(request, game)
+    if not principal.viewer.is_gm:
+        raise problem(
+            web.HTTPForbidden, "forbidden", "only the GM may mint player tokens", rule="roles"
+        )
+    try:
+        spec = NewToken.model_validate(await json_body(request))
+    except ValidationError as error:
+        raise invalid(error) from None
+    unknown = sorted(set(spec.participants) - game.system.participants(game.table.state))
+    if unknown:
+        raise problem(
+            web.HTTPUnprocessableEntity,
+            "invalid",
+            f"{unknown[0]!r} is not at this table: add them first",
+            field="participants",
+        )
+    token = await request.app[SEIZE].games.mint_player(
+        game, frozenset(spec.participants), spec.label
+    )
+    answer = NewTokenAnswer(token=token, participants=sorted(set(spec.participants)))
+    return web.json_response(answer.model_dump(), status=201)
+
+
+NOT_A_SEQUENCE = "must be a sequence number"
+
+
+def _if_match(request: web.Request) -> int | None:
+    raw = text_header(request, "If-Match")
+    if raw is None:
+        return None
+    try:
+        return int(raw.removeprefix("W/").strip('" '))
+    except ValueError:
+        raise malformed("If-Match", NOT_A_SEQUENCE) from None
+
+
+def idempotency_key(key: object, field: str) -> str | None:
+    """A client's idempotency key, as the header or a message's field ``field`` gives it."""
+    if key is not None and not (isinstance(key, str) and 1 <= len(key) <= 200):
+        raise malformed(field, "must be a string of 1 to 200 characters")
+    return key
+
+
+@routes.post("/api/tables/{table_id}/commands")
+async def command(request: web.Request) -> web.Response:
+    # The copy as held: a command on a copy behind finds its sequence taken and is decided
+    # again on the latest (Games.execute), so it needs no read of the store first.
+    game = await table_of(request.app[SEIZE], request.match_info["table_id"])
+    principal = await caller(request, game)
+    if_match = _if_match(request)
+    key = idempotency_key(text_header(request, "Idempotency-Key"), "Idempotency-Key")
+    body = await json_body(request)
+    return web.json_response(
+        await apply_command(request.app[SEIZE], game, principal, body, key, if_match)
+    )
+
+
+async def apply_command(
+    seize: Seize,
+    game: Game,
+    principal: Principal,
+    body: Any,
+    key: str | None = None,
+    if_match: int | None = None,
+) -> dict[str, Any]:
+    """Parse and run one command, whoever sent it (a client over HTTP or its WebSocket, or a
+    device inside the server); a refusal is raised as the problem the API answers with."""
+    started = time.perf_counter()
+    try:
+        parsed = game.system.commands.validate_python(body)
+    except ValidationError as error:
+        seize.metrics.command(game.system.name, "invalid", time.perf_counter() - started)
+        raise invalid(error, root="command") from None
+    try:
+        answer = await seize.games.execute(game, principal, parsed, key, if_match)
+    except RoleError as refusal:
+        seize.metrics.command(game.system.name, "forbidden", time.perf_counter() - started)
+        raise problem(web.HTTPForbidden, "forbidden", refusal.message, rule=refusal.rule) from None
+    except RuleError as refusal:
+        seize.metrics.command(game.system.name, "refused", time.perf_counter() - started)
+        raise problem(
+            web.HTTPUnprocessableEntity,
+            "rule",
+            refusal.message,
+            rule=refusal.rule,
+            field=refusal.field,
+        ) from None
+    except StaleError as stale:
+        raise problem(web.HTTPConflict, "stale", str(stale), seq=stale.current) from None
+    except ServerFaultError as fault:
+        seize.metrics.command(game.system.name, "fault", time.perf_counter() - started)
+        raise server_fault(fault) from None
+    seize.metrics.command(
+        game.system.name, "applied", time.perf_counter() - started, len(answer["events"])
+    )
+    return answer
+
+
+def server_fault(fault: ServerFaultError) -> web.HTTPError:
+    """A 500 that says the server is at fault, names the command, and promises nothing stored."""
+    return problem(web.HTTPInternalServerError, "server_fault", str(fault), command=fault.command)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A refused request as data, for the paths that do not answer it as an HTTP error (a
+    command over a WebSocket, a device inside the server): the status, the problem document
+    the HTTP route answers with, and the seconds its ``Retry-After`` asks a client to wait."""
+
+    status: int
+    problem: dict[str, Any]
+    retry_after: int | None = None
+
+    @classmethod
+    def of(cls, error: web.HTTPException) -> Refusal:
+        body: dict[str, Any] = json.loads(error.text or "{}")
+        wait = error.headers.get("Retry-After")
+        return cls(error.status, body, int(wait) if wait is not None else None)
+
+
+async def settled(work: Awaitable[dict[str, Any]]) -> dict[str, Any] | Refusal:
+    """The answer of ``work``, or its refusal as the HTTP API (its middleware included) would
+    give it: a database out of reach and a failure nobody foresaw are refusals too, so the
+    caller (a live socket, a device) goes on."""
+    try:
+        return await work
+    except web.HTTPException as refused:
+        return Refusal.of(refused)
+    except StoreUnavailableError:
+        log.warning("database unavailable")  # nothing was stored: a retry is safe
+        return Refusal.of(unavailable())
+    except Exception:
+        log.exception("command failed")
+        return Refusal.of(internal())
+
+
+@routes.get("/api/tables/{table_id}/events")
+async def events(request: web.Request) -> web.Response:
+    game = await game_of(request)
+    principal = await caller(request, game)
+    after = sequence_param(request.query.get("after"))
+    table = game.table
+    shown = [
+        {"seq": seq, "event": table.censor(table.log[seq - 1], principal.viewer)}
+        for seq in range(after + 1, table.version + 1)
+    ]
+    return web.json_response(EventsAnswer(seq=table.version, events=shown).model_dump())
+
+
+def sequence_param(raw: str | None) -> int:
+    if raw is None or raw == "":
+        return 0
+    try:
+        after = int(raw)
+    except ValueError:
+        after = -1
+    if after < 0:
+        raise malformed("after", "is a sequence number (0 or more)")
+    return after
+
+
+@routes.get("/healthz")
+async def health(request: web.Request) -> web.Response:
+    seize: Seize = request.app[SEIZE]
+    try:
+        await seize.store.ping()  # the database answers
+    except StoreUnavailableError:
+        raise problem(
+            web.HTTPServiceUnavailable,
+            "unavailable",
+            "this server cannot reach its database just now",
+            headers={"Retry-After": str(RETRY_AFTER)},
+        ) from None
+    return web.json_response({"status": "ok", "subscribers": seize.hub.subscribers})
+
+
+@routes.get("/metrics")
+async def metrics(request: web.Request) -> web.Response:
+    own = request.app[SEIZE].metrics.figures()
+    return web.Response(
+        text=render(every_workers_figures(own)), content_type="text/plain", charset="utf-8"
+    )

@@ -1,0 +1,64 @@
+"""What the running server holds, in one typed application key."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from aiohttp import web
+
+from server.http.metrics import Metrics
+from server.live.bus import Alone, bus_for
+from server.live.hub import Hub
+from server.settings import Settings
+from server.store import Store, open_store
+from server.tables.access import REVOKED_WITHIN, RateLimit, Tokens
+from server.tables.games import Games
+
+
+@dataclass
+class Seize:
+    settings: Settings
+    store: Store
+    hub: Hub
+    games: Games
+    tokens: Tokens
+    rate: RateLimit
+    """Commands, per token."""
+    reads: RateLimit
+    """Reads and reconnects, per token: generous, so a stream's overlays all come back."""
+    creations: RateLimit
+    """New tables, per client address, when no admin token guards creation."""
+    metrics: Metrics
+    bus: Alone
+    sockets: set[web.WebSocketResponse] = field(default_factory=set)
+
+    @property
+    def admin_token(self) -> str | None:
+        secret = self.settings.admin_token
+        return secret.get_secret_value() if secret is not None else None
+
+    @classmethod
+    async def open(cls, settings: Settings) -> Seize:
+        store = open_store(settings.db)
+        await store.open()
+        bus = bus_for(settings.bus, shared=settings.shared)
+        hub = Hub()
+        metrics = Metrics()
+        metrics.subscribers = lambda: hub.subscribers
+        metrics.dropped = lambda: hub.dropped_slow
+        metrics.bus_up = lambda: bus.up
+        return cls(
+            settings=settings,
+            store=store,
+            hub=hub,
+            games=Games(store, hub, settings.snapshot_every, bus),
+            tokens=Tokens(store, trusted_for=REVOKED_WITHIN if settings.shared else None),
+            rate=RateLimit(settings.rate_per_second, settings.rate_burst),
+            reads=RateLimit(settings.read_rate_per_second, settings.read_burst),
+            creations=RateLimit(settings.create_per_minute / 60, settings.create_burst),
+            metrics=metrics,
+            bus=bus,
+        )
+
+
+SEIZE = web.AppKey("seize", Seize)

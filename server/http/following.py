@@ -1,0 +1,223 @@
+"""Following a table live: WebSocket and Server-Sent Events.
+
+On connecting, a subscriber says the last sequence it saw (``?after=N`` or ``Last-Event-ID``)
+and first gets every event since then, each as its role may see it, then the current view;
+without one it gets the current view alone. Then it follows live. The catch-up is handed over
+right after subscribing, with no await between, so nothing falls between the two.
+
+A WebSocket client may also send commands on it (``server.http.socket_commands``). Each is answered
+after the socket has been sent the command's own events, so the answer is the last word on it:
+a client that has its answer has already been shown what its command did.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+from collections.abc import Callable
+
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from rules.roles import Viewer
+from server.http import socket_commands
+from server.http.api import caller, game_of, sequence_param, view_json
+from server.http.context import SEIZE
+from server.live.hub import (
+    REVOKED,
+    TOO_SLOW,
+    Frame,
+    SocketSubscriber,
+    StreamSubscriber,
+    Subscriber,
+    event_frame,
+    view_frame,
+)
+from server.tables.access import presented
+from server.tables.games import Game
+
+routes = web.RouteTableDef()
+
+SLOW = 4008  # WebSocket close code: the client fell behind and should resume
+SEND_BUFFER = 64 * 1024  # kernel memory a live connection may hold
+LARGEST_READ = 4 * 1024 * 1024
+"""The largest message a socket reads (aiohttp's default): one over ``max_body`` but within
+this is refused and the socket goes on; a larger one would cost memory to read, and the
+connection is closed with 1009 (message too big), as the WebSocket protocol provides."""
+_closing: set[asyncio.Task[object]] = set()
+
+
+def bound_send_buffer(request: web.Request) -> None:
+    """Cap the socket's send buffer: a stalled client's backlog then shows in the server, which
+    tells it to resume, instead of parking megabytes in the kernel for every subscriber."""
+    transport = request.transport
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    if sock is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+
+
+Seen = tuple[int, str]
+"""A view as JSON and the sequence it shows: taken before a connection is set up, both to refuse
+a table this version cannot show and to spare the catch-up rendering it again."""
+
+
+def seen(game: Game, viewer: Viewer) -> Seen:
+    return game.table.version, view_json(game, viewer)
+
+
+def catch_up(game: Game, viewer: Viewer, after: int | None, early: Seen) -> list[Frame]:
+    table = game.table
+    frames = []
+    if after is not None:
+        frames = [
+            event_frame(seq, json.dumps(table.censor(table.log[seq - 1], viewer)), None)
+            for seq in range(after + 1, table.version + 1)
+        ]
+    version, view = early
+    if version != table.version:  # commands came while the connection was set up
+        view = table.view(viewer).model_dump_json()
+    frames.append(view_frame(table.version, view))
+    return frames
+
+
+async def _start(
+    game: Game, subscriber: Subscriber, request: web.Request, after: int | None, early: Seen
+) -> None:
+    seize = request.app[SEIZE]
+    # The table as loaded now: if it left memory while the connection was set up, commands
+    # since went to it as loaded afresh, and the catch-up must include them. Nothing runs
+    # between this and the registration and catch-up below (no await), so no event falls
+    # between the catch-up and what the hub delivers after it.
+    current = await seize.games.get(game.id)
+    assert current is not None  # tables are never deleted
+    if after is not None:  # it may have seen further on another server
+        current = await seize.games.reaching(current, after)
+    seize.hub.subscribe(game.id, subscriber)
+    for frame in catch_up(current, subscriber.viewer, after, early):
+        subscriber.push(frame, catching_up=True)
+
+
+class CommandingSubscriber(SocketSubscriber):
+    """A WebSocket subscriber whose client also sends commands: it can wait until it has been
+    sent a command's events, so that the answer follows them."""
+
+    def __init__(
+        self,
+        viewer: Viewer,
+        token_hash: bytes,
+        backlog: int,
+        transport: asyncio.Transport,
+        close: Callable[[str], None],
+    ) -> None:
+        super().__init__(viewer, token_hash, backlog, transport, close)
+        self._moved = asyncio.Event()
+
+    def push(self, frame: Frame, *, catching_up: bool = False) -> bool:
+        pushed = super().push(frame, catching_up=catching_up)
+        self._moved.set()
+        return pushed
+
+    def say_goodbye(self) -> None:
+        super().say_goodbye()
+        self._moved.set()
+
+    async def sent_through(self, seq: int) -> None:
+        """Return once the events up to ``seq`` went out, or nothing more will: the
+        subscriber was dropped, or its connection is closing."""
+        while self.delivered < seq and self.reason is None and not self.transport.is_closing():
+            self._moved.clear()
+            await self._moved.wait()
+
+
+def _after(request: web.Request, raw: str | None) -> int | None:
+    return sequence_param(raw) if raw is not None else None
+
+
+@routes.get("/api/tables/{table_id}/ws")
+async def websocket(request: web.Request) -> web.WebSocketResponse:
+    seize = request.app[SEIZE]
+    game = await game_of(request)
+    principal = await caller(request, game)
+    after = _after(request, request.query.get("after"))
+    early = seen(game, principal.viewer)  # refuses, before upgrading, a table it cannot show
+    ws = web.WebSocketResponse(
+        heartbeat=seize.settings.heartbeat,
+        compress=False,
+        max_msg_size=max(LARGEST_READ, 2 * seize.settings.max_body),
+    )
+    await ws.prepare(request)
+    bound_send_buffer(request)
+    transport = request.transport
+    assert transport is not None  # prepared: the connection is open (asyncio's or uvloop's)
+
+    def close(reason: str) -> None:
+        code: int
+        if reason == REVOKED:  # not to come back: the token is no longer good
+            code, message = WSCloseCode.POLICY_VIOLATION, b"this link was revoked"
+        else:
+            code = SLOW if reason == TOO_SLOW else WSCloseCode.GOING_AWAY
+            message = b"resume with ?after=<seq>"
+        task = asyncio.ensure_future(ws.close(code=code, message=message))
+        _closing.add(task)
+        task.add_done_callback(_closing.discard)
+
+    subscriber = CommandingSubscriber(
+        principal.viewer, principal.token_hash, seize.settings.subscriber_backlog, transport, close
+    )
+    await _start(game, subscriber, request, after, early)
+    seize.sockets.add(ws)
+    token = presented(request)
+    assert token is not None  # the caller was resolved from it
+    try:
+        async for message in ws:
+            if message.type == WSMsgType.ERROR:
+                break
+            reply = await socket_commands.reply(seize, game.id, token, message)
+            if reply.seq is not None:
+                await subscriber.sent_through(reply.seq)
+            await ws.send_str(reply.json)
+    except ConnectionError:  # the client left while its command ran
+        pass
+    finally:
+        seize.hub.unsubscribe(game.id, subscriber)
+        seize.sockets.discard(ws)
+    return ws
+
+
+@routes.get("/api/tables/{table_id}/sse")
+async def server_sent_events(request: web.Request) -> web.StreamResponse:
+    seize = request.app[SEIZE]
+    game = await game_of(request)
+    principal = await caller(request, game)
+    after = _after(request, request.headers.get("Last-Event-ID", request.query.get("after")))
+    early = seen(game, principal.viewer)  # refuses, before streaming, a table it cannot show
+    response = web.StreamResponse(
+        headers={
+            "Content-Type": "text/event-stream",
+            "Cache-Control": "no-cache",
+            "X-Accel-Buffering": "no",
+        }
+    )
+    await response.prepare(request)
+    bound_send_buffer(request)
+    subscriber = StreamSubscriber(
+        principal.viewer, principal.token_hash, seize.settings.subscriber_backlog
+    )
+    await _start(game, subscriber, request, after, early)
+    try:
+        while True:
+            try:
+                frame = await asyncio.wait_for(subscriber.queue.get(), seize.settings.heartbeat)
+            except TimeoutError:
+                await response.write(b": heartbeat\n\n")
+                continue
+            if frame.kind == "bye":
+                await response.write(subscriber.goodbye().sse)
+                break
+            await response.write(frame.sse)
+            subscriber.sent(frame)
+    except ConnectionError:
+        pass
+    finally:
+        seize.hub.unsubscribe(game.id, subscriber)
+    return response

@@ -1,0 +1,86 @@
+"""Handing a table to other screens: a player's phone, a stream's browser source.
+
+Tokens are stored only as hashes, so a link cannot be shown twice: each hand-off mints a fresh
+token and answers with its link and a QR code of it, drawn here as SVG (no network, no service
+sees the token). A new overlay link revokes every older one, so a link that leaked off stream
+stops working the moment the GM shows a new one.
+"""
+
+from __future__ import annotations
+
+import io
+from urllib.parse import quote
+
+import segno
+from aiohttp import web
+
+from rules.roles import OVERLAY
+from server.http.api import caller, game_of
+from server.http.context import SEIZE
+from server.http.problems import problem
+from server.live.revocation import revoke
+from server.tables.access import OVERLAY_LABEL, mint, token_row
+from server.tables.games import Game
+
+routes = web.RouteTableDef()
+
+
+def qr_svg(url: str) -> str:
+    """The link as an SVG QR code, dark on light, with the quiet zone phones need to read it."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(
+        out,
+        kind="svg",
+        scale=4,
+        border=4,
+        xmldecl=False,
+        svgns=True,
+        dark="#000",
+        light="#fff",
+        title="QR code of the link",
+    )
+    return out.getvalue().decode()
+
+
+def _base(request: web.Request) -> str:
+    """Where other devices reach this server: the configured public address, else the one the
+    GM's own browser used (a tablet on the table's network shares it with the phones)."""
+    public = request.app[SEIZE].settings.public_url
+    return (public or f"{request.scheme}://{request.host}").rstrip("/")
+
+
+async def _gm_game(request: web.Request) -> Game:
+    game = await game_of(request)
+    if not (await caller(request, game)).viewer.is_gm:
+        raise problem(web.HTTPForbidden, "forbidden", "only the GM hands out links", rule="roles")
+    return game
+
+
+def _answer(url: str) -> web.Response:
+    return web.json_response({"url": url, "svg": qr_svg(url)}, status=201)
+
+
+@routes.post("/api/tables/{table_id}/handoff/players/{participant}")
+async def player_link(request: web.Request) -> web.Response:
+    """A fresh player link for one participant's phone, and its QR code."""
+    game = await _gm_game(request)
+    participant = request.match_info["participant"]
+    if participant not in game.system.participants(game.table.state):
+        raise problem(
+            web.HTTPNotFound, "not_found", "no one of that name is at this table: add them first"
+        )
+    token = await request.app[SEIZE].games.mint_player(
+        game, frozenset({participant}), f"phone of {participant}"
+    )
+    return _answer(f"{_base(request)}/play/{quote(game.id)}?token={quote(token)}")
+
+
+@routes.post("/api/tables/{table_id}/handoff/overlay")
+async def overlay_link(request: web.Request) -> web.Response:
+    """A fresh overlay link and its QR code; every older overlay link stops working."""
+    game = await _gm_game(request)
+    seize = request.app[SEIZE]
+    await revoke(seize, game.id, OVERLAY_LABEL)
+    token = mint()
+    await seize.store.add_tokens([token_row(token, game.id, OVERLAY, OVERLAY_LABEL)])
+    return _answer(f"{_base(request)}/overlay/{quote(game.id)}?token={quote(token)}")

@@ -1,0 +1,141 @@
+"""Commands sent over the WebSocket a client already follows its table on.
+
+A client that holds the socket need not open a request per command: it sends
+
+    {"type": "command", "id": "c7", "command": {...}, "idempotency_key": "...", "if_match": 12}
+
+and is answered on the same socket, ``answer`` or ``refused``, with the ``id`` it chose. Every
+step is the HTTP route's (``POST /api/tables/{id}/commands``), called rather than copied: the
+socket's token is checked afresh for each command (a revoked token stops commanding at once, as
+over HTTP), the token's command rate limit counts each message, and the limits, validation,
+execution and refusals are ``server.http.api``'s, so a refusal carries the problem document
+and status the HTTP route would answer with. See docs/api.md.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import WSMessage, WSMsgType, web
+
+from server.http.api import (
+    NOT_A_SEQUENCE,
+    TOO_MANY_COMMANDS,
+    Refusal,
+    apply_command,
+    check_shape,
+    idempotency_key,
+    limited,
+    malformed,
+    parse_json,
+    settled,
+    table_of,
+    too_large,
+)
+from server.http.context import Seize
+from server.tables.access import digest
+
+FIELDS = frozenset({"type", "id", "command", "idempotency_key", "if_match"})
+LONGEST_ID = 64
+SHAPE = '{"type": "command", "id": "…", "command": {…}}'
+
+
+@dataclass(frozen=True)
+class CommandMessage:
+    """A client's command message, well formed."""
+
+    id: str
+    command: Any
+    key: str | None
+    if_match: int | None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the socket sends back for one client message. ``seq`` is an answer's: it goes out
+    only once the socket has been sent the command's events (see ``server.http.following``)."""
+
+    json: str
+    seq: int | None = None
+
+
+async def reply(seize: Seize, table_id: str, token: str, message: WSMessage) -> Reply:
+    """The reply to one message from a client: the command's answer, or why it was refused.
+    Nothing a client sends raises: a malformed message is refused like any other."""
+    wait = seize.rate.allow(digest(token))  # every message counts, as every POST does
+    try:
+        data = decoded(message, seize.settings.max_body)
+    except web.HTTPException as error:
+        return refused(None, Refusal.of(error))
+    ident = ident_of(data)
+    outcome = await settled(_obey(seize, table_id, token, data, wait))
+    if isinstance(outcome, Refusal):
+        return refused(ident, outcome)
+    return Reply(json.dumps({"type": "answer", "id": ident, **outcome}), outcome["seq"])
+
+
+async def _obey(
+    seize: Seize, table_id: str, token: str, data: Any, wait: float | None
+) -> dict[str, Any]:
+    limited(wait, TOO_MANY_COMMANDS)
+    message = command_message(data)
+    game = await table_of(seize, table_id)
+    principal = await seize.tokens.principal(token, game.id)
+    return await apply_command(
+        seize, game, principal, message.command, message.key, message.if_match
+    )
+
+
+def refused(ident: str | None, refusal: Refusal) -> Reply:
+    body: dict[str, Any] = {
+        "type": "refused",
+        "id": ident,
+        "status": refusal.status,
+        "problem": refusal.problem,
+    }
+    if refusal.retry_after is not None:
+        body["retry_after"] = refusal.retry_after
+    return Reply(json.dumps(body))
+
+
+def decoded(message: WSMessage, largest: int) -> Any:
+    """A message's JSON: refused when it is not a text frame, is larger than a request body
+    may be (``max_body``), or is not JSON."""
+    if message.type is not WSMsgType.TEXT:
+        raise malformed("message", "send each command as a text frame of JSON")
+    text: str = message.data
+    if len(text.encode()) > largest:
+        raise too_large("message", largest)
+    return parse_json(text, "message")
+
+
+def ident_of(data: Any) -> str | None:
+    """The message's ``id`` if it is one a reply can carry back; else the reply's is null."""
+    ident = data.get("id") if isinstance(data, dict) else None
+    return ident if isinstance(ident, str) and 1 <= len(ident) <= LONGEST_ID else None
+
+
+def command_message(data: Any) -> CommandMessage:
+    """The message checked field by field, each refusal naming the field, as the HTTP route
+    names its headers (``idempotency_key`` and ``if_match`` stand for ``Idempotency-Key`` and
+    ``If-Match``); the command itself is checked as a request body is, and then validated."""
+    if not isinstance(data, dict):
+        raise malformed("message", f"must be a JSON object: {SHAPE}")
+    unknown = sorted(set(data) - FIELDS)
+    if unknown:
+        raise malformed(unknown[0], "is not a field of a command message")
+    if data.get("type") != "command":
+        raise malformed("type", 'must be "command"')
+    ident = ident_of(data)
+    if ident is None:
+        raise malformed("id", f"must be a string of 1 to {LONGEST_ID} characters")
+    if "command" not in data:
+        raise malformed("command", "is required: the command to run")
+    key = idempotency_key(data.get("idempotency_key"), "idempotency_key")
+    if_match = data.get("if_match")
+    if if_match is not None and type(if_match) is not int:  # not a bool, nor a huge number
+        raise malformed("if_match", NOT_A_SEQUENCE)
+    check_shape(data["command"], "command")
+    return CommandMessage(ident, data["command"], key, if_match)

@@ -1,0 +1,308 @@
+"""The ``seize`` command: ``seize serve`` runs the server, ``seize demo`` a terminal demo."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import re
+import secrets
+import socket
+import sys
+import tomllib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+from pydantic import ValidationError
+from pydantic_settings import SettingsError
+
+from server.demo import devices as demo_devices
+from server.demo.tables import ready, ready_rcs
+from server.demo.terminal import play_demo
+from server.devices import commands as hardware
+from server.devices.local_link import LocalLink
+from server.http.context import SEIZE
+from server.run import loops
+from server.run.app import make_app, tls_context
+from server.run.logs import configure
+from server.run.workers import (
+    leave_with_parent,
+    restarted,
+    share_figures,
+    supervise,
+    worker_index,
+)
+from server.settings import Settings, config_path
+from server.store import StoreRefusedError, StoreUnavailableError, shown
+from server.store.migrations import SchemaTooNewError
+
+if TYPE_CHECKING:
+    from adapters.deck import DeckMap
+
+log = logging.getLogger("seize")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="seize", description="An initiative server for TTRPGs.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser(
+        "serve",
+        help="run the server",
+        epilog="Every setting can also be given as SEIZE_<NAME> in the environment, or in "
+        "seize.toml in the working folder (or the file SEIZE_CONFIG names); flags come first, "
+        "then the environment, then the file. docs/api.md lists them all.",
+    )
+    serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port to listen on (default 8080)")
+    serve.add_argument(
+        "--db",
+        help="the SQLite file, or a postgresql:// URL (default: a file in the user data folder)",
+    )
+    serve.add_argument(
+        "--bus",
+        help="a redis:// URL: servers sharing the database tell each other of commands there",
+    )
+    serve.add_argument(
+        "--workers", type=int, help="processes serving the port, sharing it (default 1)"
+    )
+    serve.add_argument(
+        "--demo",
+        action="store_true",
+        help="have two demo tables ready (the Four Color Hack, MegaTraveller RCS)",
+    )
+    serve.add_argument(
+        "--tls-cert", type=Path, help="serve HTTPS and WSS with this PEM certificate"
+    )
+    serve.add_argument("--tls-key", type=Path, help="the PEM private key of --tls-cert")
+    serve.add_argument(
+        "--loop",
+        choices=loops.LOOPS,
+        help="the event loop to run on (default: uvloop where installed, else asyncio)",
+    )
+    demo = commands.add_parser("demo", help="play a Four Color Hack scene in the terminal")
+    demo.add_argument("--seed", type=int, help="replay a particular deal (default: a fresh one)")
+    hardware.add_commands(commands)
+    args = parser.parse_args(argv)
+    if args.command == "demo":
+        play_demo(args.seed if args.seed is not None else secrets.randbits(64), print)
+        return 0
+    if args.command in hardware.COMMANDS:
+        return hardware.run(args)
+    flags: dict[str, Any] = {
+        k: v
+        for k, v in vars(args).items()
+        if k in ("host", "port", "db", "bus", "workers") and v is not None
+    }
+    if (args.tls_cert is None) != (args.tls_key is None):
+        parser.error("--tls-cert and --tls-key go together")
+    try:
+        tls = tls_context(args.tls_cert, args.tls_key) if args.tls_cert else None
+    except OSError as wrong:  # a missing file, or one that is not a certificate or its key
+        print(f"seize: --tls-cert/--tls-key: {wrong}", file=sys.stderr)
+        return 2
+    try:
+        settings = Settings(**flags)
+        decks = [hardware.load_deck(device.deck) for device in settings.devices]
+    except ValueError as wrong:  # a bad setting, settings file or deck file
+        print(f"seize: {_one_line(wrong)}", file=sys.stderr)
+        return 2
+    try:
+        loop = loops.choose(args.loop)
+    except loops.LoopUnavailableError as wrong:
+        print(f"seize: --loop: {wrong}", file=sys.stderr)
+        return 2
+    configure(logging.getLevelNamesMapping()[settings.log_level.upper()])
+    _allow_many_connections()
+    index = worker_index()
+    if index is None and (taken := _port_taken(settings.host, settings.port)):
+        print(f"seize: port {settings.port} on {settings.host}: {taken}", file=sys.stderr)
+        return 2
+    if settings.workers > 1 and index is None:
+        return supervise(sys.argv[1:] if argv is None else list(argv), settings.workers)
+    first = index in (None, 0)  # the one that prints, readies the demo and runs devices
+    app = make_app(settings)
+    if index is not None:
+        app.cleanup_ctx.extend((leave_with_parent, share_figures))
+    simulated = _Devices()
+    # Served modules follow each request's scheme; the printed links say https under TLS.
+    shown = settings
+    if tls and settings.public_url is None:
+        shown = settings.model_copy(
+            update={"public_url": f"https://{settings.host}:{settings.port}"}
+        )
+    if first:
+        announce = _announce(shown, decks, demo=args.demo, simulated=simulated, again=restarted())
+        app.on_startup.append(announce)
+        app.on_shutdown.append(simulated.shutdown)
+    try:
+        web.run_app(
+            app,
+            host=settings.host,
+            port=settings.port,
+            ssl_context=tls,
+            print=None,
+            access_log=None,
+            reuse_port=settings.workers > 1,
+            loop=loops.new_loop(loop),
+        )
+    except (StoreUnavailableError, StoreRefusedError, SchemaTooNewError) as wrong:  # at startup
+        print(f"seize: db: {wrong}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _port_taken(host: str, port: int) -> str | None:
+    """Why the server could not listen at ``host:port``, or None if it can: asked before
+    anything is printed or started. Workers share their port (SO_REUSEPORT), so without this
+    a second server would quietly join the first's, and take a share of its clients."""
+    if port == 0:
+        return None
+    try:
+        socket.create_server((host, port)).close()
+    except OSError as taken:
+        return f"{taken.strerror or taken} (is another server listening there?)"
+    return None
+
+
+def _one_line(wrong: ValueError) -> str:
+    """What is wrong with the settings or a deck file, in one line naming the field at fault
+    (the first, when several are)."""
+    if isinstance(wrong, ValidationError):
+        errors = wrong.errors()
+        # The field's path, without the names pydantic gives the types it tried in a union.
+        field = ".".join(str(p) for p in errors[0]["loc"] if isinstance(p, int) or p.isidentifier())
+        message = errors[0]["msg"].removeprefix("Value error, ")
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        return f"setting {field}: {message}{more}"
+    if isinstance(wrong, SettingsError) and (named := re.search(r'field "(\w+)"', str(wrong))):
+        field = named[1]
+        return f'setting {field}: SEIZE_{field.upper()} is written as JSON: ["…", "…"]'
+
+    if isinstance(wrong, tomllib.TOMLDecodeError):
+        return f"{config_path()}: not TOML: {wrong}"
+    return str(wrong)  # a DeckError names its file and field
+
+
+def _allow_many_connections() -> None:
+    """Every live subscriber holds a socket: raise the soft limit on open files to the hard
+    one, so a table with a thousand overlays is not refused at the default 1024. Windows has
+    no such limit (nor the module)."""
+    try:
+        import resource  # noqa: PLC0415 - POSIX only
+    except ImportError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+class _Devices:
+    """Devices beside the server (configured adapters, the demo's simulated hardware): started
+    once the server is up, stopped with it."""
+
+    def __init__(self) -> None:
+        self.stop = asyncio.Event()
+        self.running: list[asyncio.Task[None]] = []
+
+    def start(self, run: hardware.Adapter, name: str) -> None:
+        task = asyncio.get_running_loop().create_task(run(self.stop), name=name)
+        task.add_done_callback(_ended)
+        self.running.append(task)
+
+    async def shutdown(self, app: web.Application) -> None:
+        """Ask the devices to stop; any still talking to this server, which no longer answers,
+        is cancelled after a moment's grace rather than holding the shutdown."""
+        self.stop.set()
+        if not self.running:
+            return
+        _, hanging = await asyncio.wait(self.running, timeout=1)
+        for task in hanging:
+            task.cancel()
+        await asyncio.gather(*self.running, return_exceptions=True)
+
+
+def _ended(task: asyncio.Task[None]) -> None:
+    """A device that fails is logged when it does, not found silent at shutdown."""
+    if not task.cancelled() and (error := task.exception()) is not None:
+        log.error("device stopped", extra={"device": task.get_name()}, exc_info=error)
+
+
+def _announce(
+    settings: Settings,
+    decks: list[DeckMap | None],
+    *,
+    demo: bool,
+    simulated: _Devices,
+    again: bool,
+) -> Any:
+    """Ready the demo tables and start the devices, and print the links; ``again`` (a worker
+    restarted) prints nothing and keeps the demo links already printed valid."""
+
+    async def announce(app: web.Application) -> None:
+        base = settings.base_url
+        bus = app[SEIZE].bus.shown
+        workers = f"{settings.workers} workers, " if settings.workers > 1 else ""
+        listening = f"listening on {settings.host}:{settings.port}; " if settings.public_url else ""
+        lines = [
+            f"Seize is serving at {base}  ({listening}database: {shown(settings.db)}; "
+            f"{workers}events: {bus}; event loop: {loops.running()})",
+            f"  API docs:     {base}/api/docs",
+        ]
+        if demo:
+            seize = app[SEIZE]
+            devices = demo_devices.available()
+            game, tokens = await ready(seize, devices=devices, keep=again)
+            rcs, rcs_tokens = await ready_rcs(seize, devices=devices, keep=again)
+            table = f"{base}/api/tables/{game.id}"
+            lines += [
+                f"  Demo table:   {game.name} ({game.id})",
+                f"  GM console:   {base}/console/{game.id}#token={tokens['gm']}",
+                f"  Overlay:      {base}/overlay/{game.id}?token={tokens['overlay']}",
+                f"  Spider-Man's player page: {base}/play/{game.id}?token={tokens['peter']}",
+                f"  API (GM):     {table}?token={tokens['gm']}",
+                f"  Demo table:   {rcs.name} ({rcs.id})",
+                f"  GM console:   {base}/console/{rcs.id}#token={rcs_tokens['gm']}",
+                f"  Overlay:      {base}/overlay/{rcs.id}?token={rcs_tokens['overlay']}",
+            ]
+            if devices:
+                simulated.start(
+                    demo_devices.DemoDevices(
+                        base, (game.id, tokens["gm"]), (rcs.id, rcs_tokens["gm"])
+                    ).run,
+                    "demo devices",
+                )
+                lines.append(
+                    "  Simulated devices: an NFC card reader and a dice tray deal and "
+                    "roll whenever these tables wait for them (see the consoles)"
+                )
+            else:
+                lines.append(
+                    "  (simulated devices need the nfc and serial extras, on Linux or macOS)"
+                )
+        for device, deck in zip(settings.devices, decks, strict=True):
+            lines.append(f"  Device:       {device.kind} at {device.device} → table {device.table}")
+            link = LocalLink(app[SEIZE], device.table, device.token.get_secret_value())
+            try:
+                await link.check()
+            except ConnectionError as wrong:
+                lines.append(f"                not started: {wrong}")
+                log.error("device not started", extra={"device": device.device, "why": str(wrong)})
+                continue
+            simulated.start(
+                hardware.adapter(
+                    device.kind,
+                    device.device,
+                    link,
+                    deck=deck,
+                    seat=device.seat,
+                    name=device.name,
+                ),
+                device.name or device.device,
+            )
+        lines.append(f"  New table:    {base}/console")
+        if not again:
+            print("\n".join(lines), flush=True)
+
+    return announce

@@ -1,0 +1,54 @@
+"""Handing the table to phones and to a stream: fresh links, QR codes, revoked overlays."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+from tests.server.conftest import Client, bearer, new_table, send
+
+
+def token_of(url: str) -> str:
+    return parse_qs(urlsplit(url).query)["token"][0]
+
+
+async def test_a_player_link_opens_that_players_page_with_a_fresh_token(client: Client) -> None:
+    table = await new_table(client, "megatraveller-rcs")
+    jena = {"id": "jena", "name": "Jena", "side": "crew", "dex": 7, "movement": 1}
+    assert (await send(client, table, {"type": "join", "character": jena}))[0] == 200
+    path = f"/api/tables/{table['id']}/handoff/players/jena"
+    answer = await client.post(path, headers=bearer(table["gm_token"]))
+    assert answer.status == 201
+    body = await answer.json()
+    assert urlsplit(body["url"]).path == f"/play/{table['id']}"
+    assert body["svg"].startswith("<svg") and "<path" in body["svg"]
+    read = await client.get(f"/api/tables/{table['id']}", headers=bearer(token_of(body["url"])))
+    assert (await read.json())["you"] == {"role": "player", "participants": ["jena"]}
+    again = await (await client.post(path, headers=bearer(table["gm_token"]))).json()
+    assert token_of(again["url"]) != token_of(body["url"])  # minted anew, never shown twice
+
+
+async def test_only_the_gm_hands_out_links_and_only_for_those_at_the_table(client: Client) -> None:
+    table = await new_table(client, "four-color")
+    base = f"/api/tables/{table['id']}/handoff"
+    unknown = await client.post(f"{base}/players/nobody", headers=bearer(table["gm_token"]))
+    assert unknown.status == 404
+    overlay = await client.post(f"{base}/overlay", headers=bearer(table["overlay_token"]))
+    assert overlay.status == 403
+    assert (await client.post(f"{base}/overlay")).status == 401
+
+
+async def test_a_new_overlay_link_revokes_the_old_ones(client: Client) -> None:
+    table = await new_table(client, "awareness")
+    read = f"/api/tables/{table['id']}"
+    assert (await client.get(read, headers=bearer(table["overlay_token"]))).status == 200
+    first = await (
+        await client.post(f"{read}/handoff/overlay", headers=bearer(table["gm_token"]))
+    ).json()
+    second = await (
+        await client.post(f"{read}/handoff/overlay", headers=bearer(table["gm_token"]))
+    ).json()
+    for revoked in (table["overlay_token"], token_of(first["url"])):
+        assert (await client.get(read, headers=bearer(revoked))).status == 401
+    shown = await client.get(read, headers=bearer(token_of(second["url"])))
+    assert (await shown.json())["you"]["role"] == "overlay"
+    assert (await client.get(read, headers=bearer(table["gm_token"]))).status == 200

@@ -1,0 +1,87 @@
+"""A revoked link stops working everywhere: the server that revoked it drops the connections
+that came in with it at once, and another server sharing the database (here a second app over
+the same database, with ``workers`` above one so that it knows others write) refuses the token
+and drops its own such connections within ``REVOKED_WITHIN``, though it had the token cached."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from aiohttp import WSMsgType, WSServerHandshakeError
+
+from server.live.hub import REVOKED
+from server.run.app import make_app
+from server.settings import Settings
+from server.tables.access import REVOKED_WITHIN
+from tests.server.conftest import Client, bearer, new_table, send
+from tests.server.http.test_handoff import token_of
+from tests.server.http.test_following import read_sse
+
+HERO = {"type": "join", "member": {"id": "h1", "name": "Hero", "kind": "hero"}}
+POLICY_VIOLATION = 1008
+
+
+async def new_overlay_link(client: Client, table: dict[str, Any]) -> dict[str, str]:
+    """A new overlay link, which revokes the others; its token, as a header."""
+    answer = await client.post(
+        f"/api/tables/{table['id']}/handoff/overlay", headers=bearer(table["gm_token"])
+    )
+    assert answer.status == 201
+    return bearer(token_of((await answer.json())["url"]))
+
+
+async def revoked_socket(ws: Any) -> None:
+    """The socket's last words: a goodbye that says the link was revoked, then 1008."""
+    while (message := await asyncio.wait_for(ws.receive(), 3 * REVOKED_WITHIN)).type == (
+        WSMsgType.TEXT
+    ):
+        last = json.loads(message.data)
+    assert last["type"] == "bye" and last["reason"] == REVOKED
+    assert message.type == WSMsgType.CLOSE and message.data == POLICY_VIOLATION
+
+
+async def test_a_new_overlay_link_drops_the_old_links_live_overlays(client: Client) -> None:
+    table = await new_table(client, "four-color")
+    url, overlay = f"/api/tables/{table['id']}", bearer(table["overlay_token"])
+    async with (
+        client.ws_connect(f"{url}/ws", headers=overlay) as old,
+        client.get(f"{url}/sse", headers=overlay) as stream,
+        client.ws_connect(f"{url}/ws", headers=bearer(table["gm_token"])) as gm,
+    ):
+        assert json.loads((await old.receive()).data)["type"] == "view"
+        await read_sse(stream, 1)
+        assert json.loads((await gm.receive()).data)["type"] == "view"
+        await new_overlay_link(client, table)
+        await revoked_socket(old)
+        (bye,) = await read_sse(stream, 1)
+        assert bye["event"] == "bye" and bye["data"]["reason"] == REVOKED
+        assert await stream.content.read() == b""  # and the stream ends
+        assert (await send(client, table, HERO))[0] == 200  # the GM's socket follows on
+        assert json.loads((await gm.receive()).data)["seq"] == 1
+
+
+async def test_a_link_revoked_on_another_server_stops_working_here_too(
+    aiohttp_client: Any, settings: Settings
+) -> None:
+    shared = settings.model_copy(update={"workers": 2})
+    first: Client = await aiohttp_client(make_app(shared))
+    second: Client = await aiohttp_client(make_app(shared))
+    table = await new_table(first, "four-color")
+    url, overlay = f"/api/tables/{table['id']}", bearer(table["overlay_token"])
+    # A token the second server has cached, and no one follows the table with.
+    assert (await second.get(url, headers=overlay)).status == 200
+    linked = await new_overlay_link(first, table)
+    await asyncio.sleep(REVOKED_WITHIN + 0.1)
+    assert (await second.get(url, headers=overlay)).status == 401
+    with pytest.raises(WSServerHandshakeError) as refused:
+        await second.ws_connect(f"{url}/ws", headers=overlay)
+    assert refused.value.status == 401
+    # A token the second server's overlay follows the table with.
+    async with second.ws_connect(f"{url}/ws", headers=linked) as watching:
+        assert json.loads((await watching.receive()).data)["type"] == "view"
+        await new_overlay_link(first, table)
+        await revoked_socket(watching)
+    assert (await second.get(url, headers=linked)).status == 401

@@ -1,0 +1,250 @@
+"""``seize serve --workers 2``: two processes share the port and one SQLite file, each shows the
+other's commands to its subscribers (no bus named: they poll the file), a worker killed with
+SIGKILL is started again while the other serves, and SIGTERM stops them all."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from server.run.workers import INDEX, SETTLED
+from tests.server.following import CHARACTER, POOL, follow
+from tests.server.process import UNLIMITED, ServerProcess
+
+SUBSCRIBERS = 8
+CLOSED = (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+COMMANDS = 20
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="Linux's /proc")
+
+
+def workers_of(parent: int) -> dict[int, int]:
+    """The parent's live worker processes: {worker index: pid}."""
+    found = {}
+    children = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+    for pid in map(int, children):
+        try:
+            environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+        except OSError:  # killed, and not yet reaped
+            continue
+        for entry in environ:
+            if entry.startswith(f"{INDEX}=".encode()):
+                found[int(entry.split(b"=", 1)[1])] = pid
+    return found
+
+
+def until(check: Any, seconds: float = 30) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if found := check():
+            return found
+        time.sleep(0.05)
+    raise AssertionError("not so in time")
+
+
+async def send(session: aiohttp.ClientSession, url: str, table: dict[str, Any], body: Any) -> None:
+    """One command on a connection of its own, so the kernel may give it to either worker; a
+    connection to a worker being killed is retried."""
+    headers = {"Authorization": f"Bearer {table['gm_token']}", "Connection": "close"}
+    while True:
+        try:
+            async with session.post(
+                f"{url}/api/tables/{table['id']}/commands", json=body, headers=headers
+            ) as answer:
+                assert answer.status == 200, await answer.text()
+                return
+        except aiohttp.ClientConnectionError:
+            await asyncio.sleep(0.05)
+
+
+async def test_workers_share_the_port_show_each_others_commands_and_come_back(
+    tmp_path: Path,
+) -> None:
+    printed = tmp_path / "printed.log"
+    server = ServerProcess(tmp_path / "seize.db", printed, workers=2, **UNLIMITED).start()
+    try:
+        assert server.process is not None
+        parent = server.process.pid
+        first = until(lambda: len(w := workers_of(parent)) == 2 and w)
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(force_close=True)) as s:
+            async with s.post(
+                f"{server.url}/api/tables", json={"system": "megatraveller-rcs", "name": "w"}
+            ) as answer:
+                table = await answer.json()
+            followers = [
+                asyncio.create_task(follow(s, [server.url], table, COMMANDS + 1))
+                for _ in range(SUBSCRIBERS)
+            ]
+            await asyncio.sleep(0.3)
+            await send(s, server.url, table, {"type": "join", "character": CHARACTER})
+            for n in range(COMMANDS):
+                await send(s, server.url, table, POOL)
+                if n == COMMANDS // 2:
+                    killed = until(lambda: workers_of(parent).get(1))
+                    os.kill(killed, signal.SIGKILL)
+            seen = await asyncio.wait_for(asyncio.gather(*followers), 60)
+        for subscriber in seen:
+            assert subscriber == list(range(1, COMMANDS + 2))
+        again = until(lambda: len(w := workers_of(parent)) == 2 and w[1] != killed and w)
+        # The other worker served on, untouched: the kill was the only restart.
+        assert again[0] == first[0], printed.read_text()
+        assert printed.read_text().count("worker ended") == 1, printed.read_text()
+    finally:
+        server.stop()
+    assert server.process.returncode == 0
+    assert not any(alive(pid) for pid in again.values())
+    assert printed.read_text().count("Seize is serving at") == 1  # the first worker's links
+
+
+async def test_any_worker_answers_metrics_for_every_worker(tmp_path: Path) -> None:
+    """A scrape reaches one worker, whichever the kernel gives its connection to: each answers
+    with every worker's figures, labelled by worker, so the counters add up and none of them
+    seems to go back from one scrape to the next."""
+    sent = 12
+    with ServerProcess(tmp_path / "seize.db", workers=2, **UNLIMITED) as server:
+        assert server.process is not None
+        until(lambda: len(workers_of(server.process.pid)) == 2)
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(force_close=True)) as s:
+            async with s.post(
+                f"{server.url}/api/tables", json={"system": "megatraveller-rcs", "name": "m"}
+            ) as answer:
+                table = await answer.json()
+            await send(s, server.url, table, {"type": "join", "character": CHARACTER})
+            for _ in range(sent - 1):
+                await send(s, server.url, table, POOL)
+            deadline = time.monotonic() + 30
+            while True:
+                scraped = [await scrape(s, server.url) for _ in range(8)]
+                if all(workers == {"0", "1"} and total == sent for workers, total in scraped):
+                    break
+                assert time.monotonic() < deadline, scraped
+                await asyncio.sleep(0.2)
+
+
+async def scrape(session: aiohttp.ClientSession, url: str) -> tuple[set[str], int]:
+    """One scrape of ``/metrics``: the workers it has figures of (each has a gauge of its
+    subscribers), and the commands applied by all of them."""
+    async with session.get(f"{url}/metrics") as answer:
+        text = await answer.text()
+    workers, applied = set(), 0
+    for line in text.splitlines():
+        name, _, rest = line.partition("{")
+        if not rest:
+            continue
+        labels, value = rest.split("} ")
+        named = {k: v.strip('"') for k, v in (pair.split("=") for pair in labels.split(","))}
+        if name == "seize_subscribers":
+            workers.add(named["worker"])
+        if name == "seize_commands_total" and named["outcome"] == "applied":
+            applied += int(value)
+    return workers, applied
+
+
+def test_a_worker_that_cannot_start_again_is_retried_ever_more_slowly(tmp_path: Path) -> None:
+    """A worker killed while it cannot start (the database away, or here the settings file
+    broken since) fails each start; the parent waits 1, 2, 4… seconds between starts rather
+    than spin and fill the log, the other worker serves on, and once the cause is gone the
+    worker is back."""
+    printed, config = tmp_path / "printed.log", tmp_path / "seize.toml"
+    config.write_text("log_level = 'info'\n")
+    server = ServerProcess(tmp_path / "seize.db", printed, workers=2, config=config, **UNLIMITED)
+    server.start()
+    try:
+        assert server.process is not None
+        parent = server.process.pid
+        first = until(lambda: len(w := workers_of(parent)) == 2 and w)
+        time.sleep(SETTLED)  # a crash, not a worker that could not start in the first place
+        config.write_text("log_level = 'chatty'\n")
+        os.kill(first[1], signal.SIGKILL)
+        pauses = until(lambda: len(p := ended(printed)) >= 4 and p, seconds=60)
+        assert pauses[:4] == [0.0, 1.0, 2.0, 4.0]
+        with urllib.request.urlopen(f"{server.url}/healthz", timeout=5) as answer:
+            assert answer.status == 200  # the other worker, all along
+        config.write_text("log_level = 'info'\n")
+        until(lambda: (w := workers_of(parent)).get(0) == first[0] and 1 in w, seconds=60)
+        time.sleep(2)  # started, and stays up
+        assert len(workers_of(parent)) == 2
+    finally:
+        server.stop()
+    assert server.process.returncode == 0
+
+
+def ended(printed: Path) -> list[float]:
+    """The pauses the parent logged before starting an ended worker again (what else was
+    printed: the links, what the failing worker said as it ended)."""
+    logged = [json.loads(line) for line in printed.read_text().splitlines() if line[:1] == "{"]
+    return [
+        line["in_seconds"] for line in logged if line["message"] == "worker ended: starting again"
+    ]
+
+
+def test_a_second_server_on_a_port_in_use_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Workers listen with SO_REUSEPORT, which would let another server's workers join them
+    quietly and take a share of their clients: it is refused before it starts anything."""
+    with ServerProcess(tmp_path / "first.db", workers=2, **UNLIMITED) as first:
+        port = first.url.rsplit(":", 1)[1]
+        for workers in ("2", "1"):
+            serve = ["serve", "--port", port, "--workers", workers]
+            second = subprocess.run(
+                [sys.executable, "-m", "server", *serve, "--db", str(tmp_path / "second.db")],
+                check=False,
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            assert second.returncode == 2
+            assert second.stdout == ""  # no links to a server that is not there
+            assert second.stderr.startswith(f"seize: port {port} on 127.0.0.1: ")
+            assert len(second.stderr.splitlines()) == 1
+
+
+def test_workers_stop_when_their_parent_is_killed(tmp_path: Path) -> None:
+    """A parent killed with SIGKILL cannot stop its workers: they notice, and stop."""
+    server = ServerProcess(tmp_path / "seize.db", workers=2, **UNLIMITED).start()
+    assert server.process is not None
+    workers = until(lambda: len(w := workers_of(server.process.pid)) == 2 and w)
+    server.kill()
+    until(lambda: not any(alive(pid) for pid in workers.values()))
+
+
+def alive(pid: int) -> bool:
+    """Running: not gone, nor a zombie left for whichever process adopted it to reap."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+async def test_sigterm_stops_every_worker_with_a_goodbye_to_each_subscriber(
+    tmp_path: Path,
+) -> None:
+    """The parent stops each worker once, gracefully: every subscriber is told where to resume,
+    and its socket is closed."""
+    server = ServerProcess(tmp_path / "seize.db", workers=2, **UNLIMITED).start()
+    assert server.process is not None
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(force_close=True)) as s:
+        async with s.post(
+            f"{server.url}/api/tables", json={"system": "four-color", "name": "w"}
+        ) as answer:
+            table = await answer.json()
+        url = f"{server.url}/api/tables/{table['id']}/ws?token={table['overlay_token']}"
+        sockets = [await s.ws_connect(url) for _ in range(SUBSCRIBERS)]
+        for ws in sockets:
+            assert (await ws.receive_json())["type"] == "view"
+        server.process.send_signal(signal.SIGTERM)
+        for ws in sockets:
+            assert (await ws.receive_json(timeout=30))["type"] == "bye"
+            assert (await ws.receive(timeout=30)).type in CLOSED
+    assert server.process.wait(timeout=30) == 0

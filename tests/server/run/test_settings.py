@@ -1,0 +1,197 @@
+"""Settings: flags over environment over a TOML file over defaults."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import platformdirs
+import pytest
+
+from server.run.cli import main
+from server.settings import Settings, default_db
+from server.store import shown
+from tests.server.databases import POSTGRES, require_postgres
+from tests.server.process import ServerProcess, call
+
+UNREACHABLE = "postgresql://postgres@127.0.0.1:1/seize"
+"""A PostgreSQL URL at a port nothing listens on."""
+
+
+def test_the_default_database_is_in_the_users_data_folder() -> None:
+    assert default_db() == Path(platformdirs.user_data_dir("seize")) / "seize.db"
+    assert Settings().db == default_db()
+
+
+def test_a_toml_file_then_the_environment_then_flags(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text('port = 9000\nsnapshot_every = 25\nadmin_token = "from-file"\n')
+    monkeypatch.setenv("SEIZE_CONFIG", str(config))
+    assert Settings().port == 9000 and Settings().snapshot_every == 25
+    monkeypatch.setenv("SEIZE_PORT", "9100")
+    assert Settings().port == 9100 and Settings().snapshot_every == 25
+    assert Settings(port=9200).port == 9200
+    secret = Settings().admin_token
+    assert secret is not None and secret.get_secret_value() == "from-file"
+    assert "from-file" not in repr(Settings())
+
+
+def test_a_bad_setting_is_refused_naming_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SEIZE_PORT", "eighty")
+    with pytest.raises(ValueError, match="port"):
+        Settings()
+
+
+@pytest.mark.parametrize(
+    ("toml", "said"),
+    [
+        (
+            '[[devices]]\nkind = "dice"\ndevice = "/dev/x"\ntable = "t"\ntoken = "t0ken"\n',
+            "setting devices.0.kind: Input should be 'nfc', 'tray' or 'station'",
+        ),
+        ('[[devices]]\nkind = "tray"\ndevice = "/dev/x"\n', "setting devices.0.table: "),
+        ("port = \n", "not TOML: "),
+        ("prot = 80\n", "setting prot: Extra inputs are not permitted"),
+    ],
+)
+def test_a_bad_settings_file_is_one_line_naming_the_field(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    toml: str,
+    said: str,
+) -> None:
+    config = tmp_path / "seize.toml"
+    config.write_text(toml)
+    monkeypatch.setenv("SEIZE_CONFIG", str(config))
+    assert main(["serve", "--db", str(tmp_path / "seize.db")]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("seize: ") and said in line and "t0ken" not in line
+    assert not (tmp_path / "seize.db").exists()  # nothing was started
+
+
+def test_a_configured_devices_bad_deck_file_is_one_line_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deck, config = tmp_path / "deck.json", tmp_path / "seize.toml"
+    deck.write_text('{"cards": {"04AB12CD": "11H"}}')
+    config.write_text(
+        f'[[devices]]\nkind = "station"\ndevice = "/dev/x"\ndeck = "{deck}"\n'
+        'table = "t"\ntoken = "t0ken"\n'
+    )
+    monkeypatch.setenv("SEIZE_CONFIG", str(config))
+    assert main(["serve", "--db", str(tmp_path / "seize.db")]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"seize: {deck}: cards.04AB12CD: '11H' is not a card")
+
+
+@pytest.mark.parametrize(
+    ("db", "said"),
+    [
+        ("mysql://db.example/seize", "setting db: a file path or a postgresql://"),
+        ("postgresql://db.example:port/seize", "setting db: the URL's port is not"),
+        ("postgresql//db.example/seize", "setting db: a postgresql:// URL needs its '://'"),
+        ("postgres:/db.example/seize", "setting db: a postgresql:// URL needs its '://'"),
+    ],
+)
+def test_a_malformed_database_url_is_one_line_naming_db(
+    capsys: pytest.CaptureFixture[str], db: str, said: str
+) -> None:
+    assert main(["serve", "--db", db]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"seize: {said}")
+    assert not Path("postgresql").exists() and not Path("postgres:").exists()  # no file made
+
+
+def test_a_database_is_a_file_path_or_a_postgresql_url_shown_without_its_password() -> None:
+    assert Settings(db="seize.db").db == Path("seize.db")
+    url = "postgresql://seize:s3cret@db.example:5432/seize"
+    assert Settings(db=url).db == url
+    assert shown(url) == "postgresql://seize:***@db.example:5432/seize"
+    assert shown(Path("seize.db")) == "seize.db"
+
+
+def refusal_to_start(db: str) -> str:
+    """The one line ``seize serve --db db`` says as it exits 2."""
+    started = subprocess.run(
+        [sys.executable, "-m", "server", "serve", "--port", "0", "--db", db],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert started.returncode == 2
+    (line,) = started.stderr.splitlines()
+    return line
+
+
+def test_a_database_out_of_reach_at_start_is_one_line_naming_db() -> None:
+    line = refusal_to_start(UNREACHABLE)
+    assert line.startswith("seize: db: the database cannot be reached: ")
+
+
+@pytest.mark.parametrize(
+    ("where", "said"),
+    [
+        ("/seize_nonesuch", 'database "seize_nonesuch" does not exist (create it first'),
+        ("/test?search_path=seize_nonesuch", "(the schema search_path names must exist"),
+    ],
+    ids=["database", "schema"],
+)
+def test_a_database_that_refuses_to_start_the_server_is_one_line_saying_what_to_do(
+    where: str, said: str
+) -> None:
+    require_postgres()
+    line = refusal_to_start(urlsplit(POSTGRES)._replace(path="", query="").geturl() + where)
+    assert line.startswith("seize: db: ") and said in line
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "said"),
+    [
+        ("SEIZE_BUS", "http://x", "setting bus: a redis:// URL, not 'http://x'"),
+        ("SEIZE_BUS", "redis://", "setting bus: a redis:// URL names a host"),
+        ("SEIZE_WORKERS", "0", "setting workers: Input should be greater than or equal to 1"),
+        (
+            "SEIZE_FORWARDED_BY",
+            "10.0.0.5",
+            "setting forwarded_by: SEIZE_FORWARDED_BY is written as",
+        ),
+        ("SEIZE_FORWARDED_BY", '["proxy"]', "setting forwarded_by.0: value is not a valid IPv4 or"),
+    ],
+)
+def test_a_bad_setting_for_many_servers_is_one_line_naming_it(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    variable: str,
+    value: str,
+    said: str,
+) -> None:
+    monkeypatch.setenv(variable, value)
+    assert main(["serve", "--db", str(tmp_path / "seize.db")]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"seize: {said}")
+
+
+def test_a_host_that_logs_warnings_only_is_not_told_of_every_request(tmp_path: Path) -> None:
+    printed = tmp_path / "printed.log"
+    with ServerProcess(tmp_path / "seize.db", printed, log_level="warning") as server:
+        for _ in range(3):
+            call(f"{server.url}/api/tables", "POST", {"system": "four-color", "name": "t"})
+    lines = printed.read_text().splitlines()
+    assert lines[0].startswith("Seize is serving at")  # what to open is still printed
+    assert not [line for line in lines if '"message": "request"' in line]
+
+
+def test_a_server_behind_a_public_url_still_says_where_it_listens(tmp_path: Path) -> None:
+    printed = tmp_path / "printed.log"
+    public = "https://initiative.example.org"
+    with ServerProcess(tmp_path / "seize.db", printed, public_url=public) as server:
+        port = server.url.rsplit(":", 1)[1]
+    first = printed.read_text().splitlines()[0]
+    assert first.startswith(f"Seize is serving at {public}  (listening on 127.0.0.1:{port}; ")

@@ -1,0 +1,153 @@
+"""Three servers, one PostgreSQL database, one Redis bus, one table: commands sent to all of them
+at once are each decided once against the latest state, and a subscriber on each sees every
+event once, in order. Also while a server is killed with SIGKILL (its clients go to another),
+and while Redis is killed and started again (the servers poll the database meanwhile)."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import uuid
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from tests.server.databases import postgres_schema, query
+from tests.server.following import CHARACTER, POOL, follow
+from tests.server.process import UNLIMITED, ServerProcess
+from tests.server.redis_server import RedisServer
+
+WORKERS = 3
+SENDERS = 6  # two per server
+EACH = 12  # commands per sender
+COMMANDS = SENDERS * EACH
+LAST = COMMANDS + 1  # the join, then every command's one event
+Trouble = Callable[[list[ServerProcess], RedisServer], Awaitable[None]]
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    with RedisServer() as server:
+        yield server
+
+
+@pytest.fixture
+def servers(redis_server: RedisServer, tmp_path: Path) -> Iterator[list[ServerProcess]]:
+    with postgres_schema() as url:
+        started = [
+            ServerProcess(url, tmp_path / f"server{n}.log", bus=redis_server.url, **UNLIMITED)
+            for n in range(WORKERS)
+        ]
+        try:
+            for server in started:
+                server.start()
+            yield started
+        finally:
+            for server in started:
+                server.stop()
+
+
+async def _new_table(session: aiohttp.ClientSession, url: str) -> dict[str, Any]:
+    async with session.post(
+        f"{url}/api/tables", json={"system": "megatraveller-rcs", "name": "shared"}
+    ) as answer:
+        table: dict[str, Any] = await answer.json()
+    async with session.post(
+        f"{url}/api/tables/{table['id']}/commands",
+        json={"type": "join", "character": CHARACTER},
+        headers={"Authorization": f"Bearer {table['gm_token']}"},
+    ) as answer:
+        assert answer.status == 200
+    return table
+
+
+async def _send(
+    session: aiohttp.ClientSession, urls: list[str], start: int, table: dict[str, Any]
+) -> list[int]:
+    """EACH commands, one after another, each first to the server ``start`` points at. One
+    whose server cannot be reached goes, with the same idempotency key, to the next."""
+    acknowledged = []
+    headers = {"Authorization": f"Bearer {table['gm_token']}"}
+    for n in range(EACH):
+        key = uuid.uuid4().hex
+        for url in itertools.islice(itertools.cycle(urls), start + n, None):
+            try:
+                async with session.post(
+                    f"{url}/api/tables/{table['id']}/commands",
+                    json=POOL,
+                    headers={**headers, "Idempotency-Key": key},
+                ) as answer:
+                    body = await answer.json()
+                    assert answer.status == 200, body
+                    acknowledged.append(body["seq"])
+                    break
+            except aiohttp.ClientConnectionError:
+                await asyncio.sleep(0.05)
+    return acknowledged
+
+
+async def _play(servers: list[ServerProcess], trouble: Trouble, redis: RedisServer) -> None:
+    urls = [server.url for server in servers]
+    async with aiohttp.ClientSession() as session:
+        table = await _new_table(session, urls[0])
+        followers = [
+            asyncio.create_task(follow(session, urls, table, LAST, n)) for n in range(WORKERS)
+        ]
+        await asyncio.sleep(0.3)  # every subscriber connected and caught up
+        senders = asyncio.gather(*(_send(session, urls, n, table) for n in range(SENDERS)))
+        await trouble(servers, redis)
+        acknowledged = [seq for sent in await asyncio.wait_for(senders, 120) for seq in sent]
+        seen = await asyncio.wait_for(asyncio.gather(*followers), 60)
+    # Every command acknowledged once, each at its own sequence, and nothing else stored.
+    assert sorted(acknowledged) == list(range(2, LAST + 1))
+    stored = await query(
+        servers[0].db, f"select seq from events where table_id = '{table['id']}' order by seq"
+    )
+    assert [seq for (seq,) in stored] == list(range(1, LAST + 1))
+    for subscriber in seen:  # every event once, in order, whichever server it came through
+        assert subscriber == list(range(1, LAST + 1))
+
+
+async def _calm(servers: list[ServerProcess], redis: RedisServer) -> None:
+    """Nothing goes wrong."""
+
+
+async def _kill_a_server(servers: list[ServerProcess], redis: RedisServer) -> None:
+    """SIGKILL one server mid-play, and start it again a moment later on its port."""
+    await asyncio.sleep(0.3)
+    servers[1].kill()
+    await asyncio.sleep(0.5)
+    await asyncio.to_thread(servers[1].start, same_port=True)
+
+
+async def _restart_redis(servers: list[ServerProcess], redis: RedisServer) -> None:
+    """Kill Redis mid-play (every subscription and message in flight gone), start it again;
+    each server says so on ``/metrics`` as it goes to polling and back."""
+    await asyncio.sleep(0.3)
+    redis.kill()
+    await _bus_up(servers, up=False)
+    await asyncio.to_thread(redis.start)
+    await _bus_up(servers, up=True)
+
+
+async def _bus_up(servers: list[ServerProcess], *, up: bool) -> None:
+    """Wait until every server reports the bus ``up`` (or not)."""
+    async with aiohttp.ClientSession() as session:
+        for server in servers:
+            while True:
+                async with session.get(f"{server.url}/metrics") as answer:
+                    if f"seize_bus_up {int(up)}" in await answer.text():
+                        break
+                await asyncio.sleep(0.05)
+
+
+@pytest.mark.parametrize(
+    "trouble", [_calm, _kill_a_server, _restart_redis], ids=["calm", "sigkill", "redis-restart"]
+)
+async def test_three_servers_decide_one_table_one_command_at_a_time(
+    servers: list[ServerProcess], redis_server: RedisServer, trouble: Trouble
+) -> None:
+    await _play(servers, trouble, redis_server)

@@ -1,0 +1,53 @@
+"""What every backend guarantees, tested on each: (table, sequence) is the primary key, so two
+writers can never both append event N; an append and its idempotency answer commit together or
+not at all; one refused write among many written at once fails alone."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from server.store import Append, ConflictError, Store, TableRow, open_store
+from tests.server.conftest import Database
+
+TABLE = TableRow("t1", "four-color", "t", "{}")
+KEY = (b"\x01" * 32, "key-1", '{"seq": 1}')
+
+
+@pytest.fixture
+async def store(database: Database) -> AsyncIterator[Store]:
+    opened = open_store(database())
+    await opened.open()
+    await opened.create_table(TABLE, [])
+    yield opened
+    await opened.close()
+
+
+def append(seq: int, body: str, idempotency: tuple[bytes, str, str] | None = None) -> Append:
+    return Append(TABLE.id, seq, [("joined", body)], idempotency)
+
+
+async def test_two_writers_cannot_both_append_the_same_sequence(store: Store) -> None:
+    await store.append(append(1, '"first"'))
+    with pytest.raises(ConflictError):
+        await store.append(append(1, '"second"'))
+    assert await store.events(TABLE.id) == [(1, '"first"')]
+
+
+async def test_an_append_and_its_idempotency_answer_commit_together(store: Store) -> None:
+    await store.append(append(1, '"first"', KEY))
+    with pytest.raises(ConflictError):
+        await store.append(append(2, '"retried"', KEY))  # the answer is taken: no event either
+    assert await store.events(TABLE.id) == [(1, '"first"')]
+    assert await store.idempotent(TABLE.id, KEY[0], KEY[1]) == KEY[2]
+
+
+async def test_a_refused_write_among_concurrent_ones_fails_alone(store: Store) -> None:
+    await store.append(append(1, '"first"'))
+    outcomes = await asyncio.gather(
+        *(store.append(append(seq, f'"{seq}"')) for seq in (2, 1, 3)), return_exceptions=True
+    )
+    assert [type(outcome) for outcome in outcomes] == [type(None), ConflictError, type(None)]
+    assert [seq for seq, _ in await store.events(TABLE.id)] == [1, 2, 3]
