@@ -22,8 +22,6 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from server.run.logs import configure
-
 if TYPE_CHECKING:
     from adapters.deck import DeckMap
     from adapters.link import Link
@@ -95,7 +93,6 @@ def run(args: argparse.Namespace) -> int:
             return _deck(args)
         if args.command == "sim":
             return _simulate(args)
-        configure()  # an adapter logs as the server does: what it refused, what it lost
         return asyncio.run(_adapter(args))
     except KeyboardInterrupt:
         return 130

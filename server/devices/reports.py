@@ -16,9 +16,9 @@ from typing import Any
 
 from aiohttp import web
 
+from server.errors import problem
 from server.http.api import caller, game_of, json_body
 from server.http.context import SEIZE, Seize
-from server.http.problems import problem
 
 MAX_DEVICES = 16
 """Reports a table keeps: more readers and trays than a table has hands."""

@@ -17,13 +17,19 @@ from pydantic_core import ErrorDetails
 from rules.errors import RoleError, RuleError
 from rules.participants import ParticipantId
 from rules.roles import Viewer
+from server.errors import (
+    RETRY_AFTER,
+    ServerFaultError,
+    StaleError,
+    StoreUnavailableError,
+    internal,
+    problem,
+    unavailable,
+)
 from server.http.context import SEIZE, Seize
-from server.http.metrics import render
-from server.http.problems import RETRY_AFTER, internal, problem, unavailable
-from server.run.workers import every_workers_figures
-from server.store import StoreUnavailableError
+from server.http.metrics import every_workers_figures, render
 from server.tables.access import Principal, admin_allowed, client_address, text_header
-from server.tables.games import Game, ServerFaultError, StaleError
+from server.tables.games import Game
 
 routes = web.RouteTableDef()
 log = logging.getLogger("seize")

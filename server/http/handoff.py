@@ -15,9 +15,9 @@ import segno
 from aiohttp import web
 
 from rules.roles import OVERLAY
+from server.errors import problem
 from server.http.api import caller, game_of
 from server.http.context import SEIZE
-from server.http.problems import problem
 from server.live.revocation import revoke
 from server.tables.access import OVERLAY_LABEL, mint, token_row
 from server.tables.games import Game

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 Figures = dict[str, Any]
@@ -103,3 +107,29 @@ def render(by_worker: Mapping[str, Figures]) -> str:
 
 def _labels(labels: dict[str, str]) -> str:
     return "{" + ",".join(f'{k}="{v}"' for k, v in labels.items()) + "}" if labels else ""
+
+
+INDEX = "SEIZE_WORKER_INDEX"
+"""Set in a worker's environment: which worker it is (0 is the first)."""
+FIGURES = "SEIZE_WORKER_FIGURES"
+"""Set in a worker's environment: the folder where each worker leaves its metrics."""
+
+
+def worker_index() -> int | None:
+    """This process's worker number, or None when it is not one of several workers."""
+    index = os.environ.get(INDEX)
+    return int(index) if index is not None else None
+
+
+def every_workers_figures(own: Figures) -> dict[str, Figures]:
+    """Each worker's metrics by its index ("" for a server of one process): this worker's
+    as they are, the others' as they last left them."""
+    folder, index = os.environ.get(FIGURES), worker_index()
+    if folder is None or index is None:
+        return {"": own}
+    found: dict[str, Figures] = {}
+    for left in sorted(Path(folder).glob("*.json")):
+        with contextlib.suppress(OSError, ValueError):  # being replaced: it will be back
+            found[left.stem] = json.loads(left.read_text())
+    found[str(index)] = own
+    return dict(sorted(found.items(), key=lambda item: int(item[0])))

@@ -30,7 +30,8 @@ from typing import Any, Protocol
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
-from server.store import StoreUnavailableError, shown
+from server.errors import StoreUnavailableError
+from server.store import shown
 
 log = logging.getLogger("seize")
 

@@ -13,12 +13,11 @@ from aiohttp import WSCloseCode, web
 
 from server import vtt
 from server.devices import reports as devices
+from server.errors import StoreUnavailableError, internal, unavailable
 from server.http import api, following, handoff, openapi, pages
 from server.http.context import SEIZE, Seize
-from server.http.problems import internal, unavailable
 from server.live import revocation
 from server.settings import Settings
-from server.store import StoreUnavailableError
 from server.vtt import dialects
 
 log = logging.getLogger("seize")

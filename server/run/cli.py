@@ -23,7 +23,9 @@ from server.demo.tables import ready, ready_rcs
 from server.demo.terminal import play_demo
 from server.devices import commands as hardware
 from server.devices.local_link import LocalLink
+from server.errors import SchemaTooNewError, StoreRefusedError, StoreUnavailableError
 from server.http.context import SEIZE
+from server.http.metrics import worker_index
 from server.run import loops
 from server.run.app import make_app, tls_context
 from server.run.logs import configure
@@ -32,11 +34,9 @@ from server.run.workers import (
     restarted,
     share_figures,
     supervise,
-    worker_index,
 )
 from server.settings import Settings, config_path
-from server.store import StoreRefusedError, StoreUnavailableError, shown
-from server.store.migrations import SchemaTooNewError
+from server.store import shown
 
 if TYPE_CHECKING:
     from adapters.deck import DeckMap
@@ -89,6 +89,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         play_demo(args.seed if args.seed is not None else secrets.randbits(64), print)
         return 0
     if args.command in hardware.COMMANDS:
+        if args.command == "adapter":
+            configure()  # an adapter logs as the server does: what it refused, what it lost
         return hardware.run(args)
     flags: dict[str, Any] = {
         k: v

@@ -12,7 +12,6 @@ exist once, not once per worker.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import os
@@ -29,18 +28,14 @@ from types import FrameType
 from aiohttp import web
 
 from server.http.context import SEIZE
-from server.http.metrics import Figures
+from server.http.metrics import FIGURES, INDEX, worker_index
 
 log = logging.getLogger("seize")
 
-INDEX = "SEIZE_WORKER_INDEX"
-"""Set in a worker's environment: which worker it is (0 is the first)."""
 PARENT = "SEIZE_WORKER_PARENT"
 """Set in a worker's environment: its parent's pid, which it stays with."""
 AGAIN = "SEIZE_WORKER_AGAIN"
 """Set in a restarted worker's environment: what was printed and handed out stands."""
-FIGURES = "SEIZE_WORKER_FIGURES"
-"""Set in a worker's environment: the folder where each worker leaves its metrics."""
 FIGURES_EVERY = 1.0
 """Seconds between a worker's leaving its metrics for the others: ``/metrics`` answered by
 any worker has every worker's figures, the others' this old at most."""
@@ -56,12 +51,6 @@ ORPHAN_CHECK = 1.0
 """Seconds between a worker's looks at whether its parent is still there."""
 CANNOT_START = 2
 """A worker's exit code for a setting or a database it cannot start with: no use retrying."""
-
-
-def worker_index() -> int | None:
-    """This process's worker number, or None when it is not one of several workers."""
-    index = os.environ.get(INDEX)
-    return int(index) if index is not None else None
 
 
 def restarted() -> bool:
@@ -143,20 +132,6 @@ async def share_figures(app: web.Application) -> AsyncIterator[None]:
     leaving = asyncio.create_task(leave())
     yield
     leaving.cancel()
-
-
-def every_workers_figures(own: Figures) -> dict[str, Figures]:
-    """Each worker's metrics by its index ("" for a server of one process): this worker's
-    as they are, the others' as they last left them."""
-    folder, index = os.environ.get(FIGURES), worker_index()
-    if folder is None or index is None:
-        return {"": own}
-    found: dict[str, Figures] = {}
-    for left in sorted(Path(folder).glob("*.json")):
-        with contextlib.suppress(OSError, ValueError):  # being replaced: it will be back
-            found[left.stem] = json.loads(left.read_text())
-    found[str(index)] = own
-    return dict(sorted(found.items(), key=lambda item: int(item[0])))
 
 
 def _start(argv: Sequence[str], index: int, *, again: bool) -> subprocess.Popen[bytes]:

@@ -54,20 +54,6 @@ class Append:
     idempotency: tuple[bytes, str, str] | None = None  # (token hash, key, response JSON)
 
 
-class ConflictError(Exception):
-    """Another writer appended first: the sequence (or the idempotency key) is taken. Nothing
-    of the append was written."""
-
-
-class StoreRefusedError(Exception):
-    """The database answers but refuses what the server needs to start (it does not exist, nor
-    the schema named, or the user may not create tables): a setting to fix, not a wait."""
-
-
-class StoreUnavailableError(Exception):
-    """The database cannot be reached now: nothing was written, and a retry may succeed."""
-
-
 class Store(Protocol):
     """What the server needs of a database. Writes return once committed; reads see every
     write that has returned."""

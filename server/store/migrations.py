@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from server.errors import SchemaTooNewError
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -152,18 +154,8 @@ MIGRATIONS = (
 LATEST = MIGRATIONS[-1].version
 
 
-class SchemaTooNewError(Exception):
-    """The database was migrated by a newer version of the server."""
-
-    def __init__(self, version: int) -> None:
-        super().__init__(
-            f"the database is at schema version {version}, newer than this server's "
-            f"{LATEST}: run the newer server, or restore a backup made before it"
-        )
-
-
 def pending(version: int) -> list[Migration]:
     """The migrations a database at ``version`` still needs, in order."""
     if version > LATEST:
-        raise SchemaTooNewError(version)
+        raise SchemaTooNewError(version, LATEST)
     return [migration for migration in MIGRATIONS if migration.version > version]

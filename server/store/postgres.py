@@ -20,15 +20,8 @@ from typing import TypeAlias, TypeVar
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from server.store import (
-    Append,
-    ConflictError,
-    Snapshot,
-    StoreRefusedError,
-    StoreUnavailableError,
-    TableRow,
-    TokenRow,
-)
+from server.errors import ConflictError, StoreRefusedError, StoreUnavailableError
+from server.store import Append, Snapshot, TableRow, TokenRow
 from server.store.migrations import SCHEMA_VERSION, pending
 
 T = TypeVar("T")

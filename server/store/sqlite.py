@@ -21,7 +21,8 @@ from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from server.store import Append, ConflictError, Snapshot, TableRow, TokenRow
+from server.errors import ConflictError
+from server.store import Append, Snapshot, TableRow, TokenRow
 from server.store.migrations import SCHEMA_VERSION, pending
 
 T = TypeVar("T")

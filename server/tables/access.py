@@ -20,7 +20,7 @@ from typing import TypeVar
 from aiohttp import web
 
 from rules.roles import Role, Viewer
-from server.http.problems import problem
+from server.errors import problem
 from server.store import Store, TokenRow
 
 Networks = list[ipaddress.IPv4Network | ipaddress.IPv6Network]

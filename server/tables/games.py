@@ -31,41 +31,15 @@ from pydantic import BaseModel, ValidationError
 from rules.errors import RuleError
 from rules.roles import GM, OVERLAY, Role, Viewer, player
 from rules.table import Table, Undo, Undone
+from server.errors import ConflictError, ServerFaultError, StaleError, StoreUnavailableError
 from server.live.bus import Alone
 from server.live.hub import Hub, Shown
-from server.store import (
-    Append,
-    ConflictError,
-    Snapshot,
-    Store,
-    StoreUnavailableError,
-    TableRow,
-)
+from server.store import Append, Snapshot, Store, TableRow
 from server.tables.access import OVERLAY_LABEL, Principal, mint, token_row
 from server.tables.systems import SYSTEMS, AnySystem
 
 AnyTable = Table[Any, Any, Any, Any]
 logger = logging.getLogger("seize")
-
-
-class ServerFaultError(Exception):
-    """The server could not decide or show a command's outcome: its fault, not the caller's.
-    Nothing was stored, and the table goes on as it was."""
-
-    def __init__(self, command: str) -> None:
-        super().__init__(
-            f"the server could not work out what {command} does to this table, so it stored "
-            "nothing; the table is as it was (the fault is the server's, and it is logged)"
-        )
-        self.command = command
-
-
-class StaleError(Exception):
-    """The command was made against an older version of the table (``If-Match``)."""
-
-    def __init__(self, current: int) -> None:
-        super().__init__(f"the table is at sequence {current}")
-        self.current = current
 
 
 class LazyLog(MutableSequence[Any]):

@@ -14,10 +14,10 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from rules.errors import RuleError
 from rules.roles import OVERLAY, Viewer
+from server.errors import ServerFaultError, problem
 from server.http.api import caller, game_of, invalid, json_body, server_fault, view_of
 from server.http.context import SEIZE
-from server.http.problems import problem
-from server.tables.games import Game, ServerFaultError
+from server.tables.games import Game
 from server.tables.turns import TurnOrder, turn_order
 
 routes = web.RouteTableDef()

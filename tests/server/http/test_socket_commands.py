@@ -12,10 +12,9 @@ from typing import Any
 import pytest
 from aiohttp import ClientWebSocketResponse, WSCloseCode, WSMsgType
 
+from server.errors import UNAVAILABLE, StoreUnavailableError
 from server.http import following as following_module
 from server.http.context import SEIZE
-from server.http.problems import UNAVAILABLE
-from server.store import StoreUnavailableError
 from tests.server.conftest import Client, MakeClient, bearer, new_table, send
 from tests.server.live.test_revocation import revoked_socket
 

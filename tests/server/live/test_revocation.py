@@ -17,8 +17,8 @@ from server.run.app import make_app
 from server.settings import Settings
 from server.tables.access import REVOKED_WITHIN
 from tests.server.conftest import Client, bearer, new_table, send
-from tests.server.http.test_handoff import token_of
 from tests.server.http.test_following import read_sse
+from tests.server.http.test_handoff import token_of
 
 HERO = {"type": "join", "member": {"id": "h1", "name": "Hero", "kind": "hero"}}
 POLICY_VIOLATION = 1008

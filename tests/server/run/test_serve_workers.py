@@ -18,7 +18,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from server.run.workers import INDEX, SETTLED
+from server.http.metrics import INDEX
+from server.run.workers import SETTLED
 from tests.server.following import CHARACTER, POOL, follow
 from tests.server.process import UNLIMITED, ServerProcess
 

@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
+from server.errors import SchemaTooNewError
 from server.run.app import make_app
 from server.settings import Settings
 from server.store import open_store
-from server.store.migrations import LATEST, MIGRATIONS, SchemaTooNewError
+from server.store.migrations import LATEST, MIGRATIONS
 from tests.server.conftest import Client, Database, bearer, new_table, send
 from tests.server.databases import query
 

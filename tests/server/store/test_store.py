@@ -9,7 +9,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from server.store import Append, ConflictError, Store, TableRow, open_store
+from server.errors import ConflictError
+from server.store import Append, Store, TableRow, open_store
 from tests.server.conftest import Database
 
 TABLE = TableRow("t1", "four-color", "t", "{}")

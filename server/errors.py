@@ -1,0 +1,93 @@
+"""The server's errors, in one module: the failures every room raises, and the JSON every error
+the API answers is made of (``{"error": code, "message": …}`` and, where a rule or a field is
+at fault, its name). A leaf: it imports nothing of the server, so every room may raise and
+catch these without reaching into another room."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aiohttp import web
+
+FAILED = "the server failed; it is logged"
+"""What an unexpected failure answers, wherever a command came from: the details are logged."""
+UNAVAILABLE = "the database cannot be reached just now, so nothing was stored; try again shortly"
+"""What a request answers (503) when the database is unreachable: nothing was acknowledged."""
+
+
+def problem(
+    kind: type[web.HTTPError],
+    error: str,
+    message: str,
+    headers: dict[str, str] | None = None,
+    **detail: Any,
+) -> web.HTTPError:
+    """An HTTP error with a JSON body, to raise."""
+    body = json.dumps({"error": error, "message": message, **detail})
+    return kind(text=body, content_type="application/json", headers=headers)
+
+
+RETRY_AFTER = 5
+"""Seconds a client is asked to wait when the database cannot be reached."""
+
+
+def unavailable() -> web.HTTPError:
+    """The 503 for a database out of reach: nothing was acknowledged. A write cut off while
+    it committed may be stored all the same, so a retry with the same idempotency key is safe,
+    and one without may apply twice."""
+    return problem(
+        web.HTTPServiceUnavailable,
+        "unavailable",
+        UNAVAILABLE,
+        headers={"Retry-After": str(RETRY_AFTER)},
+    )
+
+
+def internal() -> web.HTTPError:
+    """The 500 for a failure nobody foresaw (a full disk, a bug): its details are logged."""
+    return problem(web.HTTPInternalServerError, "internal", FAILED)
+
+
+class StoreUnavailableError(Exception):
+    """The database cannot be reached now: nothing was written, and a retry may succeed."""
+
+
+class StoreRefusedError(Exception):
+    """The database answers but refuses what the server needs to start (it does not exist, nor
+    the schema named, or the user may not create tables): a setting to fix, not a wait."""
+
+
+class ConflictError(Exception):
+    """Another writer appended first: the sequence (or the idempotency key) is taken. Nothing
+    of the append was written."""
+
+
+class SchemaTooNewError(Exception):
+    """The database was migrated by a newer version of the server."""
+
+    def __init__(self, version: int, latest: int) -> None:
+        super().__init__(
+            f"the database is at schema version {version}, newer than this server's "
+            f"{latest}: run the newer server, or restore a backup made before it"
+        )
+
+
+class StaleError(Exception):
+    """The command was made against an older version of the table (``If-Match``)."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(f"the table is at sequence {current}")
+        self.current = current
+
+
+class ServerFaultError(Exception):
+    """The server could not decide or show a command's outcome: its fault, not the caller's.
+    Nothing was stored, and the table goes on as it was."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"the server could not work out what {command} does to this table, so it stored "
+            "nothing; the table is as it was (the fault is the server's, and it is logged)"
+        )
+        self.command = command
