@@ -21,7 +21,7 @@ from server.store.migrations import LATEST, MIGRATIONS
 from tests.server.conftest import Client, Database, bearer, new_table, send
 from tests.server.databases import query
 
-BEFORE = Path(__file__).parent / "fixtures" / "before_migrations.sql"
+BEFORE = Path(__file__).parents[1] / "fixtures" / "before_migrations.sql"
 GM_TOKEN = "YjgAQUZwachdapWbXcUTYgi45mSS7mZOc6Ut_ZVbYI8"
 PLAYER_TOKEN = "Dz_7yfKCoaRkUK9k0aDV9fd4OAaPPa7nphL1JYzEWg4"
 

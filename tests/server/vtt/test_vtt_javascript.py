@@ -22,7 +22,7 @@ from tests.server.table_setups import awareness_rolled, declare_and_seize, rcs_r
 
 pytestmark = pytest.mark.sqlite_only
 
-ROOT = Path(__file__).parents[2]
+ROOT = Path(__file__).parents[3]
 JS_TESTS = ROOT / "tests/js"
 TYPES = ROOT / "types"
 
