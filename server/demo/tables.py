@@ -17,7 +17,6 @@ from rules.megatraveller_rcs.commands import Join as RcsJoin
 from rules.randomness import Source
 from rules.roles import GM, OVERLAY, Viewer, player
 from server.http.context import Seize
-from server.live.revocation import revoke
 from server.tables.access import OVERLAY_LABEL, Principal, digest, mint, token_row
 from server.tables.games import Game
 
@@ -44,13 +43,13 @@ async def _table(
     keep: bool,
 ) -> tuple[Game, dict[str, str]]:
     existing = await seize.store.tables_named(name)
-    game = await seize.games.get(existing[0].id) if existing else None
+    game = await seize.tables.get(existing[0].id) if existing else None
     if game is None:
-        created = await seize.games.create(system, name, {})
+        created = await seize.tables.create(system, name, {})
         game = created.game
         principal = Principal(game.id, GM, digest(created.gm_token))
         for command in setup:
-            await seize.games.execute(game, principal, command, None, None)
+            await seize.runner.execute(game, principal, command, None, None)
     tokens = {label: mint() for label in viewers}
     # An overlay's token is labelled as every overlay link's is, so that a new overlay link
     # made in the console stops the printed one too.
@@ -60,7 +59,7 @@ async def _table(
     }
     for label in () if keep else tokens:
         for old in {stored[label], f"demo-{label}"}:  # the second: as earlier versions had it
-            await revoke(seize, game.id, old)
+            await seize.revoke(game.id, old)
     await seize.store.add_tokens(
         [
             token_row(token, game.id, viewers[label], stored[label])

@@ -32,7 +32,7 @@ class LocalLink:
         await self._reach()
 
     async def _reach(self) -> tuple[Game, Principal]:
-        game = await self.seize.games.get(self.table)
+        game = await self.seize.tables.get(self.table)
         if game is None:
             raise ConnectionError(f"table: there is no table {self.table!r} on this server")
         try:

@@ -214,12 +214,12 @@ def malformed(field: str, message: str) -> web.HTTPError:
 async def game_of(request: web.Request) -> Game:
     """The table as the store holds it now (``Games.latest``), or the 404."""
     seize = request.app[SEIZE]
-    return await seize.games.latest(await table_of(seize, request.match_info["table_id"]))
+    return await seize.follower.latest(await table_of(seize, request.match_info["table_id"]))
 
 
 async def table_of(seize: Seize, table_id: str) -> Game:
     """The table as this server holds it, or the 404 saying there is none."""
-    game = await seize.games.get(table_id)
+    game = await seize.tables.get(table_id)
     if game is None:
         raise problem(web.HTTPNotFound, "not_found", f"there is no table {table_id!r}")
     return game
@@ -269,7 +269,7 @@ async def create_table(request: web.Request) -> web.Response:
     except ValidationError as error:
         raise invalid(error) from None
     try:
-        created = await seize.games.create(spec.system, spec.name, spec.options)
+        created = await seize.tables.create(spec.system, spec.name, spec.options)
     except ValidationError as error:
         raise invalid(error, "options") from None
     answer = NewTableAnswer(
@@ -355,7 +355,7 @@ async def mint_token(request: web.Request) -> web.Response:
             f"{unknown[0]!r} is not at this table: add them first",
             field="participants",
         )
-    token = await request.app[SEIZE].games.mint_player(
+    token = await request.app[SEIZE].tables.mint_player(
         game, frozenset(spec.participants), spec.label
     )
     answer = NewTokenAnswer(token=token, participants=sorted(set(spec.participants)))
@@ -413,7 +413,7 @@ async def apply_command(
         seize.metrics.command(game.system.name, "invalid", time.perf_counter() - started)
         raise invalid(error, root="command") from None
     try:
-        answer = await seize.games.execute(game, principal, parsed, key, if_match)
+        answer = await seize.runner.execute(game, principal, parsed, key, if_match)
     except RoleError as refusal:
         seize.metrics.command(game.system.name, "forbidden", time.perf_counter() - started)
         raise problem(web.HTTPForbidden, "forbidden", refusal.message, rule=refusal.rule) from None

@@ -7,12 +7,15 @@ from dataclasses import dataclass, field
 from aiohttp import web
 
 from server.http.metrics import Metrics
+from server.live import revocation
 from server.live.bus import Alone, bus_for
 from server.live.hub import Hub
 from server.settings import Settings
 from server.store import Store, open_store
 from server.tables.access import REVOKED_WITHIN, RateLimit, Tokens
-from server.tables.games import Games
+from server.tables.cache import Tables
+from server.tables.follower import Follower
+from server.tables.runner import Runner
 
 
 @dataclass
@@ -20,7 +23,9 @@ class Seize:
     settings: Settings
     store: Store
     hub: Hub
-    games: Games
+    tables: Tables
+    runner: Runner
+    follower: Follower
     tokens: Tokens
     rate: RateLimit
     """Commands, per token."""
@@ -37,6 +42,10 @@ class Seize:
         secret = self.settings.admin_token
         return secret.get_secret_value() if secret is not None else None
 
+    async def revoke(self, table_id: str, label: str) -> None:
+        """Revoke the table's tokens with this label, and drop whoever follows with one."""
+        await revocation.revoke(self.store, self.tokens, self.hub, table_id, label)
+
     @classmethod
     async def open(cls, settings: Settings) -> Seize:
         store = open_store(settings.db)
@@ -47,11 +56,15 @@ class Seize:
         metrics.subscribers = lambda: hub.subscribers
         metrics.dropped = lambda: hub.dropped_slow
         metrics.bus_up = lambda: bus.up
+        tables = Tables(store, hub, bus)
+        follower = Follower(store, tables, hub, bus)
         return cls(
             settings=settings,
             store=store,
             hub=hub,
-            games=Games(store, hub, settings.snapshot_every, bus),
+            tables=tables,
+            runner=Runner(store, tables, follower, hub, bus, settings.snapshot_every),
+            follower=follower,
             tokens=Tokens(store, trusted_for=REVOKED_WITHIN if settings.shared else None),
             rate=RateLimit(settings.rate_per_second, settings.rate_burst),
             reads=RateLimit(settings.read_rate_per_second, settings.read_burst),

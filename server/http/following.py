@@ -88,10 +88,11 @@ async def _start(
     # since went to it as loaded afresh, and the catch-up must include them. Nothing runs
     # between this and the registration and catch-up below (no await), so no event falls
     # between the catch-up and what the hub delivers after it.
-    current = await seize.games.get(game.id)
+    current = await seize.tables.get(game.id)
     assert current is not None  # tables are never deleted
     if after is not None:  # it may have seen further on another server
-        current = await seize.games.reaching(current, after)
+        current = await seize.follower.reaching(current, after)
+    current.viewers.add(subscriber.viewer)  # one of the table's: its token said so
     seize.hub.subscribe(game.id, subscriber)
     for frame in catch_up(current, subscriber.viewer, after, early):
         subscriber.push(frame, catching_up=True)

@@ -18,7 +18,6 @@ from rules.roles import OVERLAY
 from server.errors import problem
 from server.http.api import caller, game_of
 from server.http.context import SEIZE
-from server.live.revocation import revoke
 from server.tables.access import OVERLAY_LABEL, mint, token_row
 from server.tables.games import Game
 
@@ -69,7 +68,7 @@ async def player_link(request: web.Request) -> web.Response:
         raise problem(
             web.HTTPNotFound, "not_found", "no one of that name is at this table: add them first"
         )
-    token = await request.app[SEIZE].games.mint_player(
+    token = await request.app[SEIZE].tables.mint_player(
         game, frozenset({participant}), f"phone of {participant}"
     )
     return _answer(f"{_base(request)}/play/{quote(game.id)}?token={quote(token)}")
@@ -80,7 +79,7 @@ async def overlay_link(request: web.Request) -> web.Response:
     """A fresh overlay link and its QR code; every older overlay link stops working."""
     game = await _gm_game(request)
     seize = request.app[SEIZE]
-    await revoke(seize, game.id, OVERLAY_LABEL)
+    await seize.revoke(game.id, OVERLAY_LABEL)
     token = mint()
     await seize.store.add_tokens([token_row(token, game.id, OVERLAY, OVERLAY_LABEL)])
     return _answer(f"{_base(request)}/overlay/{quote(game.id)}?token={quote(token)}")

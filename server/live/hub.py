@@ -20,11 +20,14 @@ import struct
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
 
 from rules.roles import Viewer
+from server.tables.audience import Shown
 
 TOO_SLOW = "too slow to keep up"
+MISSED = "events were missed on the way here: resume from your last event"
+"""Why a subscriber is dropped whose next frame would not carry the next sequence: a gap is
+never delivered, it is resumed from the store (a safety net; nothing known makes one)."""
 REVOKED = "this link was revoked: ask the GM for a new one"
 
 
@@ -53,6 +56,10 @@ class Frame:
     def seq(self) -> int:
         """The last message's sequence: a subscriber sent this frame has everything to it."""
         return self.messages[-1][0]
+
+    def after(self, seq: int) -> Frame:
+        """The messages past ``seq``: what a subscriber already handed up to it still needs."""
+        return Frame(self.kind, tuple(m for m in self.messages if m[0] > seq))
 
     @cached_property
     def ws(self) -> bytes:
@@ -184,24 +191,15 @@ class StreamSubscriber(Subscriber):
         return bye_frame(self.delivered, self.reason or "")
 
 
-@dataclass(frozen=True)
-class Shown:
-    """A command as one role sees it: its events censored (as data, for the sender's answer,
-    and as JSON, encoded once for every message), and the view they leave (as JSON). ``view``
-    is None only while an undo repairs a table whose view had already broken."""
-
-    events: list[dict[str, Any] | None]
-    encoded: list[str]
-    view: str | None
-
-    def frame(self, first: int) -> Frame | None:
-        """The events as messages, the view riding on the last; None for no events."""
-        last = len(self.encoded) - 1
-        messages = tuple(
-            event_message(first + n, event, self.view if n == last else None)
-            for n, event in enumerate(self.encoded)
-        )
-        return Frame("event", messages) if messages else None
+def shown_frame(shown: Shown, first: int) -> Frame | None:
+    """A command's events as one role sees them, as messages, the view riding on the last;
+    None for no events."""
+    last = len(shown.encoded) - 1
+    messages = tuple(
+        event_message(first + n, event, shown.view if n == last else None)
+        for n, event in enumerate(shown.encoded)
+    )
+    return Frame("event", messages) if messages else None
 
 
 def _nobody() -> None:
@@ -224,38 +222,57 @@ class Hub:
             if not group:
                 del groups[subscriber.viewer]
 
-    def viewers(self, table_id: str) -> set[Viewer]:
-        """Whom the table's subscribers see it as: each needs the command shown to it."""
-        return set(self._tables.get(table_id, {}))
-
     def publish(
         self, table_id: str, first: int, shown: Mapping[Viewer, Shown]
     ) -> Callable[[], None]:
         """Encode the events for every group now, and return the delivery, which the caller
         runs once it has answered the command: the sender is not kept waiting on a thousand
-        sockets. ``shown`` has every subscribed viewer.
+        sockets.
 
         The delivery walks the groups as they are when it runs, not a copy taken now: one who
         left meanwhile is gone, and one who subscribed meanwhile was handed these events in
-        its catch-up and is passed over (``handed``). Nothing a delivery does adds or removes
-        a subscriber while it walks: a dropped subscriber's connection closes in a task."""
+        its catch-up and is passed over. Each subscriber gets exactly the events after the last
+        it was handed (``handed``): a frame that would leave a gap drops it, saying where to
+        resume, and one it was partly handed is cut to the rest. Nothing a delivery does adds
+        or removes a subscriber while it walks: a dropped subscriber's connection closes in a
+        task."""
         groups = self._tables.get(table_id)
         if not groups:
             return _nobody
         targets = [
-            (group, frame)
+            (group, viewer in shown and shown_frame(shown[viewer], first))
             for viewer, group in groups.items()
-            if (frame := shown[viewer].frame(first)) is not None
         ]
 
         def deliver() -> None:
             for group, frame in targets:
-                last = frame.seq
-                for subscriber in group:
-                    if subscriber.handed < last and not subscriber.push(frame):
-                        self.dropped_slow += 1
+                if frame is False:  # a role the command was not shown to: never skip it
+                    for subscriber in group:
+                        subscriber.drop(MISSED)
+                elif frame is not None:
+                    for subscriber in group:
+                        self._hand(subscriber, frame, first)
 
         return deliver
+
+    def _hand(self, subscriber: Subscriber, frame: Frame, first: int) -> None:
+        """The frame's events past the last this subscriber was handed, or a goodbye if it
+        lacks some before them. Once per subscriber per command: kept to a few comparisons."""
+        handed = subscriber.handed
+        if handed >= frame.seq:
+            return
+        if handed + 1 == first:
+            pushed = subscriber.push(frame)
+        elif handed >= first:
+            pushed = subscriber.push(frame.after(handed))
+        else:
+            subscriber.drop(MISSED)
+            return
+        if not pushed:
+            self.dropped_slow += 1
+
+    def followed(self, table_id: str) -> bool:
+        return bool(self._tables.get(table_id))
 
     @property
     def subscribers(self) -> int:

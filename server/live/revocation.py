@@ -16,30 +16,26 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 
-from aiohttp import web
-
-from server.http.context import SEIZE, Seize
-from server.tables.access import REVOKED_WITHIN
+from server.live.hub import Hub
+from server.store import Store
+from server.tables.access import REVOKED_WITHIN, Tokens
 
 log = logging.getLogger("seize")
 
 
-async def revoke(seize: Seize, table_id: str, label: str) -> None:
+async def revoke(store: Store, tokens: Tokens, hub: Hub, table_id: str, label: str) -> None:
     """Revoke the table's tokens with this label, and drop whoever follows with one."""
-    revoked = await seize.store.revoke_tokens(table_id, label)
-    seize.tokens.forget(revoked)
-    seize.hub.revoke(set(revoked))
+    revoked = await store.revoke_tokens(table_id, label)
+    tokens.forget(revoked)
+    hub.revoke(set(revoked))
 
 
-async def watching(app: web.Application) -> AsyncIterator[None]:
-    """Drop, every ``REVOKED_WITHIN`` seconds, the subscribers whose token another server has
-    revoked; only where others share the database (``Settings.shared``)."""
-    seize = app[SEIZE]
-    if not seize.settings.shared:
-        yield
-        return
+@contextlib.asynccontextmanager
+async def watching(store: Store, tokens: Tokens, hub: Hub) -> AsyncIterator[None]:
+    """Drop, every ``REVOKED_WITHIN`` seconds while this is entered, the subscribers whose
+    token another server has revoked: for a server that shares its database with others."""
     stopping = asyncio.Event()
-    task = asyncio.create_task(_watch(seize, stopping), name="seize-revocations")
+    task = asyncio.create_task(_watch(store, tokens, hub, stopping), name="seize-revocations")
     yield
     # Not cancelled: a read cancelled half-way can leave its connection out of step with the
     # database. The read under way ends within the store's own timeout.
@@ -47,22 +43,22 @@ async def watching(app: web.Application) -> AsyncIterator[None]:
     await task
 
 
-async def _watch(seize: Seize, stopping: asyncio.Event) -> None:
+async def _watch(store: Store, tokens: Tokens, hub: Hub, stopping: asyncio.Event) -> None:
     while True:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stopping.wait(), REVOKED_WITHIN)
         if stopping.is_set():
             return
-        held = seize.hub.token_hashes()
+        held = hub.token_hashes()
         if not held:
             continue
         try:
-            gone = held - await seize.store.tokens_kept(held)
+            gone = held - await store.tokens_kept(held)
         except Exception:
             # The database is away (or a read failed): asked again next time.
             log.warning("revoked tokens not looked for", exc_info=True)
             continue
         if gone:
-            seize.tokens.forget(gone)
-            dropped = seize.hub.revoke(gone)
+            tokens.forget(gone)
+            dropped = hub.revoke(gone)
             log.info("revoked elsewhere: subscribers dropped", extra={"subscribers": dropped})

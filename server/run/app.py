@@ -98,12 +98,23 @@ async def _sweep(seize: Seize) -> None:
     while True:
         await asyncio.sleep(min(idle / 2, 60.0))
         try:
-            left = await seize.games.evict_idle(idle)
+            left = await seize.tables.evict_idle(idle)
         except Exception:  # a failed snapshot must not end the sweeping
             log.exception("idle tables could not leave memory")
             continue
         if left:
             log.info("idle tables left memory", extra={"tables": left})
+
+
+async def _revocations(app: web.Application) -> AsyncIterator[None]:
+    """Where other servers share the database, drop the subscribers whose token one of them
+    revoked (``live/revocation.py``); a server alone revokes every token itself."""
+    seize = app[SEIZE]
+    if not seize.settings.shared:
+        yield
+        return
+    async with revocation.watching(seize.store, seize.tokens, seize.hub):
+        yield
 
 
 def tls_context(cert: Path, key: Path) -> ssl.SSLContext:
@@ -128,7 +139,7 @@ def make_app(settings: Settings) -> web.Application:
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
         app[SEIZE] = seize = await Seize.open(settings)
-        await seize.bus.start(seize.games)
+        await seize.bus.start(seize.follower)
         sweeping = asyncio.create_task(_sweep(seize))
         yield
         sweeping.cancel()
@@ -150,6 +161,6 @@ def make_app(settings: Settings) -> web.Application:
             await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server shutting down")
 
     app.cleanup_ctx.append(lifetime)
-    app.cleanup_ctx.append(revocation.watching)  # after the store opens, before it closes
+    app.cleanup_ctx.append(_revocations)  # after the store opens, before it closes
     app.on_shutdown.append(shutting_down)
     return app

@@ -167,7 +167,7 @@ async def roll20_import(request: web.Request) -> web.Response:
     joined, refused = [], []
     for pid, command in joins.items():
         try:
-            await request.app[SEIZE].games.execute(game, principal, command, None, None)
+            await request.app[SEIZE].runner.execute(game, principal, command, None, None)
         except ServerFaultError as fault:
             raise server_fault(fault) from None
         except RuleError as refusal:

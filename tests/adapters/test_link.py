@@ -97,7 +97,7 @@ async def test_a_command_whose_socket_drops_before_its_answer_is_posted_and_appl
 ) -> None:
     client, gate, table, link = gated_link
     seize = client.app[SEIZE]
-    execute = seize.games.execute
+    execute = seize.runner.execute
 
     async def then_drop(*args: Any) -> dict[str, Any]:
         """Run the command, then close every socket before its answer can go out."""
@@ -106,7 +106,7 @@ async def test_a_command_whose_socket_drops_before_its_answer_is_posted_and_appl
             await ws.close()
         return answer
 
-    monkeypatch.setattr(seize.games, "execute", then_drop)
+    monkeypatch.setattr(seize.runner, "execute", then_drop)
     status, answer = await link.send(JOIN)
     assert status == 200 and answer["seq"] == 1 and answer["events"][0]["type"] == "joined"
     assert gate.posted == 1  # sent again, with its key

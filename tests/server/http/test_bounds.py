@@ -31,16 +31,16 @@ async def test_an_idle_table_leaves_memory_with_a_snapshot_and_comes_back(
     await send(client, table, JOIN)
     await send(client, table, POOL)
     for _ in range(200):
-        if seize.games.loaded == 0:
+        if seize.tables.loaded == 0:
             break
         await asyncio.sleep(0.02)
-    assert seize.games.loaded == 0
+    assert seize.tables.loaded == 0
     snapshot = await seize.store.snapshot(table["id"])
     assert snapshot is not None and snapshot.seq == 2
     read = await client.get(f"/api/tables/{table['id']}", headers=bearer(table["gm_token"]))
     body = await read.json()
     assert body["seq"] == 2 and body["view"]["pools"]["a"] == 2
-    assert seize.games.loaded == 1
+    assert seize.tables.loaded == 1
 
 
 async def test_a_followed_table_stays_in_memory(make_client: MakeClient) -> None:
@@ -52,7 +52,7 @@ async def test_a_followed_table_stays_in_memory(make_client: MakeClient) -> None
     ) as ws:
         await ws.receive_json()
         await asyncio.sleep(0.3)
-        assert seize.games.loaded == 1
+        assert seize.tables.loaded == 1
         await send(client, table, JOIN)
         assert (await ws.receive_json())["seq"] == 1
 
@@ -64,15 +64,15 @@ async def test_a_command_that_waited_while_its_table_left_memory_runs_on_it_load
     seize = seize_of(client)
     table = await new_table(client, "megatraveller-rcs")
     await send(client, table, JOIN)
-    stale = await seize.games.get(table["id"])
+    stale = await seize.tables.get(table["id"])
     assert stale is not None
-    assert await seize.games.evict_idle(0) == 1
-    fresh = await seize.games.get(table["id"])
+    assert await seize.tables.evict_idle(0) == 1
+    fresh = await seize.tables.get(table["id"])
     assert fresh is not None and fresh is not stale
     await send(client, table, POOL)  # the fresh copy moves on to sequence 2
     parsed = stale.system.commands.validate_python({**POOL, "points": 4})
     principal = Principal(table["id"], GM, digest(table["gm_token"]))
-    answer = await seize.games.execute(stale, principal, parsed, None, None)
+    answer = await seize.runner.execute(stale, principal, parsed, None, None)
     assert answer["seq"] == 3
     assert [seq for seq, _ in await seize.store.events(table["id"])] == [1, 2, 3]
 
@@ -83,9 +83,9 @@ async def test_a_table_loaded_by_two_callers_at_once_is_one_table(client: Client
     seize = seize_of(client)
     table = await new_table(client, "megatraveller-rcs")
     await send(client, table, JOIN)
-    assert await seize.games.evict_idle(0) == 1
-    first, second = await asyncio.gather(*(seize.games.get(table["id"]) for _ in range(2)))
-    assert first is not None and first is second and seize.games.loaded == 1
+    assert await seize.tables.evict_idle(0) == 1
+    first, second = await asyncio.gather(*(seize.tables.get(table["id"]) for _ in range(2)))
+    assert first is not None and first is second and seize.tables.loaded == 1
 
 
 async def test_the_token_cache_keeps_the_tokens_used_last(client: Client) -> None:

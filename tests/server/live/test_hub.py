@@ -11,13 +11,14 @@ from typing import Any
 
 from rules.roles import GM, OVERLAY
 from server.live.hub import (
+    MISSED,
     TOO_SLOW,
     Hub,
-    Shown,
     SocketSubscriber,
     StreamSubscriber,
     view_frame,
 )
+from server.tables.audience import Shown
 
 BACKLOG = 1000
 TABLE = "t1"
@@ -60,9 +61,12 @@ def unframe(data: bytes) -> list[dict[str, Any]]:
     return messages
 
 
-def socket(viewer: Any = OVERLAY) -> tuple[SocketSubscriber, Recorded, list[str]]:
+def socket(viewer: Any = OVERLAY, seen: int = 0) -> tuple[SocketSubscriber, Recorded, list[str]]:
+    """A WebSocket subscriber that was caught up to ``seen`` when it subscribed."""
     transport, closed = Recorded(), list[str]()
-    return SocketSubscriber(viewer, b"t", BACKLOG, transport, closed.append), transport, closed
+    subscriber = SocketSubscriber(viewer, b"t", BACKLOG, transport, closed.append)
+    subscriber.handed = subscriber.delivered = seen
+    return subscriber, transport, closed
 
 
 def shown(*events: str, view: str = '{"round": 1}') -> Shown:
@@ -71,7 +75,7 @@ def shown(*events: str, view: str = '{"round": 1}') -> Shown:
 
 def test_a_commands_events_go_out_in_order_with_their_sequences_in_one_write() -> None:
     hub = Hub()
-    subscriber, transport, _ = socket()
+    subscriber, transport, _ = socket(seen=6)
     hub.subscribe(TABLE, subscriber)
     events = ('{"type": "a"}', '{"type": "b"}', '{"type": "c"}')
     hub.publish(TABLE, 7, {OVERLAY: shown(*events)})()
@@ -89,8 +93,8 @@ def test_a_commands_events_go_out_in_order_with_their_sequences_in_one_write() -
 
 def test_an_event_a_role_may_not_see_still_goes_out_as_null() -> None:
     hub = Hub()
-    gm, gm_transport, _ = socket(GM)
-    overlay, overlay_transport, _ = socket(OVERLAY)
+    gm, gm_transport, _ = socket(GM, seen=2)
+    overlay, overlay_transport, _ = socket(OVERLAY, seen=2)
     hub.subscribe(TABLE, gm)
     hub.subscribe(TABLE, overlay)
     secret = '{"type": "peek", "card": "AS"}'
@@ -128,7 +132,7 @@ def test_the_backlog_is_not_checked_in_a_catch_up() -> None:
 def test_one_who_subscribes_before_the_delivery_runs_gets_each_event_once() -> None:
     """Its catch-up already holds the published events: the delivery passes it over."""
     hub = Hub()
-    early, early_transport, _ = socket()
+    early, early_transport, _ = socket(seen=2)
     hub.subscribe(TABLE, early)
     deliver = hub.publish(TABLE, 3, {OVERLAY: shown("{}")})
     late, late_transport, _ = socket()
@@ -173,6 +177,7 @@ def test_a_command_with_no_events_sends_nothing() -> None:
 async def test_an_sse_stream_gets_each_message_with_its_id() -> None:
     hub = Hub()
     stream = StreamSubscriber(OVERLAY, b"o", BACKLOG)
+    stream.handed = stream.delivered = 4
     hub.subscribe(TABLE, stream)
     hub.publish(TABLE, 5, {OVERLAY: shown('{"n": 1}', '{"n": 2}')})()
     frame = stream.queue.get_nowait()
@@ -212,3 +217,37 @@ def test_close_all_says_goodbye_to_everyone() -> None:
     hub.close_all(reason)
     for _, transport, closed in subscribers:
         assert transport.messages()[-1]["reason"] == reason and closed == [reason]
+
+
+def test_a_frame_that_would_leave_a_gap_is_never_sent_the_subscriber_resumes_instead() -> None:
+    """Events 2 and 3 never reached this server's copy (its table was reloaded): the
+    subscriber at 1 is not sent 4 as if nothing were missing, but told to resume after 1."""
+    hub = Hub()
+    subscriber, transport, closed = socket(seen=1)
+    hub.subscribe(TABLE, subscriber)
+    hub.publish(TABLE, 4, {OVERLAY: shown("{}")})()
+    assert [(m["type"], m["seq"], m.get("resume_after")) for m in transport.messages()] == [
+        ("bye", 1, 1)
+    ]
+    assert closed == [MISSED]
+
+
+def test_a_frame_partly_handed_already_is_cut_to_the_rest() -> None:
+    hub = Hub()
+    subscriber, transport, _ = socket(seen=5)
+    hub.subscribe(TABLE, subscriber)
+    hub.publish(TABLE, 4, {OVERLAY: shown('{"n": 4}', '{"n": 5}', '{"n": 6}')})()
+    assert [(m["seq"], m["event"]) for m in transport.messages()] == [(6, {"n": 6})]
+    assert subscriber.delivered == 6
+
+
+def test_a_role_the_command_was_not_shown_to_is_told_to_resume_not_skipped() -> None:
+    hub = Hub()
+    gm, gm_transport, _ = socket(GM, seen=2)
+    overlay, overlay_transport, closed = socket(OVERLAY, seen=2)
+    hub.subscribe(TABLE, gm)
+    hub.subscribe(TABLE, overlay)
+    hub.publish(TABLE, 3, {GM: shown("{}")})()
+    assert [m["seq"] for m in gm_transport.messages()] == [3]
+    assert [(m["type"], m["resume_after"]) for m in overlay_transport.messages()] == [("bye", 2)]
+    assert closed == [MISSED]

@@ -1,0 +1,171 @@
+"""The tables this server holds in memory: loaded from their latest snapshot and the events
+after it, kept while in play, let go when idle or when the copy can no longer be trusted.
+
+A table is held by one ``Game`` at a time, so two commands on one server never decide on two
+copies. A table that leaves memory while a command waits for it is marked ``evicted``, and the
+command runs on it loaded afresh (``holding``)."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from rules.roles import GM, OVERLAY, Role, Viewer, player
+from rules.table import Table
+from server.store import Snapshot, Store, TableRow
+from server.tables.access import OVERLAY_LABEL, mint, token_row
+from server.tables.audience import Audience, Neighbours
+from server.tables.games import AnyTable, Game, LazyLog
+from server.tables.systems import SYSTEMS
+
+RELOADED = "this server lost its copy of the table and reads it again: resume from your last event"
+"""Why the subscribers of a table that left memory while followed are told to come back: what
+others commit meanwhile reaches no copy here, so they resume from the store, never skip."""
+
+
+@dataclass(frozen=True)
+class Created:
+    game: Game
+    gm_token: str
+    overlay_token: str
+
+
+class Tables:
+    def __init__(self, store: Store, audience: Audience, neighbours: Neighbours) -> None:
+        self.store, self.audience, self.neighbours = store, audience, neighbours
+        self._loaded: dict[str, Game] = {}
+
+    async def create(self, system_name: str, name: str, options: dict[str, Any]) -> Created:
+        """A new table with its GM and overlay tokens; raises ValidationError on bad options."""
+        system = SYSTEMS[system_name]
+        parsed = system.options_model.model_validate(options)
+        table_id = uuid.uuid4().hex[:12]
+        gm_token, overlay_token = mint(), mint()
+        row = TableRow(table_id, system_name, name, parsed.model_dump_json())
+        await self.store.create_table(
+            row,
+            [
+                token_row(gm_token, table_id, GM, "gm"),
+                token_row(overlay_token, table_id, OVERLAY, OVERLAY_LABEL),
+            ],
+        )
+        game = Game(id=table_id, name=name, table=system.table(parsed))
+        self._hold(game)
+        return Created(game, gm_token, overlay_token)
+
+    async def get(self, table_id: str) -> Game | None:
+        """The table, loaded from its latest snapshot and the events after it. A table in
+        memory is returned without awaiting anything, so a caller may rely on nothing else
+        running between this and its next step."""
+        if table_id in self._loaded:
+            game = self._loaded[table_id]
+            game.used = time.monotonic()
+            return game
+        row = await self.store.table(table_id)
+        if row is None:
+            return None
+        table, snapshotted = await self._load(row)
+        bindings = await self.store.bindings(table_id)
+        if table_id in self._loaded:  # loaded by another caller while this one read
+            return self._loaded[table_id]
+        game = Game(id=row.id, name=row.name, table=table, snapshotted=snapshotted)
+        game.viewers |= {
+            Viewer(role=Role(role), participants=frozenset(participants))
+            for role, participants in bindings
+        }
+        self._hold(game)
+        return game
+
+    def held(self, table_id: str) -> Game | None:
+        """The table if it is in memory, without loading it."""
+        return self._loaded.get(table_id)
+
+    def holding_ids(self) -> set[str]:
+        return set(self._loaded)
+
+    @asynccontextmanager
+    async def holding(self, game: Game) -> AsyncIterator[Game]:
+        """The table's lock, held on the table as loaded now: if it left memory while a command
+        waited for it, the command runs on it loaded afresh, so no two copies ever append."""
+        while True:
+            async with game.lock:
+                if not game.evicted:
+                    yield game
+                    return
+            reloaded = await self.get(game.id)
+            assert reloaded is not None  # tables are never deleted
+            game = reloaded
+
+    def _hold(self, game: Game) -> None:
+        self._loaded[game.id] = game
+        self.neighbours.follow(game.id)
+
+    async def evict_idle(self, idle: float) -> int:
+        """Let tables that no one has used for ``idle`` seconds and no one follows leave
+        memory, each with a snapshot so it loads again quickly; returns how many left. A
+        server that runs for weeks holds the tables in play, not every table it ever saw."""
+        now = time.monotonic()
+        leaving = [
+            game
+            for game in self._loaded.values()
+            if now - game.used >= idle
+            and not game.lock.locked()
+            and not self.audience.followed(game.id)
+        ]
+        for game in leaving:
+            self.forget(game)
+        for game in leaving:
+            if game.table.version > game.snapshotted:
+                await self.snapshot(game)
+        return len(leaving)
+
+    def forget(self, game: Game) -> None:
+        """The table leaves memory; a command waiting for it will run on it loaded afresh.
+        Whoever follows it here is told to come back: until the table is loaded again, no copy
+        here takes in what others commit, so a subscriber kept on would miss it."""
+        game.evicted = True
+        if self._loaded.get(game.id) is game:
+            del self._loaded[game.id]
+            self.neighbours.unfollow(game.id)
+            self.audience.drop(game.id, RELOADED)
+
+    @property
+    def loaded(self) -> int:
+        return len(self._loaded)
+
+    async def _load(self, row: TableRow) -> tuple[AnyTable, int]:
+        system = SYSTEMS[row.system]
+        options = system.options_model.model_validate_json(row.options)
+        snapshot = await self.store.snapshot(row.id)
+        stored = [body for _, body in await self.store.events(row.id)]
+        table: AnyTable
+        try:
+            if snapshot is None:
+                raise LookupError
+            state = system.state_model.model_validate_json(snapshot.state)
+            log = LazyLog(system, stored[: snapshot.seq])
+            table = Table.restore(system, options, log, state, snapshot.standing)
+            after = snapshot.seq
+        except (LookupError, ValidationError):  # no snapshot, or one the code outgrew
+            table, after = system.table(options), 0
+        for body in stored[after:]:
+            table.apply(system.events.validate_json(body))
+        return table, after
+
+    async def mint_player(self, game: Game, participants: frozenset[str], label: str) -> str:
+        token, viewer = mint(), player(*participants)
+        await self.store.add_tokens([token_row(token, game.id, viewer, label)])
+        game.viewers.add(viewer)
+        return token
+
+    async def snapshot(self, game: Game) -> None:
+        table = game.table
+        snapshot = Snapshot(table.version, table.state.model_dump_json(), table.standing)
+        await self.store.save_snapshot(game.id, snapshot)
+        game.snapshotted = snapshot.seq

@@ -1,0 +1,196 @@
+"""Running a command: parse → fill in the server's entropy → (under the table's lock) decide →
+append to the store and wait for the disk → apply to the in-memory table → encode for each
+role → answer → deliver to the subscribers. Nothing is applied or shown to anyone before it is
+on disk, so what a client saw is never lost; deliveries run in the order the commands were
+applied, each before the next command can apply.
+
+Several servers may share the database. A command decided on a copy that turned out to be
+behind finds its sequence taken when it appends: the server takes in what it missed and
+decides the command again on the table as it now stands. Each try is one ``attempt`` with a
+typed outcome, and the one loop that tries again is in ``execute``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from rules.errors import RuleError
+from server.errors import ConflictError, StaleError, StoreUnavailableError
+from server.store import Append, Store
+from server.tables.access import Principal
+from server.tables.audience import Audience, Neighbours, Outcome
+from server.tables.cache import Tables
+from server.tables.follower import Follower
+from server.tables.games import Game
+from server.tables.showing import show
+
+logger = logging.getLogger("seize")
+
+
+@dataclass(frozen=True)
+class Committed:
+    """The command's events are on disk: apply, publish, answer."""
+
+    answer: dict[str, Any]
+    outcome: Outcome
+    first: int
+    bodies: list[str]
+
+
+@dataclass(frozen=True)
+class Answered:
+    """A retry of a command already run (its idempotency key): the first answer, again."""
+
+    answer: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The rules, or a stale ``If-Match``, refuse it on the latest state."""
+
+    error: RuleError | StaleError
+
+
+class Retry:
+    """This copy was behind and has taken in what it missed: decide again."""
+
+
+Attempt = Committed | Answered | Refused | Retry
+
+
+def with_entropy(command: BaseModel) -> BaseModel:
+    """Every engine draw gets a fresh seed from the OS's cryptographic source; a seed sent by a
+    client is replaced, so no one can choose their own luck."""
+    if "seed" in type(command).model_fields:
+        return command.model_copy(update={"seed": secrets.randbits(128)})
+    return command
+
+
+class Runner:
+    def __init__(
+        self,
+        store: Store,
+        tables: Tables,
+        follower: Follower,
+        audience: Audience,
+        neighbours: Neighbours,
+        snapshot_every: int,
+    ) -> None:
+        self.store, self.tables, self.follower = store, tables, follower
+        self.audience, self.neighbours = audience, neighbours
+        self.snapshot_every = snapshot_every
+
+    async def execute(
+        self,
+        game: Game,
+        principal: Principal,
+        command: BaseModel,
+        key: str | None,
+        if_match: int | None,
+    ) -> dict[str, Any]:
+        """Run one command; returns ``{"seq", "events"}`` as the caller may see them.
+
+        Raises RuleError (refused), StaleError (``If-Match`` behind); a retry with the same
+        idempotency key returns the first answer and applies nothing.
+        """
+        command = with_entropy(command)
+        async with self.tables.holding(game) as held:
+            held.used = time.monotonic()
+            if if_match is not None and if_match > held.table.version:
+                await self.follower.caught_up(held)  # the client saw further, elsewhere
+            attempt = await self.attempt(held, principal, command, key, if_match)
+            while isinstance(attempt, Retry):
+                attempt = await self.attempt(held, principal, command, key, if_match)
+            if isinstance(attempt, Refused):
+                raise attempt.error
+            if isinstance(attempt, Committed):
+                await self._apply(held, attempt)
+            return attempt.answer
+
+    async def attempt(
+        self,
+        game: Game,
+        principal: Principal,
+        command: BaseModel,
+        key: str | None,
+        if_match: int | None,
+    ) -> Attempt:
+        """Decide the command on the copy held here and append it: one try."""
+        if (replay := await self._answered(game, principal, key)) is not None:
+            return Answered(replay)
+        table = game.table
+        if if_match is not None and if_match != table.version:
+            return Refused(StaleError(table.version))
+        first = table.version + 1
+        try:
+            outcome = show(game, command, principal.viewer, first)
+        except RuleError as refusal:
+            # Refused on this copy: another server may have moved the table on (the deal
+            # another worker just took); only a refusal of the latest stands.
+            if self.neighbours.shared and await self.follower.caught_up(game):
+                return Retry()
+            return Refused(refusal)
+        answer = {
+            "seq": first + len(outcome.events) - 1,
+            "events": outcome.by[principal.viewer].events,
+        }
+        remembered = (principal.token_hash, key, json.dumps(answer)) if key else None
+        bodies = [event.model_dump_json() for event in outcome.events]
+        try:
+            await self.store.append(
+                Append(
+                    table_id=game.id,
+                    first_seq=first,
+                    events=[
+                        (event.type, body)
+                        for event, body in zip(outcome.events, bodies, strict=True)
+                    ],
+                    idempotency=remembered,
+                )
+            )
+        except StoreUnavailableError:
+            # The write may have been committed before the connection was lost: the table
+            # leaves memory, so whatever next reaches it reads what the database holds.
+            self.tables.forget(game)
+            raise
+        except ConflictError:
+            # Another server sharing the database appended first: this copy is behind. It
+            # takes in what it missed, and the command is decided again (or answered as
+            # before, when what was taken is its idempotency key).
+            if await self.follower.caught_up(game) or await self._answered(game, principal, key):
+                return Retry()
+            return Refused(StaleError(table.version))
+        return Committed(answer, outcome, first, bodies)
+
+    async def _apply(self, game: Game, committed: Committed) -> None:
+        """What follows a commit: the copy moves on, the subscribers and other servers hear
+        of it, and now and then a snapshot shortens the next load."""
+        table, first, events = game.table, committed.first, committed.outcome.events
+        table.record(events, committed.outcome.state)
+        delivery = self.audience.publish(game.id, first, committed.outcome.by)
+        asyncio.get_running_loop().call_soon(delivery)
+        self.neighbours.publish(game.id, first, committed.bodies)
+        every = self.snapshot_every
+        if events and table.version // every > (first - 1) // every:
+            try:
+                await self.tables.snapshot(game)
+            except Exception:
+                # The command is committed and shown: it must be answered as done. A snapshot
+                # only shortens the next load, and the next one will be taken all the same.
+                logger.exception("snapshot not saved", extra={"table": game.id})
+
+    async def _answered(
+        self, game: Game, principal: Principal, key: str | None
+    ) -> dict[str, Any] | None:
+        """The answer already given to this command, when its idempotency key was used."""
+        if key is None:
+            return None
+        answered = await self.store.idempotent(game.id, principal.token_hash, key)
+        return None if answered is None else dict(json.loads(answered))

@@ -1,0 +1,89 @@
+"""Showing a command's outcome to every role before anything is stored.
+
+A command whose outcome some role could not be shown would leave a table nobody can read, so
+the server decides it, folds its events and renders them for every role the table's tokens
+serve first, and refuses it as its own fault if any of that fails. The roles are the table's
+(``Game.viewers``), never the subscribers of the moment: whether a command is accepted does
+not depend on who happens to be connected. A subscriber's role is always one of the table's,
+as it came in with one of its tokens (``follow``)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any, NoReturn
+
+from pydantic import BaseModel
+
+from rules.errors import RuleError
+from rules.roles import Viewer
+from rules.table import Undo
+from server.errors import ServerFaultError
+from server.tables.audience import Outcome, Shown
+from server.tables.games import Game
+
+logger = logging.getLogger("seize")
+
+
+def show(game: Game, command: BaseModel, actor: Viewer, first: int) -> Outcome:
+    """Decide the command and show its events to every role the table serves, the actor's
+    included. The one exception to refusing what some role cannot be shown is an undo on a
+    table whose view has already broken (a log written by an older version): it cannot make
+    things worse, and it is how the GM gets out."""
+    kind = str(getattr(command, "type", type(command).__name__))
+    try:
+        events = game.table.decide(command, actor)
+    except RuleError:
+        raise
+    except Exception:
+        fault(game, kind, first)
+    return shown(game, events, game.viewers | {actor}, kind, first, isinstance(command, Undo))
+
+
+def shown(
+    game: Game,
+    events: list[Any],
+    viewers: set[Viewer],
+    kind: str,
+    first: int,
+    repairing: bool,
+) -> Outcome:
+    """Fold events and show them to each of ``viewers``; raises ServerFaultError if that
+    fails, but for a view that was already broken while ``repairing``."""
+    table = game.table
+    try:
+        state = table.folded(events)
+        censored = {v: [table.censor(e, v) for e in events] for v in viewers}
+    except Exception:
+        fault(game, kind, first)
+    by: dict[Viewer, Shown] = {}
+    for viewer in viewers:
+        try:
+            encoded = [json.dumps(event) for event in censored[viewer]]
+        except Exception:
+            fault(game, kind, first)
+        try:
+            view: str | None = table.system.view(state, viewer).model_dump_json()
+        except Exception:
+            if not (repairing and not showable(game, viewer)):
+                fault(game, kind, first)
+            view = None
+        by[viewer] = Shown(censored[viewer], encoded, view)
+    return Outcome(events, state, by)
+
+
+def showable(game: Game, viewer: Viewer) -> bool:
+    """Whether the table as it stands can be shown to ``viewer``."""
+    try:
+        game.table.view(viewer).model_dump_json()
+    except Exception:
+        return False
+    return True
+
+
+def fault(game: Game, command: str, seq: int) -> NoReturn:
+    logger.exception(
+        "command refused: its outcome could not be shown",
+        extra={"table": game.id, "seq": seq, "command": command},
+    )
+    raise ServerFaultError(command) from None
