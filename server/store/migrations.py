@@ -1,4 +1,4 @@
-"""The schema, as the migrations that build it, for each backend.
+"""The schema, as the migrations that build it, written once for both backends.
 
 A database records the migrations applied to it in ``schema_version`` (one row per version).
 Opening a store applies, in order and in one transaction, every migration it has not yet had;
@@ -11,103 +11,66 @@ A migration is never edited once released: a change to the schema is a new migra
 
 from __future__ import annotations
 
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from server.errors import SchemaTooNewError
+from server.store.sql import Dialect, Query, Rows
 
 
 @dataclass(frozen=True)
 class Migration:
     version: int
     does: str
-    sqlite: tuple[str, ...]
-    postgres: tuple[str, ...]
+    statements: tuple[str, ...]
+    """In the shared spelling of ``sql.py``: each dialect's words make it each database's."""
 
 
-SCHEMA_VERSION = {
-    "sqlite": "create table if not exists schema_version ("
-    " version integer primary key, applied real not null)",
-    "postgres": "create table if not exists schema_version ("
-    " version integer primary key, applied double precision not null)",
-}
+SCHEMA_VERSION = (
+    "create table if not exists schema_version ("
+    " version integer primary key, applied {real} not null)"
+)
 
 MIGRATIONS = (
     Migration(
         1,
         "tables, events keyed by (table id, sequence), hashed tokens, idempotency answers and "
         "snapshots",
-        sqlite=(
-            """create table if not exists tables (
+        (
+            """{create_or_adopt} tables (
                 id text primary key,
                 system text not null,
                 name text not null,
                 options text not null,
-                created real not null
+                created {real} not null
             )""",
-            """create table if not exists events (
+            """{create_or_adopt} events (
                 table_id text not null references tables(id),
-                seq integer not null,
+                seq {bigint} not null,
                 type text not null,
                 body text not null,
-                at real not null,
+                at {real} not null,
                 primary key (table_id, seq)
-            ) without rowid""",
-            """create table if not exists tokens (
-                hash blob primary key,
+            ){without_rowid}""",
+            """{create_or_adopt} tokens (
+                hash {blob} primary key,
                 table_id text not null references tables(id),
                 role text not null,
                 participants text not null,
                 label text not null,
-                created real not null
+                created {real} not null
             )""",
-            """create table if not exists idempotency (
+            """{create_or_adopt} idempotency (
                 table_id text not null,
-                token_hash blob not null,
+                token_hash {blob} not null,
                 key text not null,
                 response text not null,
                 primary key (table_id, token_hash, key)
-            ) without rowid""",
-            """create table if not exists snapshots (
+            ){without_rowid}""",
+            """{create_or_adopt} snapshots (
                 table_id text primary key references tables(id),
-                seq integer not null,
-                state text not null,
-                standing text not null
-            )""",
-        ),
-        postgres=(
-            """create table tables (
-                id text primary key,
-                system text not null,
-                name text not null,
-                options text not null,
-                created double precision not null
-            )""",
-            """create table events (
-                table_id text not null references tables(id),
-                seq bigint not null,
-                type text not null,
-                body text not null,
-                at double precision not null,
-                primary key (table_id, seq)
-            )""",
-            """create table tokens (
-                hash bytea primary key,
-                table_id text not null references tables(id),
-                role text not null,
-                participants text not null,
-                label text not null,
-                created double precision not null
-            )""",
-            """create table idempotency (
-                table_id text not null,
-                token_hash bytea not null,
-                key text not null,
-                response text not null,
-                primary key (table_id, token_hash, key)
-            )""",
-            """create table snapshots (
-                table_id text primary key references tables(id),
-                seq bigint not null,
+                seq {bigint} not null,
                 state text not null,
                 standing text not null
             )""",
@@ -117,11 +80,7 @@ MIGRATIONS = (
         2,
         "index tokens by table (a table's roles, revoking a label) and tables by name (the "
         "demo tables), which were found by reading every row",
-        sqlite=(
-            "create index tokens_by_table on tokens (table_id, label)",
-            "create index tables_by_name on tables (name, created)",
-        ),
-        postgres=(
+        (
             "create index tokens_by_table on tokens (table_id, label)",
             "create index tables_by_name on tables (name, created)",
         ),
@@ -131,23 +90,14 @@ MIGRATIONS = (
         "the latest report of each device at a table, which lived in one server's memory: with "
         "several servers on one database, the console's read reached another server than the "
         "device's report and found no devices",
-        sqlite=(
+        (
             """create table device_reports (
                 table_id text not null references tables(id),
                 device text not null,
                 report text not null,
-                reported real not null,
+                reported {real} not null,
                 primary key (table_id, device)
-            ) without rowid""",
-        ),
-        postgres=(
-            """create table device_reports (
-                table_id text not null references tables(id),
-                device text not null,
-                report text not null,
-                reported double precision not null,
-                primary key (table_id, device)
-            )""",
+            ){without_rowid}""",
         ),
     ),
 )
@@ -159,3 +109,22 @@ def pending(version: int) -> list[Migration]:
     if version > LATEST:
         raise SchemaTooNewError(version, LATEST)
     return [migration for migration in MIGRATIONS if migration.version > version]
+
+
+async def migrate(dialect: Dialect, execute: Callable[[Query], Awaitable[Rows]]) -> None:
+    """Bring the database's schema to the latest version, in the caller's transaction.
+    ``execute`` runs a query on that transaction's connection: SQLite migrates on its reading
+    connection before its writer starts, PostgreSQL on one of its pool's."""
+    if dialect.lock_migrations is not None:
+        await execute(Query(dialect.lock_migrations))
+    await execute(Query(SCHEMA_VERSION))
+    ((version,),) = await execute(Query("select coalesce(max(version), 0) from schema_version"))
+    for migration in pending(version):
+        for statement in migration.statements:
+            await execute(Query(statement))
+        await execute(
+            Query(
+                "insert into schema_version values (:version, :applied)",
+                {"version": migration.version, "applied": time.time()},
+            )
+        )

@@ -12,26 +12,18 @@ that handing them to a thread would cost more than it saves.
 from __future__ import annotations
 
 import asyncio
-import json
 import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
 
-from server.errors import ConflictError
-from server.store import Append, Snapshot, TableRow, TokenRow
-from server.store.migrations import SCHEMA_VERSION, pending
+from server.store.migrations import migrate
+from server.store.sql import SQLITE, Query, Rows, SqlStore
 
-T = TypeVar("T")
-Write = Callable[[sqlite3.Connection], Any]
+Write = tuple[tuple[Query, ...], asyncio.Future[Rows]]
 BUSY_MS = 5000
 """Milliseconds a connection waits on another process's lock before it answers "locked"."""
-AT_ONCE = 500
-"""Tables or tokens asked about in one statement: well under SQLite's limit on bound
-parameters."""
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -40,6 +32,7 @@ def _connect(path: Path) -> sqlite3.Connection:
     _write_ahead(connection)
     connection.execute("pragma synchronous=full")
     connection.execute("pragma foreign_keys=on")
+    connection.create_function("host_clock", 0, time.time)  # the dialect's clock (sql.py)
     return connection
 
 
@@ -59,45 +52,42 @@ def _write_ahead(connection: sqlite3.Connection) -> None:
             time.sleep(0.01)
 
 
-def migrate(connection: sqlite3.Connection) -> None:
-    """Bring the file's schema to the latest version, in one transaction."""
-    connection.execute("begin immediate")
-    try:
-        connection.execute(SCHEMA_VERSION["sqlite"])
-        (version,) = connection.execute(
-            "select coalesce(max(version), 0) from schema_version"
-        ).fetchone()
-        for migration in pending(version):
-            for statement in migration.sqlite:
-                connection.execute(statement)
-            connection.execute(
-                "insert into schema_version values (?, ?)", (migration.version, time.time())
-            )
-    except BaseException:
-        connection.execute("rollback")
-        raise
-    connection.execute("commit")
+def _execute(connection: sqlite3.Connection, query: Query) -> Rows:
+    if query.each is None:
+        return connection.execute(*SQLITE.spell(query.text, query.values)).fetchall()
+    connection.executemany(*SQLITE.spell_each(query.text, query.each))
+    return []
 
 
-class SqliteStore:
+class SqliteStore(SqlStore):
     """The SQLite file: reads on the caller's thread, writes on the writer thread."""
+
+    dialect = SQLITE
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._queue: queue.SimpleQueue[tuple[Write, asyncio.Future[Any]] | None] = (
-            queue.SimpleQueue()
-        )
+        self._queue: queue.SimpleQueue[Write | None] = queue.SimpleQueue()
         self._writer = threading.Thread(target=self._write_loop, name="seize-store", daemon=True)
 
     async def open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._read = _connect(self.path)
         try:
-            migrate(self._read)
+            await self._migrate()
         except BaseException:  # a schema too new: the file is left as it was, and let go
             self._read.close()
             raise
         self._writer.start()
+
+    async def _migrate(self) -> None:
+        """Migrate in one transaction on the reading connection, the writer not yet started."""
+        self._read.execute("begin immediate")
+        try:
+            await migrate(SQLITE, self._fetch)
+        except BaseException:
+            self._read.execute("rollback")
+            raise
+        self._read.execute("commit")
 
     async def close(self) -> None:
         """Finish queued writes and close the file."""
@@ -108,13 +98,14 @@ class SqliteStore:
     async def ping(self) -> None:
         self._read.execute("select 1 from schema_version limit 1").fetchone()
 
-    # Writes ------------------------------------------------------------------------------
-
-    async def write(self, action: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``action`` in a transaction on the writer thread; returns once it is on disk."""
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.put((action, future))
+    async def _write(self, *queries: Query) -> Rows:
+        """Queue the queries for the writer thread; returns once they are on disk."""
+        future: asyncio.Future[Rows] = asyncio.get_running_loop().create_future()
+        self._queue.put((queries, future))
         return await future
+
+    async def _fetch(self, query: Query) -> Rows:
+        return _execute(self._read, query)
 
     def _write_loop(self) -> None:
         connection = _connect(self.path)
@@ -136,201 +127,34 @@ class SqliteStore:
         connection.close()
 
     @staticmethod
-    def _commit(
-        connection: sqlite3.Connection, batch: list[tuple[Write, asyncio.Future[Any]]]
-    ) -> None:
-        outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
+    def _commit(connection: sqlite3.Connection, batch: list[Write]) -> None:
+        outcomes: list[tuple[asyncio.Future[Rows], Rows, BaseException | None]] = []
         connection.execute("begin immediate")
-        for action, future in batch:
+        for queries, future in batch:
             connection.execute("savepoint write")
             try:
-                result = action(connection)
+                rows: Rows = []
+                for query in queries:
+                    rows = _execute(connection, query)
             except Exception as failed:  # one write's failure is its caller's, not the batch's
                 connection.execute("rollback to write")
-                outcomes.append((future, None, failed))
+                outcomes.append((future, [], failed))
             else:
-                outcomes.append((future, result, None))
+                outcomes.append((future, rows, None))
             connection.execute("release write")
         try:
             connection.execute("commit")
         except sqlite3.Error as lost:
             connection.execute("rollback")
-            outcomes = [(future, None, lost) for future, _, _ in outcomes]
+            outcomes = [(future, [], lost) for future, _, _ in outcomes]
         for future, result, error in outcomes:
             future.get_loop().call_soon_threadsafe(_settle, future, result, error)
 
-    async def create_table(self, row: TableRow, tokens: Sequence[TokenRow]) -> None:
-        def create(connection: sqlite3.Connection) -> None:
-            connection.execute(
-                "insert into tables values (?, ?, ?, ?, ?)",
-                (row.id, row.system, row.name, row.options, time.time()),
-            )
-            _insert_tokens(connection, tokens)
 
-        await self.write(create)
-
-    async def add_tokens(self, tokens: Sequence[TokenRow]) -> None:
-        await self.write(lambda connection: _insert_tokens(connection, tokens))
-
-    async def revoke_tokens(self, table_id: str, label: str) -> list[bytes]:
-        return await self.write(
-            lambda connection: [
-                row[0]
-                for row in connection.execute(
-                    "delete from tokens where table_id = ? and label = ? returning hash",
-                    (table_id, label),
-                ).fetchall()
-            ]
-        )
-
-    async def append(self, append: Append) -> None:
-        await self.write(lambda connection: _append(connection, append))
-
-    async def save_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
-        await self.write(
-            lambda connection: connection.execute(
-                "insert into snapshots values (?, ?, ?, ?) on conflict (table_id) do update"
-                " set seq = excluded.seq, state = excluded.state, standing = excluded.standing"
-                " where excluded.seq > snapshots.seq",
-                (table_id, snapshot.seq, snapshot.state, json.dumps(snapshot.standing)),
-            )
-        )
-
-    async def save_device_report(self, table_id: str, device: str, report: str, keep: int) -> None:
-        def save(connection: sqlite3.Connection) -> None:
-            # Stamped on the writer thread: this file's writers take turns, so the stamps are in
-            # the order the reports are committed.
-            connection.execute(
-                "insert into device_reports values (?, ?, ?, ?) on conflict (table_id, device)"
-                " do update set report = excluded.report, reported = excluded.reported",
-                (table_id, device, report, time.time()),
-            )
-            connection.execute(
-                "delete from device_reports where table_id = ? and device <> ? and device not in"
-                " (select device from device_reports where table_id = ? and device <> ?"
-                " order by reported desc, device limit ?)",
-                (table_id, device, table_id, device, keep - 1),
-            )
-
-        await self.write(save)
-
-    # Reads -------------------------------------------------------------------------------
-
-    async def table(self, table_id: str) -> TableRow | None:
-        found = self._read.execute(
-            "select id, system, name, options from tables where id = ?", (table_id,)
-        ).fetchone()
-        return TableRow(*found) if found else None
-
-    async def tables_named(self, name: str) -> list[TableRow]:
-        rows = self._read.execute(
-            "select id, system, name, options from tables where name = ? order by created",
-            (name,),
-        ).fetchall()
-        return [TableRow(*row) for row in rows]
-
-    async def events(self, table_id: str, after: int = 0) -> list[tuple[int, str]]:
-        return self._read.execute(
-            "select seq, body from events where table_id = ? and seq > ? order by seq",
-            (table_id, after),
-        ).fetchall()
-
-    async def heads(self, table_ids: Sequence[str]) -> dict[str, int]:
-        return dict(
-            self._in_parts(
-                "select table_id, max(seq) from events where table_id in ({}) group by table_id",
-                table_ids,
-            )
-        )
-
-    async def tokens_kept(self, token_hashes: Collection[bytes]) -> set[bytes]:
-        return {
-            row[0]
-            for row in self._in_parts("select hash from tokens where hash in ({})", token_hashes)
-        }
-
-    def _in_parts(self, query: str, values: Collection[Any]) -> list[Any]:
-        """The rows of ``query`` for ``values`` in its ``in ({})``, asked a part at a time."""
-        listed, rows = list(values), []
-        for start in range(0, len(listed), AT_ONCE):
-            some = listed[start : start + AT_ONCE]
-            rows += self._read.execute(query.format(", ".join("?" * len(some))), some).fetchall()
-        return rows
-
-    async def snapshot(self, table_id: str) -> Snapshot | None:
-        found = self._read.execute(
-            "select seq, state, standing from snapshots where table_id = ?", (table_id,)
-        ).fetchone()
-        if not found:
-            return None
-        return Snapshot(seq=found[0], state=found[1], standing=tuple(json.loads(found[2])))
-
-    async def token(self, token_hash: bytes) -> TokenRow | None:
-        found = self._read.execute(
-            "select hash, table_id, role, participants, label from tokens where hash = ?",
-            (token_hash,),
-        ).fetchone()
-        if not found:
-            return None
-        return TokenRow(found[0], found[1], found[2], tuple(json.loads(found[3])), found[4])
-
-    async def bindings(self, table_id: str) -> list[tuple[str, tuple[str, ...]]]:
-        rows = self._read.execute(
-            "select distinct role, participants from tokens where table_id = ?", (table_id,)
-        ).fetchall()
-        return [(role, tuple(json.loads(participants))) for role, participants in rows]
-
-    async def idempotent(self, table_id: str, token_hash: bytes, key: str) -> str | None:
-        found = self._read.execute(
-            "select response from idempotency where table_id = ? and token_hash = ? and key = ?",
-            (table_id, token_hash, key),
-        ).fetchone()
-        return found[0] if found else None
-
-    async def device_reports(self, table_id: str) -> list[tuple[str, str, float]]:
-        return self._read.execute(
-            "select device, report, reported from device_reports where table_id = ?"
-            " order by reported, device",
-            (table_id,),
-        ).fetchall()
-
-
-def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+def _settle(future: asyncio.Future[Rows], result: Rows, error: BaseException | None) -> None:
     if future.cancelled():
         return
     if error is not None:
         future.set_exception(error)
     else:
         future.set_result(result)
-
-
-def _insert_tokens(connection: sqlite3.Connection, tokens: Sequence[TokenRow]) -> None:
-    connection.executemany(
-        "insert into tokens values (?, ?, ?, ?, ?, ?)",
-        [
-            (t.hash, t.table_id, t.role, json.dumps(t.participants), t.label, time.time())
-            for t in tokens
-        ],
-    )
-
-
-def _append(connection: sqlite3.Connection, append: Append) -> None:
-    now = time.time()
-    try:
-        connection.executemany(
-            "insert into events values (?, ?, ?, ?, ?)",
-            [
-                (append.table_id, append.first_seq + n, kind, body, now)
-                for n, (kind, body) in enumerate(append.events)
-            ],
-        )
-        if append.idempotency is not None:
-            token_hash, key, response = append.idempotency
-            connection.execute(
-                "insert into idempotency values (?, ?, ?, ?)",
-                (append.table_id, token_hash, key, response),
-            )
-    except sqlite3.IntegrityError as refused:
-        if refused.sqlite_errorname != "SQLITE_CONSTRAINT_PRIMARYKEY":
-            raise  # not a sequence or key taken, but a failure (a trigger, a full disk)
-        raise ConflictError(str(refused)) from refused
