@@ -8,126 +8,21 @@ starts and stops itself."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
-import json
 import os
 import signal
-import time
-import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 
-from tests.server.following import POOL
+from tests.server.following import acknowledged, command, following, new_rcs_table
 from tests.server.private_postgres import PrivatePostgres, private_postgres
 from tests.server.process import UNLIMITED, ServerProcess
 from tests.server.redis_server import RedisServer
 
 pytestmark = pytest.mark.sqlite_only  # each test runs its own PostgreSQL
-
-
-class Subscriber:
-    """Follows a table on one server with ``?after=``; comes back, to the same server, only when
-    told to, from the sequence the goodbye names (or its last, if the connection just closed)."""
-
-    def __init__(self, session: aiohttp.ClientSession, url: str, table: dict[str, Any]) -> None:
-        self.session, self.url, self.table = session, url, table
-        self.seen: list[int] = []
-        self.goodbyes: list[dict[str, Any]] = []
-        self.first_connection: list[int] | None = None
-        self.connected = asyncio.Event()
-
-    async def run(self) -> None:
-        headers = {"Authorization": f"Bearer {self.table['gm_token']}"}
-        while True:
-            after = self.seen[-1] if self.seen else 0
-            try:
-                async with self.session.ws_connect(
-                    f"{self.url}/api/tables/{self.table['id']}/ws?after={after}",
-                    headers=headers,
-                    heartbeat=None,
-                ) as ws:
-                    self.connected.set()
-                    async for message in ws:
-                        frame = json.loads(message.data)
-                        if frame["type"] == "event":
-                            self.seen.append(frame["seq"])
-                        elif frame["type"] == "bye":
-                            self.goodbyes.append(frame)
-                            break
-            except (aiohttp.ClientConnectionError, aiohttp.WSServerHandshakeError):
-                pass  # the server or its database is away: it is asked again shortly
-            if self.first_connection is None:
-                self.first_connection = list(self.seen)
-            await asyncio.sleep(0.1)
-
-    async def until(self, last: int, seconds: float = 60) -> list[int]:
-        """Wait until this subscriber has seen ``last`` (the waiting is bounded)."""
-        deadline = time.monotonic() + seconds
-        while not (self.seen and self.seen[-1] >= last):
-            assert time.monotonic() < deadline, f"saw {self.seen}, waiting for {last}"
-            await asyncio.sleep(0.05)
-        return self.seen
-
-
-@contextlib.asynccontextmanager
-async def following(
-    session: aiohttp.ClientSession, url: str, table: dict[str, Any]
-) -> AsyncIterator[Subscriber]:
-    subscriber = Subscriber(session, url, table)
-    task = asyncio.create_task(subscriber.run())
-    try:
-        await asyncio.wait_for(subscriber.connected.wait(), 30)
-        yield subscriber
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-
-
-async def command(
-    session: aiohttp.ClientSession, url: str, table: dict[str, Any], key: str | None
-) -> tuple[int, Any]:
-    """One command, with an idempotency key if given: its status and answer (0: no answer)."""
-    headers = {"Authorization": f"Bearer {table['gm_token']}"}
-    if key is not None:
-        headers["Idempotency-Key"] = key
-    try:
-        async with session.post(
-            f"{url}/api/tables/{table['id']}/commands",
-            json=POOL,
-            headers=headers,
-            timeout=aiohttp.ClientTimeout(total=10),
-        ) as answer:
-            return answer.status, await answer.json()
-    except (aiohttp.ClientError, TimeoutError):
-        return 0, None
-
-
-async def acknowledged(
-    session: aiohttp.ClientSession, url: str, table: dict[str, Any], seconds: float = 60
-) -> int:
-    """Send one command until it is acknowledged (the same key each time, so once); its seq."""
-    key, deadline = uuid.uuid4().hex, time.monotonic() + seconds
-    while True:
-        status, answer = await command(session, url, table, key)
-        if status == 200:
-            return int(answer["seq"])
-        assert time.monotonic() < deadline, f"never acknowledged: {status} {answer}"
-        await asyncio.sleep(0.1)
-
-
-async def new_rcs_table(session: aiohttp.ClientSession, url: str) -> dict[str, Any]:
-    async with session.post(
-        f"{url}/api/tables", json={"system": "megatraveller-rcs", "name": "faults"}
-    ) as answer:
-        assert answer.status == 201, await answer.text()
-        table: dict[str, Any] = await answer.json()
-        return table
 
 
 def servers(postgres: PrivatePostgres, folder: Path, count: int, **settings: Any) -> list[Any]:
