@@ -28,10 +28,11 @@ from server.errors import (
 )
 from server.http.context import SEIZE, Seize
 from server.http.metrics import every_workers_figures, render
+from server.http.routes import EVERYONE, GM, Content, Parameter, Route, ref, refusals
 from server.tables.access import Principal, admin_allowed, client_address, text_header
 from server.tables.games import Game
+from server.tables.systems import SYSTEMS
 
-routes = web.RouteTableDef()
 log = logging.getLogger("seize")
 
 
@@ -251,7 +252,6 @@ def limited(wait: float | None, message: str) -> None:
         )
 
 
-@routes.post("/api/tables")
 async def create_table(request: web.Request) -> web.Response:
     seize = request.app[SEIZE]
     if seize.admin_token is None:
@@ -309,7 +309,6 @@ def view_of(game: Game, viewer: Viewer) -> dict[str, Any]:
     return view
 
 
-@routes.get("/api/tables/{table_id}")
 async def read_table(request: web.Request) -> web.Response:
     game = await game_of(request)
     principal = await caller(request, game)
@@ -335,7 +334,6 @@ async def read_table(request: web.Request) -> web.Response:
     return web.json_response(answer.model_dump())
 
 
-@routes.post("/api/tables/{table_id}/tokens")
 async def mint_token(request: web.Request) -> web.Response:
     game = await game_of(request)
     principal = await caller(request, game)
@@ -382,7 +380,6 @@ def idempotency_key(key: object, field: str) -> str | None:
     return key
 
 
-@routes.post("/api/tables/{table_id}/commands")
 async def command(request: web.Request) -> web.Response:
     # The copy as held: a command on a copy behind finds its sequence taken and is decided
     # again on the latest (Games.execute), so it needs no read of the store first.
@@ -475,7 +472,6 @@ async def settled(work: Awaitable[dict[str, Any]]) -> dict[str, Any] | Refusal:
         return Refusal.of(internal())
 
 
-@routes.get("/api/tables/{table_id}/events")
 async def events(request: web.Request) -> web.Response:
     game = await game_of(request)
     principal = await caller(request, game)
@@ -500,7 +496,6 @@ def sequence_param(raw: str | None) -> int:
     return after
 
 
-@routes.get("/healthz")
 async def health(request: web.Request) -> web.Response:
     seize: Seize = request.app[SEIZE]
     try:
@@ -515,9 +510,104 @@ async def health(request: web.Request) -> web.Response:
     return web.json_response({"status": "ok", "subscribers": seize.hub.subscribers})
 
 
-@routes.get("/metrics")
 async def metrics(request: web.Request) -> web.Response:
     own = request.app[SEIZE].metrics.figures()
     return web.Response(
         text=render(every_workers_figures(own)), content_type="text/plain", charset="utf-8"
     )
+
+
+AFTER = Parameter(
+    "after",
+    "query",
+    {"type": "integer", "minimum": 0},
+    "The last sequence the client has seen",
+)
+"""Where a read of events, or a live subscription, starts."""
+
+ROUTES = [
+    Route(
+        "POST",
+        "/api/tables",
+        create_table,
+        "Create a table",
+        "createTable",
+        {201: Content("Created", NewTableAnswer), **refusals(400, 401, 413, 422, 429)},
+        body=Content("The system, a name and options", NewTable),
+    ),
+    Route(
+        "GET",
+        "/api/tables/{table_id}",
+        read_table,
+        "The table as the caller's role sees it",
+        "readTable",
+        {200: Content("The view", TableAnswer), **refusals(401, 403, 404, 429, 503)},
+        roles=EVERYONE,
+    ),
+    Route(
+        "POST",
+        "/api/tables/{table_id}/commands",
+        command,
+        "Send one command",
+        "sendCommand",
+        {
+            200: Content("Applied", CommandAnswer),
+            **refusals(400, 401, 403, 404, 409, 413, 422, 429, 500),
+        },
+        body=Content(
+            "A command of the table's system",
+            {"anyOf": [ref(f"{name}_command") for name in SYSTEMS]},
+        ),
+        roles=EVERYONE,
+        parameters=(
+            Parameter(
+                "Idempotency-Key",
+                "header",
+                {"type": "string", "minLength": 1, "maxLength": 200},
+                "A retry with the same key returns the first answer",
+            ),
+            Parameter(
+                "If-Match",
+                "header",
+                {"type": "string", "pattern": r'^(W/)?"?[0-9]{1,18}"?$'},
+                "The sequence it was made against; 409 if stale",
+            ),
+        ),
+    ),
+    Route(
+        "GET",
+        "/api/tables/{table_id}/events",
+        events,
+        "Events after a sequence, as the caller may see them",
+        "readEvents",
+        {200: Content("Events", EventsAnswer), **refusals(400, 401, 403, 404, 429)},
+        roles=EVERYONE,
+        parameters=(AFTER,),
+    ),
+    Route(
+        "POST",
+        "/api/tables/{table_id}/tokens",
+        mint_token,
+        "Mint a player token (GM)",
+        "mintToken",
+        {201: Content("Minted", NewTokenAnswer), **refusals(400, 401, 403, 404, 413, 422, 429)},
+        body=Content("The participants the token plays", NewToken),
+        roles=GM,
+    ),
+    Route(
+        "GET",
+        "/healthz",
+        health,
+        "Liveness",
+        "health",
+        {200: Content("Serving", media=None)},
+    ),
+    Route(
+        "GET",
+        "/metrics",
+        metrics,
+        "Prometheus metrics",
+        "metrics",
+        {200: Content("Prometheus text", media="text/plain")},
+    ),
+]

@@ -16,6 +16,7 @@ from server.devices import reports as devices
 from server.errors import StoreUnavailableError, internal, unavailable
 from server.http import api, following, handoff, openapi, pages
 from server.http.context import SEIZE, Seize
+from server.http.routes import add_routes
 from server.live import revocation
 from server.settings import Settings
 from server.vtt import dialects
@@ -85,13 +86,6 @@ async def logged(request: web.Request, handler: Handler) -> web.StreamResponse:
         )
 
 
-async def _openapi(request: web.Request) -> web.Response:
-    return web.json_response(request.app[OPENAPI])
-
-
-OPENAPI = web.AppKey("openapi", dict)
-
-
 async def _sweep(seize: Seize) -> None:
     """Now and then, let tables that sat idle leave memory."""
     idle = seize.settings.idle_table_seconds
@@ -114,17 +108,23 @@ def tls_context(cert: Path, key: Path) -> ssl.SSLContext:
     return context
 
 
+ROUTES = [
+    *api.ROUTES,
+    *following.ROUTES,
+    *dialects.ROUTES,
+    *vtt.ROUTES,
+    *devices.ROUTES,
+    *handoff.ROUTES,
+    *openapi.ROUTES,
+    *pages.ROUTES,
+]
+"""Every route the server serves, and documents: the rooms' tables joined."""
+
+
 def make_app(settings: Settings) -> web.Application:
     app = web.Application(middlewares=[cross_origin, logged], client_max_size=settings.max_body)
-    app.add_routes(api.routes)
-    app.add_routes(following.routes)
-    app.add_routes(dialects.routes)
-    app.add_routes(vtt.routes)
-    app.add_routes(devices.routes)
-    app.add_routes(handoff.routes)
-    app.router.add_get("/api/openapi.json", _openapi)
-    app.add_routes(pages.routes)
-    app[OPENAPI] = openapi.build()
+    add_routes(app, ROUTES)
+    app[openapi.OPENAPI] = openapi.build(ROUTES)
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
         app[SEIZE] = seize = await Seize.open(settings)

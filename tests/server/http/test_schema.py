@@ -48,7 +48,7 @@ def test_no_generated_request_gets_a_server_error(tmp_path: Path) -> None:
                 **os.environ,
                 "SCHEMATHESIS_HOOKS": "tests.server.schema_hooks",
                 "SEIZE_SCHEMA_TABLES": json.dumps(tables),
-                "PYTHONPATH": str(Path(__file__).parents[2]),
+                "PYTHONPATH": str(Path(__file__).parents[3]),
             },
         )
     assert run.returncode == 0, run.stdout[-3000:]

@@ -46,7 +46,7 @@ async def test_the_manifest_and_the_userscript_carry_the_installed_version(
 ) -> None:
     """Foundry offers a module update only when the manifest's version changes: it is the
     project's own, whatever it is (an upgraded server stands in here as a patched version)."""
-    project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    project = tomllib.loads((Path(__file__).parents[3] / "pyproject.toml").read_text())
     manifest = await (await client.get("/foundry/module.json")).json()
     assert manifest["version"] == project["project"]["version"]
     real = metadata.version
