@@ -17,7 +17,7 @@ from typing import Any
 from aiohttp import web
 
 from server.errors import problem
-from server.http.api import caller, game_of, json_body
+from server.http.api import caller, game_of, json_body, shape_fault
 from server.http.context import SEIZE, Seize
 from server.http.routes import GM, Content, Route, refusals
 
@@ -56,7 +56,11 @@ async def report(request: web.Request) -> web.Response:
 
 async def record(seize: Seize, table_id: str, device: str, status: dict[str, Any]) -> None:
     """Keep a device's latest report, from the network or from a device inside the server;
-    raises ReportError for one larger than ``MAX_REPORT``, and then stores nothing."""
+    raises ReportError for one larger than ``MAX_REPORT`` or holding a number JSON has not (a
+    sensor's NaN), and then stores nothing."""
+    fault = shape_fault(status, "body")
+    if fault is not None:
+        raise ReportError(": ".join(fault))
     report = json.dumps(status, default=str)
     if len(report) > MAX_REPORT:
         raise ReportError(f"a device's report is at most {MAX_REPORT} bytes of JSON")
@@ -81,10 +85,11 @@ ROUTES = [
         "reportDevice",
         {
             200: Content("Kept", {"type": "object", "properties": {"ok": {"const": True}}}),
-            **refusals(400, 401, 403, 404, 413, 422, 429),
+            **refusals(400, 401, 403, 404, 408, 413, 422, 429),
         },
         body=Content("How the device is: a JSON object", {"type": "object"}),
         roles=GM,
+        largest=2 * MAX_REPORT,  # room for a report's JSON laid out with spaces
     ),
     Route(
         "GET",

@@ -31,7 +31,7 @@ class Problem(BaseModel):
 
     error: str = Field(
         description="invalid, rule, forbidden, stale, not_found, unauthorized, "
-        "rate_limited, malformed"
+        "rate_limited, malformed, too_large, timeout"
     )
     message: str
     rule: str | None = None
@@ -75,6 +75,9 @@ class Route:
     roles: frozenset[Role] = frozenset()
     parameters: tuple[Parameter, ...] = ()
     description: str | None = None
+    largest: int | None = None
+    """Bytes its body may have, where fewer than ``max_body``: a body announced as larger is
+    refused before it is read, so what a route would refuse anyway costs no memory."""
 
     @property
     def template(self) -> str:
@@ -95,6 +98,7 @@ REASONS = {
     401: "No or unknown token",
     403: "Role may not",
     404: "No such table",
+    408: "The body stopped arriving (body_timeout)",
     409: "StaleError (If-Match)",
     413: "Body too large",
     422: "Invalid input or a rule broken",
@@ -109,10 +113,23 @@ def refusals(*statuses: int) -> dict[int, Content]:
     return {status: Content(REASONS[status], Problem) for status in statuses}
 
 
+LIMITS = web.AppKey("limits", dict[web.AbstractRoute, int])
+"""The routes that take smaller bodies than ``max_body``, and their limits."""
+
+
 def add_routes(app: web.Application, table: list[Route]) -> None:
     """Serve every route of the table."""
+    limits: dict[web.AbstractRoute, int] = {}
     for route in table:
         if route.method == "GET":
-            app.router.add_get(route.path, route.handler)  # and HEAD
+            served = app.router.add_get(route.path, route.handler)  # and HEAD
         else:
-            app.router.add_route(route.method, route.path, route.handler)
+            served = app.router.add_route(route.method, route.path, route.handler)
+        if route.largest is not None:
+            limits[served] = route.largest
+    app[LIMITS] = limits
+
+
+def body_limit(request: web.Request, max_body: int) -> int:
+    """The bytes the request's body may have: ``max_body``, or less where its route says."""
+    return min(max_body, request.app[LIMITS].get(request.match_info.route, max_body))

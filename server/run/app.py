@@ -56,13 +56,18 @@ async def cross_origin(request: web.Request, handler: Handler) -> web.StreamResp
 
 @web.middleware
 async def logged(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """One structured line per request; an unexpected failure is logged and answered as JSON."""
+    """One structured line per request; an unexpected failure is logged and answered as JSON; a
+    client that left while its body came is logged as that, not as a failure."""
     started = time.perf_counter()
-    status = 500
+    line = "request"
+    status: int | None = 500  # none when nobody was there to answer
     try:
         response = await handler(request)
         status = response.status
         return response
+    except api.Abandoned:
+        line, status = "request abandoned by its client while its body came", None
+        raise
     except web.HTTPException as error:
         status = error.status
         raise
@@ -76,7 +81,7 @@ async def logged(request: web.Request, handler: Handler) -> web.StreamResponse:
         raise internal() from None
     finally:
         log.info(
-            "request",
+            line,
             extra={
                 "method": request.method,
                 "path": request.path,

@@ -230,7 +230,7 @@ ROUTES = [
         "roll20Import",
         {
             200: Content("joined, skipped, refused", {"type": "object"}),
-            **refusals(400, 401, 403, 404, 413, 422, 429),
+            **refusals(400, 401, 403, 404, 408, 413, 422, 429),
         },
         body=Content(
             "Roll20's turnorder, parsed",
