@@ -24,7 +24,7 @@ def problem(
     **detail: Any,
 ) -> web.HTTPError:
     """An HTTP error with a JSON body, to raise."""
-    body = json.dumps({"error": error, "message": message, **detail})
+    body = json.dumps({"error": error, "message": message, **detail}, allow_nan=False)
     return kind(text=body, content_type="application/json", headers=headers)
 
 

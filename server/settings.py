@@ -68,7 +68,7 @@ class DeviceSetting(BaseModel):
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="SEIZE_", extra="forbid")
+    model_config = SettingsConfigDict(env_prefix="SEIZE_", extra="forbid", allow_inf_nan=False)
 
     host: str = "127.0.0.1"
     port: int = Field(default=8080, ge=0, le=65535)
@@ -88,6 +88,9 @@ class Settings(BaseSettings):
     )
     snapshot_every: int = Field(default=100, ge=1, description="Events between snapshots")
     max_body: int = Field(default=64 * 1024, ge=1024, description="Largest request body, bytes")
+    body_timeout: float = Field(
+        default=10.0, gt=0, description="Seconds a request body may take to arrive, else 408"
+    )
     rate_per_second: float = Field(default=50.0, gt=0, description="Requests a token may make")
     rate_burst: int = Field(default=100, ge=1)
     subscriber_backlog: int = Field(

@@ -17,15 +17,14 @@ from typing import Any
 from aiohttp import web
 
 from server.errors import problem
-from server.http.api import caller, game_of, json_body
+from server.http.api import caller, game_of, json_body, shape_fault
 from server.http.context import SEIZE, Seize
+from server.http.routes import GM, Content, Route, refusals
 
 MAX_DEVICES = 16
 """Reports a table keeps: more readers and trays than a table has hands."""
 MAX_REPORT = 2048
 """Bytes of one report as JSON: an adapter's report is a few hundred."""
-
-routes = web.RouteTableDef()
 
 
 class ReportError(ValueError):
@@ -41,7 +40,6 @@ async def _gm_only(request: web.Request) -> str:
     return game.id
 
 
-@routes.put("/api/tables/{table_id}/devices/{device}")
 async def report(request: web.Request) -> web.Response:
     table_id = await _gm_only(request)
     body = await json_body(request)
@@ -58,14 +56,17 @@ async def report(request: web.Request) -> web.Response:
 
 async def record(seize: Seize, table_id: str, device: str, status: dict[str, Any]) -> None:
     """Keep a device's latest report, from the network or from a device inside the server;
-    raises ReportError for one larger than ``MAX_REPORT``, and then stores nothing."""
+    raises ReportError for one larger than ``MAX_REPORT`` or holding a number JSON has not (a
+    sensor's NaN), and then stores nothing."""
+    fault = shape_fault(status, "body")
+    if fault is not None:
+        raise ReportError(": ".join(fault))
     report = json.dumps(status, default=str)
     if len(report) > MAX_REPORT:
         raise ReportError(f"a device's report is at most {MAX_REPORT} bytes of JSON")
     await seize.store.save_device_report(table_id, device, report, keep=MAX_DEVICES)
 
 
-@routes.get("/api/tables/{table_id}/devices")
 async def listed(request: web.Request) -> web.Response:
     table_id = await _gm_only(request)
     reports = await request.app[SEIZE].store.device_reports(table_id)
@@ -73,3 +74,40 @@ async def listed(request: web.Request) -> web.Response:
         device: {**json.loads(report), "reported": reported} for device, report, reported in reports
     }
     return web.json_response({"devices": devices})
+
+
+ROUTES = [
+    Route(
+        "PUT",
+        "/api/tables/{table_id}/devices/{device}",
+        report,
+        "A device's report of how it is (GM)",
+        "reportDevice",
+        {
+            200: Content("Kept", {"type": "object", "properties": {"ok": {"const": True}}}),
+            **refusals(400, 401, 403, 404, 408, 413, 422, 429),
+        },
+        body=Content("How the device is: a JSON object", {"type": "object"}),
+        roles=GM,
+        largest=2 * MAX_REPORT,  # room for a report's JSON laid out with spaces
+    ),
+    Route(
+        "GET",
+        "/api/tables/{table_id}/devices",
+        listed,
+        "Every device's latest report (GM)",
+        "readDevices",
+        {
+            200: Content(
+                "Each device's report, and when it came",
+                {
+                    "type": "object",
+                    "properties": {"devices": {"type": "object"}},
+                    "required": ["devices"],
+                },
+            ),
+            **refusals(401, 403, 404, 429),
+        },
+        roles=GM,
+    ),
+]

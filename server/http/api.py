@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 import logging
 import math
@@ -28,10 +30,20 @@ from server.errors import (
 )
 from server.http.context import SEIZE, Seize
 from server.http.metrics import every_workers_figures, render
+from server.http.routes import (
+    EVERYONE,
+    GM,
+    Content,
+    Parameter,
+    Route,
+    body_limit,
+    ref,
+    refusals,
+)
 from server.tables.access import Principal, admin_allowed, client_address, text_header
 from server.tables.games import Game
+from server.tables.systems import SYSTEMS
 
-routes = web.RouteTableDef()
 log = logging.getLogger("seize")
 
 
@@ -150,23 +162,64 @@ def _integer(digits: str) -> int:
     return int(digits)
 
 
-async def json_body(request: web.Request) -> Any:
-    """The request's JSON (a body over the size limit is refused with 413 by aiohttp), refused
-    with a 400 naming the place when it nests too deep or holds an integer too long."""
+class Abandoned(web.HTTPBadRequest):
+    """The client left before its body had all come: nobody hears the answer, and the log
+    says what happened rather than counting a failure of the server."""
+
+
+async def read_body(request: web.Request) -> bytes:
+    """The request's body, at most ``max_body`` bytes or less where its route says (``Route.
+    largest``). A body announced as larger is refused (413) before a byte of it is read, one
+    sent in chunks as soon as it grows past the limit, and one that stops arriving after
+    ``body_timeout`` seconds (408); each refusal closes the connection, so the rest of that
+    body is never kept."""
+    settings = request.app[SEIZE].settings
+    largest = body_limit(request, settings.max_body)
+    if (request.content_length or 0) > largest:
+        raise closing(too_large("body", largest))
+    body = bytearray()
     try:
-        raw = await request.read()
-    except web.HTTPRequestEntityTooLarge:
-        raise too_large("body", request.app[SEIZE].settings.max_body) from None
-    body = parse_json(raw, "body")
+        async with asyncio.timeout(settings.body_timeout):
+            async for chunk in request.content.iter_any():
+                body += chunk
+                if len(body) > largest:
+                    raise closing(too_large("body", largest))
+    except TimeoutError:
+        late = f"body: did not arrive within {settings.body_timeout:g} seconds"
+        raise closing(problem(web.HTTPRequestTimeout, "timeout", late, field="body")) from None
+    except ConnectionError:  # aiohttp's word for a client gone mid-body
+        raise Abandoned() from None
+    return bytes(body)
+
+
+def closing(error: web.HTTPError) -> web.HTTPError:
+    """``error``, answered with ``Connection: close``: the request's body was not all read."""
+    error.force_close()
+    return error
+
+
+async def json_body(request: web.Request) -> Any:
+    """The request's JSON (``read_body``), refused with a 400 naming the place when it nests
+    too deep, holds an integer too long or a number JSON has not (NaN, Infinity)."""
+    body = parse_json(await read_body(request), "body")
     check_shape(body, "body")
     return body
+
+
+strict_json = functools.partial(json.dumps, allow_nan=False)
+"""JSON as every other reader takes it: a NaN or an Infinity is a fault, never an answer."""
+
+
+def json_answer(data: Any, status: int = 200) -> web.Response:
+    """A JSON answer (``strict_json``)."""
+    return web.json_response(data, status=status, dumps=strict_json)
 
 
 def too_large(field: str, largest: int) -> web.HTTPError:
     """A 413 naming what was over ``max_body``."""
     body = {"error": "too_large", "message": f"{field}: over {largest} bytes", "field": field}
     return web.HTTPRequestEntityTooLarge(
-        max_size=largest, text=json.dumps(body), content_type="application/json"
+        max_size=largest, text=strict_json(body), content_type="application/json"
     )
 
 
@@ -184,18 +237,33 @@ def parse_json(raw: bytes | str, part: str) -> Any:
 
 
 def check_shape(value: Any, root: str) -> None:
-    """Refuse, naming the place, a value nested deeper than DEEPEST or holding an integer too
-    long; ``root`` names the value itself (the body, a message's command)."""
+    """Refuse, naming the place, what ``shape_fault`` finds."""
+    fault = shape_fault(value, root)
+    if fault is not None:
+        raise malformed(*fault)
+
+
+NOT_FINITE = "must be a finite number: NaN and Infinity are not JSON"
+
+
+def shape_fault(value: Any, root: str) -> tuple[str, str] | None:
+    """The place and the fault of a value nested deeper than DEEPEST, or holding an integer
+    too long or a number that is not finite (Python's JSON reads NaN, Infinity and 1e999, and
+    would write them back, where no other reader could take them); ``root`` names the value
+    itself (the body, a message's command, a device's report)."""
     pending: list[tuple[Any, str, int]] = [(value, root, 0)]
     while pending:
         value, where, depth = pending.pop()
         if depth > DEEPEST:
-            raise malformed(where, f"the {root} nests deeper than {DEEPEST} levels")
+            return where, f"the {root} nests deeper than {DEEPEST} levels"
         if isinstance(value, _Oversized):
-            raise malformed(where, f"an integer has more than {LONGEST_INTEGER} digits")
+            return where, f"an integer has more than {LONGEST_INTEGER} digits"
+        if isinstance(value, float) and not math.isfinite(value):
+            return where, NOT_FINITE
         if isinstance(value, dict | list):
             items = value.items() if isinstance(value, dict) else enumerate(value)
             pending.extend((v, _within(where, root, value, k), depth + 1) for k, v in items)
+    return None
 
 
 def _within(where: str, root: str, container: Any, key: Any) -> str:
@@ -251,7 +319,6 @@ def limited(wait: float | None, message: str) -> None:
         )
 
 
-@routes.post("/api/tables")
 async def create_table(request: web.Request) -> web.Response:
     seize = request.app[SEIZE]
     if seize.admin_token is None:
@@ -279,7 +346,7 @@ async def create_table(request: web.Request) -> web.Response:
         gm_token=created.gm_token,
         overlay_token=created.overlay_token,
     )
-    return web.json_response(answer.model_dump(), status=201)
+    return json_answer(answer.model_dump(), status=201)
 
 
 UNSHOWABLE = (
@@ -309,7 +376,6 @@ def view_of(game: Game, viewer: Viewer) -> dict[str, Any]:
     return view
 
 
-@routes.get("/api/tables/{table_id}")
 async def read_table(request: web.Request) -> web.Response:
     game = await game_of(request)
     principal = await caller(request, game)
@@ -332,10 +398,9 @@ async def read_table(request: web.Request) -> web.Response:
         view=view,
         fault=fault,
     )
-    return web.json_response(answer.model_dump())
+    return json_answer(answer.model_dump())
 
 
-@routes.post("/api/tables/{table_id}/tokens")
 async def mint_token(request: web.Request) -> web.Response:
     game = await game_of(request)
     principal = await caller(request, game)
@@ -359,7 +424,7 @@ async def mint_token(request: web.Request) -> web.Response:
         game, frozenset(spec.participants), spec.label
     )
     answer = NewTokenAnswer(token=token, participants=sorted(set(spec.participants)))
-    return web.json_response(answer.model_dump(), status=201)
+    return json_answer(answer.model_dump(), status=201)
 
 
 NOT_A_SEQUENCE = "must be a sequence number"
@@ -382,7 +447,6 @@ def idempotency_key(key: object, field: str) -> str | None:
     return key
 
 
-@routes.post("/api/tables/{table_id}/commands")
 async def command(request: web.Request) -> web.Response:
     # The copy as held: a command on a copy behind finds its sequence taken and is decided
     # again on the latest (Games.execute), so it needs no read of the store first.
@@ -391,7 +455,7 @@ async def command(request: web.Request) -> web.Response:
     if_match = _if_match(request)
     key = idempotency_key(text_header(request, "Idempotency-Key"), "Idempotency-Key")
     body = await json_body(request)
-    return web.json_response(
+    return json_answer(
         await apply_command(request.app[SEIZE], game, principal, body, key, if_match)
     )
 
@@ -475,7 +539,6 @@ async def settled(work: Awaitable[dict[str, Any]]) -> dict[str, Any] | Refusal:
         return Refusal.of(internal())
 
 
-@routes.get("/api/tables/{table_id}/events")
 async def events(request: web.Request) -> web.Response:
     game = await game_of(request)
     principal = await caller(request, game)
@@ -485,7 +548,7 @@ async def events(request: web.Request) -> web.Response:
         {"seq": seq, "event": table.censor(table.log[seq - 1], principal.viewer)}
         for seq in range(after + 1, table.version + 1)
     ]
-    return web.json_response(EventsAnswer(seq=table.version, events=shown).model_dump())
+    return json_answer(EventsAnswer(seq=table.version, events=shown).model_dump())
 
 
 def sequence_param(raw: str | None) -> int:
@@ -500,7 +563,6 @@ def sequence_param(raw: str | None) -> int:
     return after
 
 
-@routes.get("/healthz")
 async def health(request: web.Request) -> web.Response:
     seize: Seize = request.app[SEIZE]
     try:
@@ -512,12 +574,110 @@ async def health(request: web.Request) -> web.Response:
             "this server cannot reach its database just now",
             headers={"Retry-After": str(RETRY_AFTER)},
         ) from None
-    return web.json_response({"status": "ok", "subscribers": seize.hub.subscribers})
+    return json_answer({"status": "ok", "subscribers": seize.hub.subscribers})
 
 
-@routes.get("/metrics")
 async def metrics(request: web.Request) -> web.Response:
     own = request.app[SEIZE].metrics.figures()
     return web.Response(
         text=render(every_workers_figures(own)), content_type="text/plain", charset="utf-8"
     )
+
+
+AFTER = Parameter(
+    "after",
+    "query",
+    {"type": "integer", "minimum": 0},
+    "The last sequence the client has seen",
+)
+"""Where a read of events, or a live subscription, starts."""
+
+ROUTES = [
+    Route(
+        "POST",
+        "/api/tables",
+        create_table,
+        "Create a table",
+        "createTable",
+        {201: Content("Created", NewTableAnswer), **refusals(400, 401, 408, 413, 422, 429)},
+        body=Content("The system, a name and options", NewTable),
+    ),
+    Route(
+        "GET",
+        "/api/tables/{table_id}",
+        read_table,
+        "The table as the caller's role sees it",
+        "readTable",
+        {200: Content("The view", TableAnswer), **refusals(401, 403, 404, 429, 503)},
+        roles=EVERYONE,
+    ),
+    Route(
+        "POST",
+        "/api/tables/{table_id}/commands",
+        command,
+        "Send one command",
+        "sendCommand",
+        {
+            200: Content("Applied", CommandAnswer),
+            **refusals(400, 401, 403, 404, 408, 409, 413, 422, 429, 500),
+        },
+        body=Content(
+            "A command of the table's system",
+            {"anyOf": [ref(f"{name}_command") for name in SYSTEMS]},
+        ),
+        roles=EVERYONE,
+        parameters=(
+            Parameter(
+                "Idempotency-Key",
+                "header",
+                {"type": "string", "minLength": 1, "maxLength": 200},
+                "A retry with the same key returns the first answer",
+            ),
+            Parameter(
+                "If-Match",
+                "header",
+                {"type": "string", "pattern": r'^(W/)?"?[0-9]{1,18}"?$'},
+                "The sequence it was made against; 409 if stale",
+            ),
+        ),
+    ),
+    Route(
+        "GET",
+        "/api/tables/{table_id}/events",
+        events,
+        "Events after a sequence, as the caller may see them",
+        "readEvents",
+        {200: Content("Events", EventsAnswer), **refusals(400, 401, 403, 404, 429)},
+        roles=EVERYONE,
+        parameters=(AFTER,),
+    ),
+    Route(
+        "POST",
+        "/api/tables/{table_id}/tokens",
+        mint_token,
+        "Mint a player token (GM)",
+        "mintToken",
+        {
+            201: Content("Minted", NewTokenAnswer),
+            **refusals(400, 401, 403, 404, 408, 413, 422, 429),
+        },
+        body=Content("The participants the token plays", NewToken),
+        roles=GM,
+    ),
+    Route(
+        "GET",
+        "/healthz",
+        health,
+        "Liveness",
+        "health",
+        {200: Content("Serving", media=None)},
+    ),
+    Route(
+        "GET",
+        "/metrics",
+        metrics,
+        "Prometheus metrics",
+        "metrics",
+        {200: Content("Prometheus text", media="text/plain")},
+    ),
+]

@@ -21,8 +21,9 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from rules.roles import Viewer
 from server.http import socket_commands
-from server.http.api import caller, game_of, sequence_param, view_json
+from server.http.api import AFTER, caller, game_of, sequence_param, view_json
 from server.http.context import SEIZE
+from server.http.routes import EVERYONE, Content, Route, refusals
 from server.live.hub import (
     REVOKED,
     TOO_SLOW,
@@ -35,8 +36,6 @@ from server.live.hub import (
 )
 from server.tables.access import presented
 from server.tables.games import Game
-
-routes = web.RouteTableDef()
 
 SLOW = 4008  # WebSocket close code: the client fell behind and should resume
 SEND_BUFFER = 64 * 1024  # kernel memory a live connection may hold
@@ -134,7 +133,6 @@ def _after(request: web.Request, raw: str | None) -> int | None:
     return sequence_param(raw) if raw is not None else None
 
 
-@routes.get("/api/tables/{table_id}/ws")
 async def websocket(request: web.Request) -> web.WebSocketResponse:
     seize = request.app[SEIZE]
     game = await game_of(request)
@@ -185,7 +183,6 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     return ws
 
 
-@routes.get("/api/tables/{table_id}/sse")
 async def server_sent_events(request: web.Request) -> web.StreamResponse:
     seize = request.app[SEIZE]
     game = await game_of(request)
@@ -222,3 +219,35 @@ async def server_sent_events(request: web.Request) -> web.StreamResponse:
     finally:
         seize.hub.unsubscribe(game.id, subscriber)
     return response
+
+
+ROUTES = [
+    Route(
+        "GET",
+        "/api/tables/{table_id}/ws",
+        websocket,
+        "Follow the table live, and send commands, over a WebSocket",
+        "followWs",
+        {101: Content("Switching to WebSocket", media=None), **refusals(400, 401, 403, 404, 429)},
+        roles=EVERYONE,
+        parameters=(AFTER,),
+        description=(
+            "The server sends view, event and bye messages; the client may send "
+            "command messages, each answered on the socket (answer or refused) "
+            "after the command's own events. The message shapes are in docs/api.md."
+        ),
+    ),
+    Route(
+        "GET",
+        "/api/tables/{table_id}/sse",
+        server_sent_events,
+        "Follow the table live as Server-Sent Events (Last-Event-ID)",
+        "followSse",
+        {
+            200: Content("An event stream", media="text/event-stream"),
+            **refusals(400, 401, 403, 404, 429),
+        },
+        roles=EVERYONE,
+        parameters=(AFTER,),
+    ),
+]

@@ -18,10 +18,9 @@ from rules.roles import OVERLAY
 from server.errors import problem
 from server.http.api import caller, game_of
 from server.http.context import SEIZE
+from server.http.routes import GM, Content, Route, refusals
 from server.tables.access import OVERLAY_LABEL, mint, token_row
 from server.tables.games import Game
-
-routes = web.RouteTableDef()
 
 
 def qr_svg(url: str) -> str:
@@ -59,7 +58,6 @@ def _answer(url: str) -> web.Response:
     return web.json_response({"url": url, "svg": qr_svg(url)}, status=201)
 
 
-@routes.post("/api/tables/{table_id}/handoff/players/{participant}")
 async def player_link(request: web.Request) -> web.Response:
     """A fresh player link for one participant's phone, and its QR code."""
     game = await _gm_game(request)
@@ -74,7 +72,6 @@ async def player_link(request: web.Request) -> web.Response:
     return _answer(f"{_base(request)}/play/{quote(game.id)}?token={quote(token)}")
 
 
-@routes.post("/api/tables/{table_id}/handoff/overlay")
 async def overlay_link(request: web.Request) -> web.Response:
     """A fresh overlay link and its QR code; every older overlay link stops working."""
     game = await _gm_game(request)
@@ -83,3 +80,37 @@ async def overlay_link(request: web.Request) -> web.Response:
     token = mint()
     await seize.store.add_tokens([token_row(token, game.id, OVERLAY, OVERLAY_LABEL)])
     return _answer(f"{_base(request)}/overlay/{quote(game.id)}?token={quote(token)}")
+
+
+LINK = {
+    201: Content(
+        "Minted",
+        {
+            "type": "object",
+            "properties": {"url": {"type": "string"}, "svg": {"type": "string"}},
+            "required": ["url", "svg"],
+        },
+    ),
+    **refusals(401, 403, 404, 429),
+}
+
+ROUTES = [
+    Route(
+        "POST",
+        "/api/tables/{table_id}/handoff/players/{participant}",
+        player_link,
+        "A fresh player link and its QR code (GM)",
+        "handPlayer",
+        LINK,
+        roles=GM,
+    ),
+    Route(
+        "POST",
+        "/api/tables/{table_id}/handoff/overlay",
+        overlay_link,
+        "A fresh overlay link and its QR code; older ones are revoked (GM)",
+        "handOverlay",
+        LINK,
+        roles=GM,
+    ),
+]

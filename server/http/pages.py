@@ -7,9 +7,9 @@ from pathlib import Path
 
 from aiohttp import web
 
-STATIC = Path(str(resources.files("server").joinpath("static")))
+from server.http.routes import Content, Route
 
-routes = web.RouteTableDef()
+STATIC = Path(str(resources.files("server").joinpath("static")))
 
 
 def _page(name: str) -> web.Response:
@@ -20,28 +20,52 @@ def _page(name: str) -> web.Response:
     )
 
 
-@routes.get("/overlay/{table_id}")
 async def overlay(request: web.Request) -> web.Response:
     """The stream overlay; it asks for the table with the ``?token=`` it was loaded with."""
     return _page("overlay/overlay.html")
 
 
-@routes.get("/console")
-@routes.get("/console/{table_id}")
 async def console(request: web.Request) -> web.Response:
     """The GM console, and its start page that creates a table."""
     return _page("console/console.html")
 
 
-@routes.get("/play/{table_id}")
 async def play(request: web.Request) -> web.Response:
     """A player's page; it asks for the table with the ``?token=`` it was given."""
     return _page("play/play.html")
 
 
-@routes.get("/api/docs")
 async def docs(request: web.Request) -> web.Response:
     return _page("docs/docs.html")
 
 
-routes.static("/static", STATIC)
+async def static(request: web.Request) -> web.FileResponse:
+    """A file of the pages' folder; any name that leads out of it is no file here."""
+    root = STATIC.resolve()
+    try:
+        wanted = (root / request.match_info["path"]).resolve()
+        found = wanted.is_relative_to(root) and wanted.is_file()
+    except (OSError, ValueError):  # a name too long, or holding a NUL
+        found = False
+    if not found:
+        raise web.HTTPNotFound()
+    return web.FileResponse(wanted)
+
+
+PAGE = {200: Content("The page", media="text/html")}
+
+ROUTES = [
+    Route("GET", "/overlay/{table_id}", overlay, "The stream overlay", "overlayPage", PAGE),
+    Route("GET", "/console", console, "The GM console's start page", "consoleStart", PAGE),
+    Route("GET", "/console/{table_id}", console, "The GM console", "consolePage", PAGE),
+    Route("GET", "/play/{table_id}", play, "A player's page", "playPage", PAGE),
+    Route("GET", "/api/docs", docs, "This API's documentation, to read", "docsPage", PAGE),
+    Route(
+        "GET",
+        "/static/{path:.+}",
+        static,
+        "The pages' scripts and styles",
+        "staticFile",
+        {200: Content("The file", media=None), 404: Content("No such file", media=None)},
+    ),
+]

@@ -14,7 +14,6 @@ and status the HTTP route would answer with. See docs/api.md.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +30,7 @@ from server.http.api import (
     malformed,
     parse_json,
     settled,
+    strict_json,
     table_of,
     too_large,
 )
@@ -73,7 +73,7 @@ async def reply(seize: Seize, table_id: str, token: str, message: WSMessage) -> 
     outcome = await settled(_obey(seize, table_id, token, data, wait))
     if isinstance(outcome, Refusal):
         return refused(ident, outcome)
-    return Reply(json.dumps({"type": "answer", "id": ident, **outcome}), outcome["seq"])
+    return Reply(strict_json({"type": "answer", "id": ident, **outcome}), outcome["seq"])
 
 
 async def _obey(
@@ -97,7 +97,7 @@ def refused(ident: str | None, refusal: Refusal) -> Reply:
     }
     if refusal.retry_after is not None:
         body["retry_after"] = refusal.retry_after
-    return Reply(json.dumps(body))
+    return Reply(strict_json(body))
 
 
 def decoded(message: WSMessage, largest: int) -> Any:

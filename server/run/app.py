@@ -16,6 +16,7 @@ from server.devices import reports as devices
 from server.errors import StoreUnavailableError, internal, unavailable
 from server.http import api, following, handoff, openapi, pages
 from server.http.context import SEIZE, Seize
+from server.http.routes import add_routes
 from server.live import revocation
 from server.settings import Settings
 from server.vtt import dialects
@@ -55,13 +56,18 @@ async def cross_origin(request: web.Request, handler: Handler) -> web.StreamResp
 
 @web.middleware
 async def logged(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """One structured line per request; an unexpected failure is logged and answered as JSON."""
+    """One structured line per request; an unexpected failure is logged and answered as JSON; a
+    client that left while its body came is logged as that, not as a failure."""
     started = time.perf_counter()
-    status = 500
+    line = "request"
+    status: int | None = 500  # none when nobody was there to answer
     try:
         response = await handler(request)
         status = response.status
         return response
+    except api.Abandoned:
+        line, status = "request abandoned by its client while its body came", None
+        raise
     except web.HTTPException as error:
         status = error.status
         raise
@@ -75,7 +81,7 @@ async def logged(request: web.Request, handler: Handler) -> web.StreamResponse:
         raise internal() from None
     finally:
         log.info(
-            "request",
+            line,
             extra={
                 "method": request.method,
                 "path": request.path,
@@ -83,13 +89,6 @@ async def logged(request: web.Request, handler: Handler) -> web.StreamResponse:
                 "ms": round((time.perf_counter() - started) * 1000, 2),
             },
         )
-
-
-async def _openapi(request: web.Request) -> web.Response:
-    return web.json_response(request.app[OPENAPI])
-
-
-OPENAPI = web.AppKey("openapi", dict)
 
 
 async def _sweep(seize: Seize) -> None:
@@ -125,17 +124,23 @@ def tls_context(cert: Path, key: Path) -> ssl.SSLContext:
     return context
 
 
+ROUTES = [
+    *api.ROUTES,
+    *following.ROUTES,
+    *dialects.ROUTES,
+    *vtt.ROUTES,
+    *devices.ROUTES,
+    *handoff.ROUTES,
+    *openapi.ROUTES,
+    *pages.ROUTES,
+]
+"""Every route the server serves, and documents: the rooms' tables joined."""
+
+
 def make_app(settings: Settings) -> web.Application:
     app = web.Application(middlewares=[cross_origin, logged], client_max_size=settings.max_body)
-    app.add_routes(api.routes)
-    app.add_routes(following.routes)
-    app.add_routes(dialects.routes)
-    app.add_routes(vtt.routes)
-    app.add_routes(devices.routes)
-    app.add_routes(handoff.routes)
-    app.router.add_get("/api/openapi.json", _openapi)
-    app.add_routes(pages.routes)
-    app[OPENAPI] = openapi.build()
+    add_routes(app, ROUTES)
+    app[openapi.OPENAPI] = openapi.build(ROUTES)
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
         app[SEIZE] = seize = await Seize.open(settings)

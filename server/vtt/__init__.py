@@ -20,11 +20,10 @@ from typing import Any
 from aiohttp import web
 
 from server.http.context import SEIZE
+from server.http.routes import Content, Route
 
 HERE = Path(str(resources.files("server").joinpath("vtt")))
 FOUNDRY = HERE / "foundry"
-
-routes = web.RouteTableDef()
 
 
 def base_url(request: web.Request) -> str:
@@ -64,12 +63,10 @@ def manifest(base: str) -> dict[str, Any]:
     }
 
 
-@routes.get("/foundry/module.json")
 async def foundry_manifest(request: web.Request) -> web.Response:
     return web.json_response(manifest(base_url(request)))
 
 
-@routes.get("/foundry/module.zip")
 async def foundry_zip(request: web.Request) -> web.Response:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -122,6 +119,33 @@ def userscript(base: str) -> str:
     return header + "(() => {\n" + body + "\n" + main + "})();\n"
 
 
-@routes.get("/roll20/seize.user.js")
 async def roll20_userscript(request: web.Request) -> web.Response:
     return web.Response(text=userscript(base_url(request)), content_type="text/javascript")
+
+
+ROUTES = [
+    Route(
+        "GET",
+        "/foundry/module.json",
+        foundry_manifest,
+        "The Foundry VTT module's manifest, this server's address written in",
+        "foundryManifest",
+        {200: Content("The manifest", {"type": "object"})},
+    ),
+    Route(
+        "GET",
+        "/foundry/module.zip",
+        foundry_zip,
+        "The Foundry VTT module",
+        "foundryModule",
+        {200: Content("The module as a zip", media="application/zip")},
+    ),
+    Route(
+        "GET",
+        "/roll20/seize.user.js",
+        roll20_userscript,
+        "The Roll20 userscript, this server's address written in",
+        "roll20Userscript",
+        {200: Content("The userscript", media="text/javascript")},
+    ),
+]

@@ -17,10 +17,9 @@ from rules.roles import OVERLAY, Viewer
 from server.errors import ServerFaultError, problem
 from server.http.api import caller, game_of, invalid, json_body, server_fault, view_of
 from server.http.context import SEIZE
+from server.http.routes import EVERYONE, GM, Content, Parameter, Route, refusals
 from server.tables.games import Game
 from server.tables.turns import TurnOrder, turn_order
-
-routes = web.RouteTableDef()
 
 ROLL20_PREFIX = "r20"  # a participant imported from a Roll20 token: r20 + the token's id
 ROLL20_ID = 64 - len(ROLL20_PREFIX)  # so that r20 + the id is still a participant id
@@ -83,14 +82,12 @@ def roll20_turnorder(order: TurnOrder, page: str) -> list[dict[str, Any]]:
     ]
 
 
-@routes.get("/api/tables/{table_id}/foundry/combat")
 async def foundry(request: web.Request) -> web.Response:
     game = await game_of(request)
     order = await _order(request, game)
     return web.json_response(foundry_combat(game.id, game.system.name, order))
 
 
-@routes.get("/api/tables/{table_id}/roll20/turnorder")
 async def roll20(request: web.Request) -> web.Response:
     game = await game_of(request)
     order = await _order(request, game)
@@ -135,7 +132,6 @@ def _join(system: str, pid: str, name: str, defaults: Defaults) -> dict[str, Any
     }
 
 
-@routes.put("/api/tables/{table_id}/roll20/turnorder")
 async def roll20_import(request: web.Request) -> web.Response:
     """Join everyone in a Roll20 turn order who is not at the table yet (GM only)."""
     game = await game_of(request)
@@ -189,3 +185,73 @@ def _entries(body: Any) -> list[Any]:
             field="body",
         )
     return body
+
+
+PUBLIC = Parameter(
+    "as",
+    "query",
+    {"enum": ["public"]},
+    "Render the public view, whatever the token: what a VTT may write where every player can "
+    "read it",
+)
+
+ROUTES = [
+    Route(
+        "GET",
+        "/api/tables/{table_id}/foundry/combat",
+        foundry,
+        "The table as a Foundry VTT Combat document",
+        "foundryCombat",
+        {
+            200: Content("round, turn, combatants", {"type": "object"}),
+            **refusals(401, 403, 404, 429),
+        },
+        roles=EVERYONE,
+        parameters=(PUBLIC,),
+    ),
+    Route(
+        "GET",
+        "/api/tables/{table_id}/roll20/turnorder",
+        roll20,
+        "The table as Roll20's turn order, the current actor first",
+        "roll20TurnOrder",
+        {
+            200: Content("Turn order entries", {"type": "array", "items": {"type": "object"}}),
+            **refusals(401, 403, 404, 429),
+        },
+        roles=EVERYONE,
+        parameters=(PUBLIC, Parameter("page", "query", {"type": "string"})),
+    ),
+    Route(
+        "PUT",
+        "/api/tables/{table_id}/roll20/turnorder",
+        roll20_import,
+        "Join everyone in a Roll20 turn order (GM)",
+        "roll20Import",
+        {
+            200: Content("joined, skipped, refused", {"type": "object"}),
+            **refusals(400, 401, 403, 404, 408, 413, 422, 429),
+        },
+        body=Content(
+            "Roll20's turnorder, parsed",
+            {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["id"],
+                    "properties": {
+                        "id": {"type": "string"},
+                        "pr": {},
+                        "custom": {"type": "string"},
+                        "_pageid": {"type": "string"},
+                    },
+                },
+            },
+        ),
+        roles=GM,
+        parameters=(
+            Parameter("kind", "query", {"enum": ["hero", "villain", "mob"]}),
+            Parameter("side", "query", {"type": "string"}),
+        ),
+    ),
+]
