@@ -3,7 +3,9 @@ after it, kept while in play, let go when idle or when the copy can no longer be
 
 A table is held by one ``Game`` at a time, so two commands on one server never decide on two
 copies. A table that leaves memory while a command waits for it is marked ``evicted``, and the
-command runs on it loaded afresh (``holding``)."""
+command runs on it loaded afresh (``holding``). Only a table no one follows here leaves memory:
+one that is followed stays, and stays followed, so its subscribers hear of every event others
+commit, whatever happens to the database meanwhile."""
 
 from __future__ import annotations
 
@@ -23,10 +25,6 @@ from server.tables.access import OVERLAY_LABEL, mint, token_row
 from server.tables.audience import Audience, Neighbours
 from server.tables.games import AnyTable, Game, LazyLog
 from server.tables.systems import SYSTEMS
-
-RELOADED = "this server lost its copy of the table and reads it again: resume from your last event"
-"""Why the subscribers of a table that left memory while followed are told to come back: what
-others commit meanwhile reaches no copy here, so they resume from the store, never skip."""
 
 
 @dataclass(frozen=True)
@@ -126,14 +124,11 @@ class Tables:
         return len(leaving)
 
     def forget(self, game: Game) -> None:
-        """The table leaves memory; a command waiting for it will run on it loaded afresh.
-        Whoever follows it here is told to come back: until the table is loaded again, no copy
-        here takes in what others commit, so a subscriber kept on would miss it."""
+        """The table leaves memory; a command waiting for it will run on it loaded afresh."""
         game.evicted = True
         if self._loaded.get(game.id) is game:
             del self._loaded[game.id]
             self.neighbours.unfollow(game.id)
-            self.audience.drop(game.id, RELOADED)
 
     @property
     def loaded(self) -> int:

@@ -32,12 +32,9 @@ class Follower:
     async def caught_up(self, game: Game) -> bool:
         """Take in, under the table's lock, what others appended since this copy's last event;
         False if there was nothing (the conflict was an idempotency key, or a bug)."""
-        try:
-            missed = await self.store.events(game.id, game.table.version)
-        except StoreUnavailableError:
-            self.tables.forget(game)
-            raise
+        missed = await self.store.events(game.id, game.table.version)
         self._absorb(game, [game.system.events.validate_json(body) for _, body in missed])
+        game.suspect = False
         return bool(missed)
 
     async def reaching(self, game: Game, seq: int) -> Game:
@@ -54,8 +51,9 @@ class Follower:
         """The table as the store holds it now, when other servers may write to it: a client
         that has just sent a command through one worker and reads through another (a new
         connection may land on either) reads what it wrote, not a copy a bus message behind.
-        While the database cannot be reached, the copy held here is shown as it stands."""
-        if not self.neighbours.shared:
+        Likewise for a copy whose last write's fate is unknown (``Game.suspect``). While the
+        database cannot be reached, the copy held here is shown as it stands."""
+        if not (self.neighbours.shared or game.suspect):
             return game
         try:
             heads = await self.store.heads([game.id])

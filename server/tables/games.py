@@ -72,6 +72,9 @@ class Game:
     used: float = field(default_factory=time.monotonic)
     evicted: bool = False
     """Left memory: a command that was waiting for it runs on the table loaded afresh."""
+    suspect: bool = False
+    """A write's fate is unknown (the database went away as it committed), so the store may
+    hold events this copy lacks: it is caught up from the store before it is used again."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property

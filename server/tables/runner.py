@@ -103,8 +103,8 @@ class Runner:
         command = with_entropy(command)
         async with self.tables.holding(game) as held:
             held.used = time.monotonic()
-            if if_match is not None and if_match > held.table.version:
-                await self.follower.caught_up(held)  # the client saw further, elsewhere
+            if held.suspect or (if_match is not None and if_match > held.table.version):
+                await self.follower.caught_up(held)  # unknown, or the client saw further
             attempt = await self.attempt(held, principal, command, key, if_match)
             while isinstance(attempt, Retry):
                 attempt = await self.attempt(held, principal, command, key, if_match)
@@ -156,9 +156,10 @@ class Runner:
                 )
             )
         except StoreUnavailableError:
-            # The write may have been committed before the connection was lost: the table
-            # leaves memory, so whatever next reaches it reads what the database holds.
-            self.tables.forget(game)
+            # The write may have been committed before the connection was lost. The copy stays
+            # (and stays followed: its subscribers keep hearing of what others commit), and is
+            # caught up from the store before it is used again.
+            game.suspect = True
             raise
         except ConflictError:
             # Another server sharing the database appended first: this copy is behind. It

@@ -34,9 +34,10 @@ def servers(postgres: PrivatePostgres, folder: Path, count: int, **settings: Any
 
 async def test_a_subscriber_whose_server_lost_its_copy_is_never_sent_a_gap(tmp_path: Path) -> None:
     """Servers A and B share a PostgreSQL; a subscriber follows B. Seq 1 through B; PostgreSQL
-    stops, and a command to B is answered 503 (B lets its copy go); PostgreSQL starts, A
-    commits 2 and 3, then B commits 4. The subscriber on B must never be sent 4 straight
-    after 1: it is sent 2 and 3 first, or told to resume after 1, and in the end has all four."""
+    stops, and a command to B is answered 503 (its append's fate unknown to B); PostgreSQL
+    starts, A commits 2 and 3, then B commits 4. The subscriber on B must never be sent 4
+    straight after 1: it is sent 2 and 3 first, or told to resume after 1, and in the end has
+    all four."""
     with private_postgres() as postgres:
         a, b = servers(postgres, tmp_path, 2)
         with a, b:
