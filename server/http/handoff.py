@@ -1,4 +1,5 @@
-"""Handing a table to other screens: a player's phone, a stream's browser source.
+"""Handing a table to other screens: a player's phone, a stream's browser source, the GM's
+second device.
 
 Tokens are stored only as hashes, so a link cannot be shown twice: each hand-off mints a fresh
 token and answers with its link and a QR code of it, drawn here as SVG (no network, no service
@@ -14,12 +15,13 @@ from urllib.parse import quote
 import segno
 from aiohttp import web
 
+from rules.roles import GM as GM_VIEWER
 from rules.roles import OVERLAY
 from server.errors import problem
 from server.http.api import caller, game_of
 from server.http.context import SEIZE
 from server.http.routes import GM, Content, Route, refusals
-from server.tables.access import OVERLAY_LABEL, mint, token_row
+from server.tables.access import GM_LINK_LABEL, OVERLAY_LABEL, mint, token_row
 from server.tables.games import Game
 
 
@@ -72,6 +74,22 @@ async def player_link(request: web.Request) -> web.Response:
     return _answer(f"{_base(request)}/play/{quote(game.id)}?token={quote(token)}")
 
 
+def console_url(base: str, table_id: str, token: str) -> str:
+    """The GM console's link: the token in the fragment, which a browser never sends."""
+    return f"{base}/console/{quote(table_id)}#token={quote(token)}"
+
+
+async def gm_link(request: web.Request) -> web.Response:
+    """A fresh GM link, to run the table from another device, and its QR code; every older GM
+    link stops working (the token the table was created with does not)."""
+    game = await _gm_game(request)
+    seize = request.app[SEIZE]
+    await seize.revoke(game.id, GM_LINK_LABEL)
+    token = mint()
+    await seize.store.add_tokens([token_row(token, game.id, GM_VIEWER, GM_LINK_LABEL)])
+    return _answer(console_url(_base(request), game.id, token))
+
+
 async def overlay_link(request: web.Request) -> web.Response:
     """A fresh overlay link and its QR code; every older overlay link stops working."""
     game = await _gm_game(request)
@@ -101,6 +119,16 @@ ROUTES = [
         player_link,
         "A fresh player link and its QR code (GM)",
         "handPlayer",
+        LINK,
+        roles=GM,
+    ),
+    Route(
+        "POST",
+        "/api/tables/{table_id}/handoff/gm",
+        gm_link,
+        "A fresh GM link, to run the table from another device, and its QR code; older GM "
+        "links are revoked (GM)",
+        "handGm",
         LINK,
         roles=GM,
     ),

@@ -56,8 +56,9 @@ async def cross_origin(request: web.Request, handler: Handler) -> web.StreamResp
 
 @web.middleware
 async def logged(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """One structured line per request; an unexpected failure is logged and answered as JSON; a
-    client that left while its body came is logged as that, not as a failure."""
+    """One structured line per request (at debug for one answered as asked); an unexpected
+    failure is logged and answered as JSON; a client that left while its body came is logged as
+    that, not as a failure."""
     started = time.perf_counter()
     line = "request"
     status: int | None = 500  # none when nobody was there to answer
@@ -80,15 +81,13 @@ async def logged(request: web.Request, handler: Handler) -> web.StreamResponse:
         log.exception("request failed", extra={"path": request.path})
         raise internal() from None
     finally:
-        log.info(
-            line,
-            extra={
-                "method": request.method,
-                "path": request.path,
-                "status": status,
-                "ms": round((time.perf_counter() - started) * 1000, 2),
-            },
-        )
+        # A request answered as asked is news to no one (a console polls, a device reports):
+        # at debug. One refused, or left unanswered, is what a host looks into.
+        level = logging.DEBUG if status is not None and status < 400 else logging.INFO
+        if log.isEnabledFor(level):
+            took = round((time.perf_counter() - started) * 1000, 2)
+            where = {"method": request.method, "path": request.path, "status": status, "ms": took}
+            log.log(level, line, extra=where)
 
 
 async def _sweep(seize: Seize) -> None:

@@ -18,6 +18,7 @@ from aiohttp import web
 from pydantic import ValidationError
 from pydantic_settings import SettingsError
 
+from rules.roles import GM
 from server.demo import devices as demo_devices
 from server.demo.tables import ready, ready_rcs
 from server.demo.terminal import play_demo
@@ -25,6 +26,7 @@ from server.devices import commands as hardware
 from server.devices.local_link import LocalLink
 from server.errors import SchemaTooNewError, StoreRefusedError, StoreUnavailableError
 from server.http.context import SEIZE
+from server.http.handoff import console_url
 from server.http.metrics import worker_index
 from server.run import loops
 from server.run.app import make_app, tls_context
@@ -36,7 +38,8 @@ from server.run.workers import (
     supervise,
 )
 from server.settings import Settings, config_path
-from server.store import shown
+from server.store import open_store, shown
+from server.tables.access import GM_LINK_LABEL, mint, token_row
 
 if TYPE_CHECKING:
     from adapters.deck import DeckMap
@@ -81,6 +84,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=loops.LOOPS,
         help="the event loop to run on (default: uvloop where installed, else asyncio)",
     )
+    gm_link = commands.add_parser(
+        "gm-link",
+        help="print a new GM link to a table, read from the database",
+        description="Whoever holds the database holds its tables: this mints a GM link to "
+        "one, for a GM whose browser lost it. The table's other links keep working.",
+    )
+    gm_link.add_argument("table", help="the table's id, or its name")
+    gm_link.add_argument(
+        "--db", help="the SQLite file, or a postgresql:// URL (default: as seize serve)"
+    )
     demo = commands.add_parser("demo", help="play a Four Color Hack scene in the terminal")
     demo.add_argument("--seed", type=int, help="replay a particular deal (default: a fresh one)")
     hardware.add_commands(commands)
@@ -97,6 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for k, v in vars(args).items()
         if k in ("host", "port", "db", "bus", "workers") and v is not None
     }
+    if args.command == "gm-link":
+        return _gm_link(flags, args.table)
     if (args.tls_cert is None) != (args.tls_key is None):
         parser.error("--tls-cert and --tls-key go together")
     try:
@@ -115,9 +130,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except loops.LoopUnavailableError as wrong:
         print(f"seize: --loop: {wrong}", file=sys.stderr)
         return 2
-    configure(logging.getLevelNamesMapping()[settings.log_level.upper()])
-    _allow_many_connections()
     index = worker_index()
+    configure(logging.getLevelNamesMapping()[settings.log_level.upper()], index)
+    _allow_many_connections()
     if index is None and (taken := _port_taken(settings.host, settings.port)):
         print(f"seize: port {settings.port} on {settings.host}: {taken}", file=sys.stderr)
         return 2
@@ -152,6 +167,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (StoreUnavailableError, StoreRefusedError, SchemaTooNewError) as wrong:  # at startup
         print(f"seize: db: {wrong}", file=sys.stderr)
         return 2
+    return 0
+
+
+def _gm_link(flags: dict[str, Any], table: str) -> int:
+    """Print a fresh GM link to ``table`` (an id, or a name only one table has)."""
+    try:
+        settings = Settings(**flags)
+    except ValueError as wrong:
+        print(f"seize: {_one_line(wrong)}", file=sys.stderr)
+        return 2
+
+    async def mint_link() -> str:
+        store = open_store(settings.db)
+        await store.open()
+        try:
+            row = await store.table(table)
+            named = [] if row is not None else await store.tables_named(table)
+            if row is None and len(named) != 1:
+                found = "several tables have that name: give its id" if named else "no such table"
+                raise LookupError(f"{table}: {found} (an id, or a table's name)")
+            table_id = row.id if row is not None else named[0].id
+            token = mint()
+            await store.add_tokens([token_row(token, table_id, GM, GM_LINK_LABEL)])
+            return console_url(settings.base_url, table_id, token)
+        finally:
+            await store.close()
+
+    try:
+        link = asyncio.run(mint_link())
+    except (LookupError, StoreUnavailableError, StoreRefusedError, SchemaTooNewError) as wrong:
+        print(f"seize: {wrong}", file=sys.stderr)
+        return 2
+    print(link)
+    print("Whoever holds this link runs the table: give it to no one else.", file=sys.stderr)
     return 0
 
 
@@ -267,6 +316,7 @@ def _announce(
                 f"  Demo table:   {rcs.name} ({rcs.id})",
                 f"  GM console:   {base}/console/{rcs.id}#token={rcs_tokens['gm']}",
                 f"  Overlay:      {base}/overlay/{rcs.id}?token={rcs_tokens['overlay']}",
+                f"  Jena Vance's player page: {base}/play/{rcs.id}?token={rcs_tokens['jena']}",
             ]
             if devices:
                 simulated.start(

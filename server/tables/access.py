@@ -110,6 +110,11 @@ def presented(request: web.Request) -> str | None:
 OVERLAY_LABEL = "overlay"
 """The label of every overlay link's token: a new overlay link revokes every token so labelled,
 so only the newest link shows the table on stream."""
+GM_LINK_LABEL = "gm link"
+"""The label of every GM link handed to another device (the console's "open this console on
+another device", ``seize gm-link``): a new one from the console revokes every token so
+labelled. The token the table was created with is labelled otherwise and stays valid, so the
+screen that made the link keeps running the table."""
 REVOKED_WITHIN = 2.0
 """Seconds within which a token that another server sharing the database revoked stops working
 here: a cached token is read again once it is older than this, and the tokens of the live

@@ -35,19 +35,53 @@ function startPage() {
       body: JSON.stringify({ system: system.value, name: name.value }) });
     const body = await answer.json();
     if (!answer.ok) return report(body.message);
-    localStorage.setItem(`seize:${body.id}`, JSON.stringify({ gm_token: body.gm_token }));
+    keepHere(body.id, { gm_token: body.gm_token, name: name.value });
     location.assign(`/console/${body.id}#token=${encodeURIComponent(body.gm_token)}`);
   });
-  root.replaceChildren(section("New table", create), h("p", { id: "notice", role: "status" }));
+  const ran = runHere();
+  root.replaceChildren(section("New table", create),
+    ran.length ? section("Tables you have run here", h("ul", { class: "tables" },
+      ran.map(({ id, name }) => h("li", {}, h("a", { href: `/console/${encodeURIComponent(id)}`,
+                                                 "data-table": id }, name ?? id))))) : null,
+    h("p", { id: "notice", role: "status" }));
+}
+
+/** The tables this browser holds a GM token for, newest first: its own record, never the
+ * server's (a server lists its tables to no one). */
+function runHere() {
+  const found = [];
+  for (let n = 0; n < localStorage.length; n++) {
+    const key = localStorage.key(n);
+    if (!key?.startsWith("seize:")) continue;
+    const kept = stored(key.slice("seize:".length));
+    if (kept.gm_token) found.push({ id: key.slice("seize:".length), ...kept });
+  }
+  return found.sort((a, b) => (b.at ?? 0) - (a.at ?? 0));
+}
+
+/** Keep this browser's record of a table: its GM token, its name, when it was last run. */
+function keepHere(id, entry) {
+  localStorage.setItem(`seize:${id}`, JSON.stringify({ ...stored(id), ...entry, at: Date.now() }));
 }
 
 /** A QR code and its link, drawn from the server's answer (the SVG is the server's own). */
 function handoff(shown, onHide) {
   const picture = h("div", { class: "qr-code", role: "img", "aria-label": "QR code of the link" });
   picture.innerHTML = shown.svg;
+  const copied = h("span", { class: "muted", role: "status" });
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(shown.url);
+      copied.textContent = "Copied.";
+    } catch {
+      copied.textContent = "Copy the link's address from its menu: this page may not.";
+    }
+  };
   return h("div", { class: "qr", "data-qr": shown.for },
     picture,
     h("p", {}, h("a", { href: shown.url, target: "_blank", rel: "noopener" }, shown.label)),
+    h("button", { type: "button", "data-action": `copy-${shown.for}`, onclick: copy }, "Copy link"),
+    copied,
     h("button", { type: "button", onclick: onHide }, "Hide"));
 }
 
@@ -74,10 +108,12 @@ async function consolePage(id) {
   const token = fragment.get("token") ?? saved.gm_token;
   if (!token) {
     root.replaceChildren(section("Token needed", h("p", {},
-      "Open this console with the link shown when the table was created.")));
+      "This browser has no GM link to this table. On a device that runs it, choose \"Open "
+      + "this console on another device\"; or ask the host for one: seize gm-link "
+      + `${id}.`)));
     return;
   }
-  localStorage.setItem(`seize:${id}`, JSON.stringify({ gm_token: token }));
+  keepHere(id, { gm_token: token });
   history.replaceState(null, "", location.pathname);
 
   const standing = new Standing();
@@ -91,6 +127,10 @@ async function consolePage(id) {
   const adding = h("section", { "data-section": "Add" }, h("h2", {}, "Add to the table"));
   const links = h("section", { "data-section": "Links" }, h("h2", {}, "Stream overlay"),
     h("div", { class: "links" }));
+  const elsewhere = h("section", { "data-section": "Elsewhere" },
+    h("h2", {}, "This console on another device"), h("div", { class: "elsewhere" }));
+  let gmShown = null;
+  let gmAsked = false;
   let system;
   let view;
   const ctx = { names: {}, table: null };
@@ -154,6 +194,29 @@ async function consolePage(id) {
                             (shown) => { overlayShown = { ...shown, for: "overlay" }; }) },
         overlayShown ? "Show another new overlay link" : "Show a new overlay link"),
       ...(overlayShown ? [handoff(overlayShown, () => { overlayShown = null; draw(); })] : []));
+    elsewhere.querySelector(".elsewhere").replaceChildren(...elsewhereControls());
+  }
+
+  /** The GM link, shown only when asked for, after a plain warning. */
+  function elsewhereControls() {
+    if (gmShown) {
+      return [h("p", { class: "warning" }, "Whoever has this link runs the table. Open it on "
+        + "your own device, then hide it."),
+        handoff(gmShown, () => { gmShown = null; gmAsked = false; draw(); })];
+    }
+    if (gmAsked) {
+      return [h("p", { class: "warning" }, "A GM link lets whoever holds it run this table, as "
+        + "you do. Show it only where no one else can see it (not on stream). A new one stops "
+        + "the GM links shown before working; this screen goes on."),
+        h("button", { type: "button", class: "primary", "data-action": "gm-link",
+          onclick: () => show("handoff/gm", "This console, for your other device",
+                              (shown) => { gmShown = { ...shown, for: "gm" }; }) },
+          "Show the GM link"),
+        h("button", { type: "button", class: "quiet",
+          onclick: () => { gmAsked = false; draw(); } }, "Cancel")];
+    }
+    return [h("button", { type: "button", "data-action": "elsewhere",
+      onclick: () => { gmAsked = true; draw(); } }, "Open this console on another device")];
   }
 
   ctx.table = new Table(id, token, (v, seq) => {
@@ -161,6 +224,7 @@ async function consolePage(id) {
     system ??= SYSTEMS[v.system];
     ctx.view = v;
     ctx.names = system.names(v);
+    if (ctx.table.name && stored(id).name !== ctx.table.name) keepHere(id, { name: ctx.table.name });
     document.title = `${ctx.table.name ?? "Seize"}: console`;
     document.getElementById("title").textContent = ctx.table.name ?? "Seize";
     document.getElementById("meta").textContent = `${system.title} · ${system.stage(v)}`;
@@ -176,7 +240,7 @@ async function consolePage(id) {
   }
   for (const { seq, event } of await ctx.table.events(0)) standing.add(seq, event);
   adding.append(system.join(ctx));
-  root.replaceChildren(next, roster, adding, links, devices(ctx.table));
+  root.replaceChildren(next, roster, adding, links, elsewhere, devices(ctx.table));
   draw();
   document.addEventListener("keydown", (pressed) => {
     if (pressed.key !== " " && pressed.key !== "Enter") return;
@@ -226,6 +290,12 @@ function devices(table) {
   setInterval(show, 5000);
   return h("details", { class: "devices" }, h("summary", {}, "Card readers and dice trays"), list);
 }
+
+// A GM link opened where this console already is changes only the fragment, which loads
+// nothing: the page starts again with the token it brings.
+window.addEventListener("hashchange", () => {
+  if (new URLSearchParams(location.hash.slice(1)).has("token")) location.reload();
+});
 
 const id = location.pathname.split("/").filter(Boolean).length > 1 ? tableId() : null;
 if (id) {

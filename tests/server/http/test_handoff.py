@@ -6,6 +6,8 @@ from urllib.parse import parse_qs, urlsplit
 
 from tests.server.conftest import Client, bearer, new_table, send
 
+HERO = {"type": "join", "member": {"id": "h1", "name": "Hero", "kind": "hero"}}
+
 
 def token_of(url: str) -> str:
     return parse_qs(urlsplit(url).query)["token"][0]
@@ -52,3 +54,39 @@ async def test_a_new_overlay_link_revokes_the_old_ones(client: Client) -> None:
     shown = await client.get(read, headers=bearer(token_of(second["url"])))
     assert (await shown.json())["you"]["role"] == "overlay"
     assert (await client.get(read, headers=bearer(table["gm_token"]))).status == 200
+
+
+def fragment_token(url: str) -> str:
+    return parse_qs(urlsplit(url).fragment)["token"][0]
+
+
+async def test_a_gm_link_runs_the_table_elsewhere_and_a_new_one_revokes_it(
+    client: Client,
+) -> None:
+    """The GM moves the console to another device: the link opens the console as the GM, the
+    token in its fragment (which a browser never sends); a newer GM link stops the older one
+    working, and the screen that made them, on the table's first token, goes on."""
+    table = await new_table(client, "four-color")
+    read = f"/api/tables/{table['id']}"
+    made = await client.post(f"{read}/handoff/gm", headers=bearer(table["gm_token"]))
+    assert made.status == 201
+    first = await made.json()
+    assert urlsplit(first["url"]).path == f"/console/{table['id']}"
+    assert urlsplit(first["url"]).query == "" and first["svg"].startswith("<svg")
+    elsewhere = await client.get(read, headers=bearer(fragment_token(first["url"])))
+    assert (await elsewhere.json())["you"]["role"] == "gm"
+    assert (await send(client, {**table, "gm_token": fragment_token(first["url"])}, HERO))[0] == 200
+    second = await (
+        await client.post(f"{read}/handoff/gm", headers=bearer(table["gm_token"]))
+    ).json()
+    assert (await client.get(read, headers=bearer(fragment_token(first["url"])))).status == 401
+    for valid in (fragment_token(second["url"]), table["gm_token"]):
+        assert (await client.get(read, headers=bearer(valid))).status == 200
+
+
+async def test_no_one_but_the_gm_makes_a_gm_link(client: Client) -> None:
+    table = await new_table(client, "awareness")
+    path = f"/api/tables/{table['id']}/handoff/gm"
+    refused = await client.post(path, headers=bearer(table["overlay_token"]))
+    assert refused.status == 403 and (await refused.json())["rule"] == "roles"
+    assert (await client.post(path)).status == 401

@@ -18,7 +18,9 @@ from tests.server.process import UNLIMITED, ServerProcess, call
 
 def test_no_generated_request_gets_a_server_error(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
-    with ServerProcess(tmp_path / "schema.db", output=log, **UNLIMITED) as server:
+    with ServerProcess(
+        tmp_path / "schema.db", output=log, log_level="debug", **UNLIMITED
+    ) as server:
         tables = [
             {**call(f"{server.url}/api/tables", "POST", {"system": s, "name": "schema"})[1]}
             for s in ("four-color", "awareness", "megatraveller-rcs")

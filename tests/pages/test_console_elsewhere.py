@@ -1,0 +1,75 @@
+"""The GM's way back in, in Chromium: the console moved to a second device by its GM link (a
+browser of its own, sharing nothing with the first) and back; the link shown only on request,
+after a warning; a newer link stopping the older one; the tables this browser has run listed
+where new ones start."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.server.process import ServerProcess, call
+
+from .console_driver import TABLET, Console
+
+
+def device(browser: Any, server: ServerProcess) -> tuple[Any, Console]:
+    """A device of its own: a browser context shares no storage with another."""
+    context = browser.new_context(viewport=TABLET, has_touch=True)
+    context.set_default_timeout(10_000)
+    return context, Console(context.new_page(), server.url)
+
+
+@pytest.fixture
+def devices(browser: Any, server: ServerProcess) -> Iterator[tuple[Console, Console]]:
+    first_context, first = device(browser, server)
+    second_context, second = device(browser, server)
+    yield first, second
+    first_context.close()
+    second_context.close()
+
+
+def gm_link(console: Console) -> str:
+    console.page.click("[data-action=elsewhere]")
+    warning = console.page.locator("[data-section=Elsewhere] .warning")
+    assert "runs this table" in warning.text_content() or "run this table" in warning.text_content()
+    assert console.page.locator("[data-qr=gm]").count() == 0  # not before it is asked for
+    console.page.click("[data-action=gm-link]")
+    console.page.locator("[data-qr=gm] svg").wait_for()
+    href: str = console.page.locator("[data-qr=gm] a").get_attribute("href")
+    return href
+
+
+def test_the_gm_moves_the_console_to_another_device_and_back(
+    devices: tuple[Console, Console], server: ServerProcess
+) -> None:
+    first, second = devices
+    table_id = first.create("megatraveller-rcs", "Saturday firefight")
+    first.add("Jena", side="crew")
+    second.page.goto(f"{server.url}/console/{table_id}")
+    second.page.get_by_text("seize gm-link").wait_for()  # no token here: the ways back in
+    second.page.goto(gm_link(first))
+    second.page.locator("[data-id=jena]").wait_for()
+    second.add("Tomas", side="crew")
+    first.page.locator("[data-id=tomas]").wait_for()  # the first console runs on, and follows
+    first.add("Okoro", side="corp")
+    second.page.locator("[data-id=okoro]").wait_for()
+    second.page.goto(f"{server.url}/console")  # a new table, or one run here before
+    second.page.locator(f"[data-table='{table_id}']").wait_for()
+    assert second.page.locator(f"[data-table='{table_id}']").text_content() == "Saturday firefight"
+
+
+def test_a_new_gm_link_stops_the_older_one(
+    devices: tuple[Console, Console], server: ServerProcess
+) -> None:
+    first, _ = devices
+    table_id = first.create("awareness")
+    older = gm_link(first)
+    first.page.click("[data-qr=gm] button:text('Hide')")
+    newer = gm_link(first)
+    assert newer != older
+    token = older.split("#token=")[1]
+    assert call(f"{server.url}/api/tables/{table_id}", token=token)[0] == 401
+    assert call(f"{server.url}/api/tables/{table_id}", token=newer.split("#token=")[1])[0] == 200

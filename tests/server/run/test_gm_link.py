@@ -1,0 +1,49 @@
+"""``seize gm-link``: whoever holds the database holds its tables, so the host can always mint
+a GM link, for a GM whose browser lost it, without the old one."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+from tests.server.process import UNLIMITED, ServerProcess, call
+
+
+def gm_link(db: Path, table: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "server", "gm-link", table, "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_the_host_mints_a_gm_link_from_the_database_by_id_or_name(tmp_path: Path) -> None:
+    db = tmp_path / "seize.db"
+    with ServerProcess(db, **UNLIMITED) as server:
+        _, table = call(f"{server.url}/api/tables", "POST", {"system": "awareness", "name": "Noon"})
+        for named in (table["id"], "Noon"):
+            minted = gm_link(db, named)
+            assert minted.returncode == 0, minted.stderr
+            link = urlsplit(minted.stdout.strip())
+            assert link.path == f"/console/{table['id']}"
+            token = parse_qs(link.fragment)["token"][0]
+            status, seen = call(f"{server.url}/api/tables/{table['id']}", token=token)
+            assert status == 200 and seen["you"]["role"] == "gm"
+            assert "runs the table" in minted.stderr  # said plainly, beside the link
+        status, _ = call(f"{server.url}/api/tables/{table['id']}", token=table["gm_token"])
+        assert status == 200  # the links already given still work
+
+
+def test_a_table_it_cannot_find_is_one_line_and_no_link(tmp_path: Path) -> None:
+    db = tmp_path / "seize.db"
+    with ServerProcess(db, **UNLIMITED) as server:
+        for name in ("Twins", "Twins"):
+            call(f"{server.url}/api/tables", "POST", {"system": "awareness", "name": name})
+    for table, why in (("nowhere", "no such table"), ("Twins", "several tables have that name")):
+        refused = gm_link(db, table)
+        assert refused.returncode == 2 and refused.stdout == ""
+        assert refused.stderr.count("\n") == 1 and why in refused.stderr
