@@ -124,9 +124,8 @@ def test_rcs_three_rounds_with_a_seize_chain(console: Console, server: ServerPro
     assert console.current == "Jena" and console.prompt == "Jena holds the token: declare an action"
     console.type("#next input[name=what]", "dives out the window")
     console.press()
-    assert console.prompt == (
-        "Jena declares: dives out the window at Guard. Bea, Guard and Boss may seize the "
-        "initiative first"
+    assert console.prompt == (  # aimed at no one unless the GM picks a target
+        "Jena declares: dives out the window. Bea, Guard and Boss may seize the initiative first"
     )
     assert console.primary == "Resolve Jena's dives out the window"
     console.tap("[data-action=seize-guard]")

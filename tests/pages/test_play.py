@@ -12,6 +12,7 @@ from tests.server.process import ServerProcess, call
 
 from .conftest import Table, shoot
 from .console_driver import PHONE, no_sideways_scroll, small_targets, speaks_the_game
+from .test_console_races import HeldSocket
 
 
 @pytest.fixture
@@ -67,6 +68,33 @@ def test_seize_is_offered_only_when_the_engine_allows_it(phone: Any, server: Ser
     seize.click()
     phone.wait_for_selector("text=You hold the token: declare your action")
     assert table.view(table.gm)["view"]["token"] == "guard"
+
+
+def test_a_press_on_the_phone_is_on_the_view_it_was_made_on(
+    phone: Any, server: ServerProcess
+) -> None:
+    """The phone's commands carry If-Match, the sequence of the view on screen: a seize pressed
+    on a view the table has left is refused and changes nothing, not applied to the new one."""
+    table = Table(server, "megatraveller-rcs")
+    table.send(rcs_character("jena", "crew"))
+    table.send(rcs_character("guard", "corp"))
+    link = hand_to(table, "guard")
+    table.send({"type": "roll_initiative", "source": "gm"})
+    table.send({"type": "enter_roll", "character": "jena", "dice": [1, 1], "source": "gm"})
+    seq = table.send({"type": "enter_roll", "character": "guard", "dice": [6, 6], "source": "gm"})
+    socket = HeldSocket(phone)
+    phone.goto(link)
+    at_seq(phone, seq["seq"])
+    sent: list[str | None] = []
+    phone.on("request", lambda r: r.method == "POST" and sent.append(r.headers.get("if-match")))
+    socket.holding = True  # the phone has not heard yet of what follows
+    moved = table.send({"type": "declare", "character": "jena", "action": "short",
+                        "what": "aims", "target": "Guard"})  # fmt: skip
+    table.send({"type": "resolve"})  # the window the phone still shows has closed
+    phone.locator("[data-action=seize-guard]").click()
+    phone.wait_for_selector("text=Not done: the table moved on")
+    assert sent == [str(seq["seq"])]
+    assert table.view(table.gm)["view"]["token"] == "jena" and moved["seq"] > seq["seq"]
 
 
 def test_a_player_sees_only_their_own_secrets_and_types_a_pre_emption_die(

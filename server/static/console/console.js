@@ -6,7 +6,7 @@
 // game's words, taken by a tap, Space or Enter.
 
 import { Table, Unshowable, h, tableId } from "/static/shared/client.js";
-import { keeping, report, run, section, settled } from "/static/shared/forms.js";
+import { keeping, possessive, report, run, section, settled } from "/static/shared/forms.js";
 import { awareness } from "/static/shared/awareness.js";
 import { rcs } from "/static/shared/index-cards.js";
 import { fourColor } from "/static/shared/panels.js";
@@ -148,7 +148,7 @@ async function consolePage(id) {
     const phone = row.phone && h("button", { type: "button", class: "quiet",
       "data-action": `phone-${row.id}`, "aria-label": `Phone link for ${row.name}`,
       onclick: () => show(`handoff/players/${encodeURIComponent(row.id)}`,
-                          `${row.name}'s player page`,
+                          `${possessive(row.name)} player page`,
                           (shown) => qr.set(row.id, { ...shown, for: row.id })) }, "Phone link");
     const shown = qr.get(row.id);
     return h("li", { class: ["row", row.current && "current", row.out && "out"]

@@ -4,7 +4,7 @@
 
 import { Table, h, tableId } from "/static/shared/client.js";
 import { awareness as awarenessPlayed, d10, declare, reactions } from "/static/shared/awareness.js";
-import { button, card, keeping, report } from "/static/shared/forms.js";
+import { aimed, button, card, keeping, report } from "/static/shared/forms.js";
 import { declaring, diceFor, rcs as rcsPlayed } from "/static/shared/index-cards.js";
 import { fourColor as fourColorPlayed } from "/static/shared/panels.js";
 
@@ -76,7 +76,7 @@ function rcs(v, ctx, own) {
       v.out.includes(c.id) ? "Out of the fight"
         : rolling.includes(c.id) ? `Roll your ${v.options.initiative_dice}D${v.options.die_sides} `
           + "in the tray, or type what they show"
-        : holder ? (v.declared ? `You declared: ${v.declared.what} at ${v.declared.target}`
+        : holder ? (v.declared ? `You declared: ${v.declared.what}${aimed(v.declared)}`
                                : "You hold the token: declare your action")
         : entry?.tapped ? "Tapped: your turn is done"
         : entry?.marker ? "One Short Action left" : "",
@@ -96,8 +96,8 @@ function rcs(v, ctx, own) {
     class: [e.token && "token", e.tapped && "tapped"].filter(Boolean).join(" ") || undefined },
   `${who[e.character]} ${e.initiative}${e.tally ? ` ${"|".repeat(e.tally)}` : ""}`,
   e.token ? " · holds the token" : e.tapped ? " · tapped" : ""))),
-  v.declared ? h("p", {}, `${who[v.declared.character]} declares: ${v.declared.what} at `
-    + `${v.declared.target}`) : null];
+  v.declared ? h("p", {}, `${who[v.declared.character]} declares: ${v.declared.what}`
+    + aimed(v.declared)) : null];
   return { cards, order };
 }
 
@@ -144,6 +144,8 @@ const GAMES = {
 };
 
 const ctx = { names: {}, view: null, table: null };
+// Guarded: a press is on the view it was made on, or refused (409) and nothing changes; a
+// "Seize the initiative!" against a table that just moved on is not taken as meant for the next.
 ctx.table = new Table(tableId(), token, (view, seq) => {
   ctx.view = view;
   const [render, game] = GAMES[view.system];
@@ -156,5 +158,5 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
   keeping(yours, () => yours.replaceChildren(...(shown.cards.length ? shown.cards
     : [h("p", { class: "muted" }, "None of your characters is at this table yet.")])));
   table.replaceChildren(h("h2", {}, "The table"), ...shown.order.filter(Boolean));
-});
+}, { guard: true });
 ctx.table.start().catch(() => report("This link does not open a table: ask the GM for a new one."));

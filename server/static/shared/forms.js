@@ -124,7 +124,14 @@ export function listed(names) {
 }
 
 /** "Jena's", "Boss's". */
-export const possessive = (name) => `${name}'s`;
+/** "Jena's", "Boss's"; a name ending in a single s, most often a team or a mob, takes the
+ * apostrophe alone: "Sentinels'", "Doombots'". */
+export const possessive = (name) => (/[^s]s$/i.test(name) ? `${name}'` : `${name}'s`);
+
+/** Where a declared action is aimed, as words after it: " at Okoro", or nothing at no one. */
+export const NO_ONE = "—";
+export const aimed = (declared) =>
+  declared.target && declared.target !== NO_ONE ? ` at ${declared.target}` : "";
 
 /** A field with its visible label above it. */
 export const labelled = (text, field) => h("label", { class: "field" }, h("span", {}, text), field);

@@ -3,7 +3,8 @@
 
 import { h } from "/static/shared/client.js";
 import {
-  button, inline, input, joining, labelled, listed, possessive, rollInitiative, run, select,
+  NO_ONE, aimed, button, inline, input, joining, labelled, listed, possessive, rollInitiative,
+  run, select,
 } from "/static/shared/forms.js";
 
 const dice = (v) => `${v.options.initiative_dice}D${v.options.die_sides}`;
@@ -32,7 +33,7 @@ export function declaring(v, ctx, id) {
   const length = select("Action", entry.short_actions_left < 2 ? [["short", "Short Action"]]
     : [["long", "Long Action"], ["short", "Short Action"]], { keep: `action-${id}` });
   const what = input("What", { keep: `what-${id}`, placeholder: "fires (what)", name: "what" });
-  const target = select("At", [...foes.map((c) => [c.name, c.name]), ["—", "no one"]],
+  const target = select("At", [[NO_ONE, "no one"], ...foes.map((c) => [c.name, c.name])],
                         { keep: `target-${id}` });
   return inline(`Declare for ${ctx.names[id]}`, [length, what, target], () => run(ctx.table, {
     type: "declare", character: id, action: length.value, what: what.value.trim() || "acts",
@@ -70,7 +71,7 @@ function next(v, ctx) {
       const d = v.declared;
       const seizers = wait.what === "seize_or_resolve" ? wait.who.map((id) => who[id]) : [];
       return {
-        prompt: `${who[d.character]} declares: ${d.what} at ${d.target}`
+        prompt: `${who[d.character]} declares: ${d.what}${aimed(d)}`
           + (seizers.length ? `. ${listed(seizers)} may seize the initiative first` : ""),
         controls: [button(table, `Resolve ${possessive(who[d.character])} ${d.what}`,
           { type: "resolve" }, { primary: true, name: "resolve", names: who })],
@@ -120,7 +121,7 @@ function roster(v, ctx) {
       facts: entry && !rolling.includes(id) ? [h("span", { class: "big" }, tally(entry)),
         h("span", { class: "muted" }, ` ${entry.dice.join(" + ")}`)] : [],
       doing: out ? "Out of the fight" : rolling.includes(id) ? "Rolling initiative"
-        : entry?.token ? (v.declared ? `Declares: ${v.declared.what} at ${v.declared.target}`
+        : entry?.token ? (v.declared ? `Declares: ${v.declared.what}${aimed(v.declared)}`
                                      : "Holds the token")
         : entry?.tapped ? "Tapped" : entry?.marker ? "One Short Action left" : "",
       actions: [
