@@ -293,8 +293,8 @@ def test_a_card_half_typed_when_the_reader_deals_is_said_not_sent_and_not_kept(
     assert console.primary == "Deal it to Spider-Man"
     assert console.page.locator("#next input[name=card]").input_value() == ""
     assert console.page.inner_text("#notice") == (
-        "Not sent: “Q”, still being typed when the table moved on. Type it again if it is "
-        "still wanted."
+        "Not sent: Nightingale's card “Q”, still being typed when the table moved on. Type it "
+        "again if it is still wanted."
     )
     assert holder(table, "5C") == "nightingale" and seq(table) == dealt
     # It points to a step the table then leaves: it goes with it.

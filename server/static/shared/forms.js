@@ -73,7 +73,10 @@ export function button(table, label, command, { primary = false, name, names, di
   return h("button", {
     type: "button", class: primary ? "primary" : undefined, "data-action": name, disabled,
     "data-primary": primary,
-    onclick: () => run(table, typeof command === "function" ? command() : command, names),
+    onclick: (pressed) => {
+      taken(pressed.currentTarget.parentElement?.querySelectorAll("[data-keep]") ?? []);
+      return run(table, typeof command === "function" ? command() : command, names);
+    },
   }, label);
 }
 
@@ -97,7 +100,7 @@ export function inline(label, fields, send, { primary = false, name } = {}) {
                   "data-action": name, "data-primary": primary }, label));
   form.addEventListener("submit", (submitted) => {
     submitted.preventDefault();
-    for (const field of form.querySelectorAll("[data-keep]")) field.dataset.sent = field.value;
+    taken(form.querySelectorAll("[data-keep]"));
     send();
   });
   return form;
@@ -171,24 +174,55 @@ export function rollInitiative(v, ctx, roundOver) {
 
 /** What was typed or focused in named fields survives the redraw a new view brings. A field
  * the new view has no place for (a card typed for a hero the reader has just dealt to) takes
- * what was typed in it away: that is said, so the GM does not believe it went in. */
+ * what was typed in it away: that is said, so the GM does not believe it went in. Only what a
+ * person typed or chose counts, and not what a command already took: a field the page filled
+ * in itself (a default, the value as it stands) is nobody's lost words. */
 export function keeping(container, draw) {
   const fields = [...container.querySelectorAll("[data-keep]")];
-  const values = new Map(fields.map((field) => [field.dataset.keep, field.value]));
-  const unsent = fields.filter((f) => f.value.trim() && f.value !== f.dataset.sent);
+  const before = new Map(fields.map((field) => [field.dataset.keep, {
+    value: field.value, typed: field.dataset.typed, sent: field.dataset.sent }]));
+  const unsent = fields.filter((f) => f.dataset.typed && f.value.trim()
+                                      && f.value !== f.dataset.sent);
   const focused = document.activeElement?.dataset?.keep;
+  const words = new Map(unsent.map((field) => [field.dataset.keep, shownAs(field)]));
   draw();
   const kept = new Set();
   for (const field of container.querySelectorAll("[data-keep]")) {
     kept.add(field.dataset.keep);
-    if (values.has(field.dataset.keep)) field.value = values.get(field.dataset.keep);
+    const was = before.get(field.dataset.keep);
+    if (was) {
+      field.value = was.value;
+      if (was.typed) field.dataset.typed = was.typed;
+      if (was.sent !== undefined) field.dataset.sent = was.sent;
+    }
     if (field.dataset.keep === focused) field.focus();
   }
   const lost = unsent.filter((field) => !kept.has(field.dataset.keep));
   if (lost.length) {
-    const typed = lost.map((field) => `“${field.value.trim()}”`).join(", ");
+    const typed = lost.map((field) => words.get(field.dataset.keep)).join(", ");
     report(`Not sent: ${typed}, still being typed when the table moved on. Type it again if `
       + "it is still wanted.",
       { prompt: document.querySelector("[data-prompt]")?.textContent });
   }
 }
+
+/** A field's value as its person sees it: the words of the option chosen, under its label. */
+function shownAs(field) {
+  const value = field.tagName === "SELECT"
+    ? field.selectedOptions[0]?.textContent ?? field.value : field.value.trim();
+  const label = field.getAttribute("aria-label");
+  return label ? `${label} “${value}”` : `“${value}”`;
+}
+
+/** The fields a command is built from, once it is sent: what was typed there went in. */
+function taken(fields) {
+  for (const field of fields) field.dataset.sent = field.value;
+}
+
+// A field counts as typed once a person changes it (typing, choosing), never when the page
+// fills it in.
+document.addEventListener("input", (typed) => {
+  if (typed.target instanceof HTMLElement && typed.target.dataset.keep !== undefined) {
+    typed.target.dataset.typed = "1";
+  }
+});

@@ -49,7 +49,8 @@ function next(v, ctx) {
   if (waits.card) {
     // Keyed by how many cards are still owed: a refused card stays typed, a dealt one goes.
     // The command names whom the button names: never whoever is next when it arrives.
-    const field = input("Card", { keep: `deal-${v.to_deal.length}`, placeholder: "K♣, 10H, RJ…",
+    const field = input(`${possessive(who[waits.card.who])} card`, {
+                                  keep: `deal-${v.to_deal.length}`, placeholder: "K♣, 10H, RJ…",
                                   required: true, name: "card", autocomplete: "off" });
     return {
       prompt: `Deal ${who[waits.card.who]} a card: type it as it is dealt, or read it`,
