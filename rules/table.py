@@ -58,7 +58,7 @@ class System(Generic[Opts, S, C, E]):
     """The state after an event; pure, and never fails on an event ``decide`` produced."""
     view: Callable[[S, Viewer], BaseModel]
     """What the viewer's role may see of the state."""
-    censor: Callable[[E, Viewer], dict[str, Any] | None]
+    censor: Callable[[E, Viewer, Opts], dict[str, Any] | None]
     """The event as the viewer may see it (as JSON data), or None when none of it may be."""
     participants: Callable[[S], frozenset[str]]
     """The ids of everyone at the table: what a player token may be bound to."""
@@ -177,4 +177,4 @@ class Table(Generic[Opts, S, C, E]):
     def censor(self, event: E | Undone, viewer: Viewer) -> dict[str, Any] | None:
         if isinstance(event, Undone):
             return event.model_dump(mode="json")
-        return self.system.censor(event, viewer)
+        return self.system.censor(event, viewer, self.options)

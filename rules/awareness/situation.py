@@ -29,6 +29,7 @@ from rules.awareness.events import (
     Resolved,
     RollsAwaited,
 )
+from rules.roles import Viewer
 
 
 class AwarenessOptions(BaseModel):
@@ -51,6 +52,11 @@ class AwarenessOptions(BaseModel):
     freeze_at: int = Field(default=10, ge=1, le=101)  # past die_sides: nobody ever freezes
     tie_bonus: int = Field(default=1, ge=0, le=10)  # equal QRs: ± this for the higher Score
     reveal_order: bool = False
+    reveal_triggers: bool = False  # ruling 12: a wait's trigger is the GM's and the waiter's
+
+    def sees_trigger(self, viewer: Viewer, character: str) -> bool:
+        """Ruling 12: whether ``viewer`` may know what ``character`` waits for."""
+        return self.reveal_triggers or viewer.plays(character)
 
     def score(self, sheet: Sheet) -> int:
         """Ruling 3: Initiative Score = awareness + the ladder's modifier + position."""

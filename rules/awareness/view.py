@@ -40,7 +40,8 @@ class CharacterView(BaseModel):
     owner: str | None
     sheet: Sheet | None  # the GM's and the owner's only
     initiative: Initiative | None  # the GM's and the owner's only
-    waiting: str | None  # the trigger a waiting character declared (public)
+    waits: bool  # a waiting character, as anyone may see
+    waiting: str | None  # what it waits for: the GM's and the owner's (or reveal_triggers)
     acted: bool
 
 
@@ -100,12 +101,20 @@ def view(sit: Situation, viewer: Viewer) -> SituationView:
         round=sit.round,
         characters=tuple(_character(sit, s, viewer) for s in sit.sheets),
         declaring=sit.declaring,
-        declarations=sit.declarations,
+        declarations=tuple(_declared(sit, d, viewer) for d in sit.declarations),
         exchange=_exchange(sit, viewer, sees_order),
         may_react=tuple(s.id for s in sit.sheets if viewer.plays(s.id) and sit.may_react(s.id)),
         upcoming=sit.upcoming() if sees_order else None,
         awaiting=_awaiting(sit, viewer),
     )
+
+
+def _declared(sit: Situation, declared: Declared, viewer: Viewer) -> Declared:
+    """A declaration as ``viewer`` may know it: an act as said aloud, a wait without its
+    trigger for those who may not know it (ruling 12)."""
+    if declared.kind == "act" or sit.options.sees_trigger(viewer, declared.character):
+        return declared
+    return declared.model_copy(update={"what": ""})
 
 
 def _character(sit: Situation, sheet: Sheet, viewer: Viewer) -> CharacterView:
@@ -117,7 +126,8 @@ def _character(sit: Situation, sheet: Sheet, viewer: Viewer) -> CharacterView:
         owner=sheet.owner,
         sheet=sheet if own else None,
         initiative=sit.initiative.get(sheet.id) if own else None,
-        waiting=sit.waiting.get(sheet.id),
+        waits=sheet.id in sit.waiting,
+        waiting=sit.waiting.get(sheet.id) if sit.options.sees_trigger(viewer, sheet.id) else None,
         acted=sheet.id in sit.acted,
     )
 
@@ -166,8 +176,9 @@ def _awaiting(sit: Situation, viewer: Viewer) -> tuple[Awaiting, ...]:
     return (Awaiting(what="declare", who=(declaring,) if declaring else ()),)
 
 
-def censor(event: Event, viewer: Viewer) -> dict[str, Any] | None:
-    """The event as ``viewer`` may see it: others' initiative, rolls and sheets cut out."""
+def censor(event: Event, viewer: Viewer, options: AwarenessOptions) -> dict[str, Any] | None:
+    """The event as ``viewer`` may see it: others' initiative, rolls and sheets cut out, and
+    what others wait for (ruling 12)."""
     data = event.model_dump(mode="json")
     if viewer.is_gm:
         return data
@@ -191,6 +202,8 @@ def censor(event: Event, viewer: Viewer) -> dict[str, Any] | None:
             if not viewer.plays(event.result.character):
                 return None
             data.pop("rolloff", None)
+        case Declared(kind="wait") if not options.sees_trigger(viewer, event.character):
+            data["what"] = ""
         case Reacted():
             data["target"] = None
             if not viewer.plays(event.character):

@@ -127,8 +127,9 @@ def _shown(dealing: Dealing) -> dict[str, Any]:
     return dealing.model_dump(mode="json") if _public(dealing) else {"to": dealing.to, "card": None}
 
 
-def censor(event: Event, viewer: Viewer) -> dict[str, Any] | None:
-    """The event as ``viewer`` may see it, or None when all of it is the Editor's secret."""
+def censor(event: Event, viewer: Viewer, options: FourColorOptions) -> dict[str, Any] | None:
+    """The event as ``viewer`` may see it, or None when all of it is the Editor's secret (the
+    options change nothing of that)."""
     data = event.model_dump(mode="json")
     if viewer.is_gm:
         return data

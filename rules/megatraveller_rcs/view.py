@@ -101,6 +101,6 @@ def _awaiting(enc: Encounter) -> tuple[Awaiting, ...]:
     return (Awaiting(what="resolve"),)
 
 
-def censor(event: Event, viewer: Viewer) -> dict[str, Any] | None:
-    """Nothing in an RCS encounter is secret."""
+def censor(event: Event, viewer: Viewer, options: RcsOptions) -> dict[str, Any] | None:
+    """Nothing in an RCS encounter is secret, whatever the options."""
     return event.model_dump(mode="json")

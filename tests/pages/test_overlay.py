@@ -154,7 +154,8 @@ def test_the_awareness_overlay_never_shows_hidden_values_or_the_order_to_come(
     seq = table.send({"type": "wait", "character": "kid", "trigger": "the Marshal draws"})["seq"]
     seq_shown(page, seq)
     text = page.inner_text("body")
-    assert "Declaring: Marshal" in text and "Kid waits for: the Marshal draws" in text
+    assert "Declaring: Marshal" in text and "Kid waits" in text
+    assert "the Marshal draws" not in text  # what Kid waits for is the GM's and Kid's alone
     assert "Sniper" not in text  # still to come: the order is secret
     html = page.content()
     for secret in ("qr", "score", '"die"', "QR", "Score"):

@@ -86,7 +86,12 @@ def test_a_press_on_the_phone_is_on_the_view_it_was_made_on(
     phone.goto(link)
     at_seq(phone, seq["seq"])
     sent: list[str | None] = []
-    phone.on("request", lambda r: r.method == "POST" and sent.append(r.headers.get("if-match")))
+
+    def guarded(request: Any) -> None:
+        if request.method == "POST":
+            sent.append(request.headers.get("if-match"))
+
+    phone.on("request", guarded)
     socket.holding = True  # the phone has not heard yet of what follows
     moved = table.send({"type": "declare", "character": "jena", "action": "short",
                         "what": "aims", "target": "Guard"})  # fmt: skip

@@ -2,6 +2,7 @@
 // follows the table over a WebSocket, reconnecting and resuming from the last sequence seen.
 // It renders the public view it is given; it never holds anything a stream may not show.
 
+import { declaration } from "/static/shared/awareness.js";
 import { Table, h, tableId } from "/static/shared/client.js";
 
 const params = new URLSearchParams(location.search);
@@ -90,9 +91,8 @@ function awareness(view) {
                     h("span", { class: "name" }, names[view.declaring] ?? view.declaring)));
   }
   for (const declared of view.declarations) {
-    const verb = declared.kind === "act" ? "acts" : "waits for";
     const who = names[declared.character] ?? declared.character;
-    column.append(h("div", { class: "declared" }, `${who} ${verb}: ${declared.what}`));
+    column.append(h("div", { class: "declared" }, declaration(declared, who)));
   }
   if (!column.childElementCount) column.append(h("div", { class: "label" }, "Tension rises…"));
   section.append(column);

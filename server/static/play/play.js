@@ -3,7 +3,9 @@
 // already cut to the player's role.
 
 import { Table, h, tableId } from "/static/shared/client.js";
-import { awareness as awarenessPlayed, d10, declare, reactions } from "/static/shared/awareness.js";
+import {
+  awareness as awarenessPlayed, d10, declaration, declare, reactions,
+} from "/static/shared/awareness.js";
 import { aimed, button, card, keeping, report } from "/static/shared/forms.js";
 import { declaring, diceFor, rcs as rcsPlayed } from "/static/shared/index-cards.js";
 import { fourColor as fourColorPlayed } from "/static/shared/panels.js";
@@ -117,7 +119,7 @@ function awareness(v, ctx, own) {
         : rolling
           ? `Roll your d${v.options.die_sides} in the tray, or type what it shows`
         : v.declaring === c.id ? "Your declaration: act or wait"
-        : c.waiting ? `Waiting for: ${c.waiting}` : c.acted ? "You have acted" : "",
+        : c.waits ? `Waiting for: ${c.waiting}` : c.acted ? "You have acted" : "",
       [
         v.declaring === c.id ? declare(v, ctx, c.id) : null,
         pending ? d10(ctx, c.id, "Enter my d10", { type: "enter_preemption", character: c.id },
@@ -131,7 +133,7 @@ function awareness(v, ctx, own) {
     v.declaring ? h("p", { class: "now" }, `Declaring now: ${who[v.declaring]}`) : null,
     v.exchange ? h("p", {}, `${who[v.exchange.act.character]} acts: ${v.exchange.act.what}`) : null,
     h("ol", { class: "order" }, v.declarations.map((d) => h("li", {},
-      `${who[d.character]} ${d.kind === "act" ? "acts" : "waits for"}: ${d.what}`))),
+      declaration(d, who[d.character])))),
   ];
   return { cards, order };
 }

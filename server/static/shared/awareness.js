@@ -29,6 +29,13 @@ export function d10(ctx, id, label, command, name) {
                 { primary: true, name });
 }
 
+/** A declaration in words: what an act does, said aloud; a wait, with its trigger only for
+ * those who may know it (ruling 12: the view leaves it out for the others). */
+export function declaration(d, name) {
+  if (d.kind === "act") return `${name} acts: ${d.what}`;
+  return d.what ? `${name} waits for: ${d.what}` : `${name} waits`;
+}
+
 /** What the next one in the exchange does: the act, or a reaction to it. */
 function deed(exchange, id) {
   if (exchange.act.character === id) return exchange.act.what;
@@ -180,7 +187,7 @@ function doing(v, c, who) {
   }
   if (x?.act.character === c.id) return `Acts: ${x.act.what}`;
   if (v.declaring === c.id) return "Declaring now";
-  if (c.waiting) return `Waits for: ${c.waiting}`;
+  if (c.waits) return c.waiting ? `Waits for: ${c.waiting}` : "Waits";
   if (c.acted) return "Has acted";
   return "";
 }
@@ -216,7 +223,7 @@ function aside(v, ctx) {
     v.upcoming?.length ? h("p", { class: "muted" }, "Still to declare (only you see this): ",
       v.upcoming.map((id) => who[id]).join(", ")) : null,
     v.declarations.length ? h("ol", { class: "declared" }, v.declarations.map((d) => h("li", {},
-      `${who[d.character]} ${d.kind === "act" ? "acts" : "waits for"}: ${d.what}`))) : null,
+      declaration(d, who[d.character])))) : null,
   ].filter(Boolean);
 }
 

@@ -299,6 +299,35 @@ def test_ruling_12_events_reach_players_with_others_initiative_cut_out() -> None
     assert overlay is not None and overlay["results"] == []
 
 
+def test_ruling_12_what_a_character_waits_for_is_the_gms_and_the_waiters_alone() -> None:
+    """The hostage-taker never learns what the police sniper waits for: others see that the
+    sniper waits, in the view and in the event, never the trigger."""
+    table = situation(sheet("sniper"), sheet("taker"))
+    roll_round(table, {"sniper": 1, "taker": 5})
+    (event,) = table.execute(Wait(character="sniper", trigger="the taker raises the gun"), GM)
+    for viewer in (player("taker"), OVERLAY):
+        seen = table.censor(event, viewer)
+        assert seen is not None and seen["kind"] == "wait" and seen["what"] == ""
+        shown = table.view(viewer)
+        assert isinstance(shown, SituationView)
+        sniper = next(c for c in shown.characters if c.id == "sniper")
+        assert sniper.waits and sniper.waiting is None
+        assert [d.what for d in shown.declarations] == [""]
+    for viewer in (GM, player("sniper")):
+        assert table.censor(event, viewer) == event.model_dump(mode="json")
+        shown = table.view(viewer)
+        assert isinstance(shown, SituationView)
+        assert [d.what for d in shown.declarations] == ["the taker raises the gun"]
+
+
+def test_ruling_12_a_table_may_reveal_what_everyone_waits_for() -> None:
+    table = situation(sheet("sniper"), sheet("taker"), reveal_triggers=True)
+    roll_round(table, {"sniper": 1, "taker": 5})
+    (event,) = table.execute(Wait(character="sniper", trigger="the taker raises the gun"), GM)
+    seen = table.censor(event, OVERLAY)
+    assert seen is not None and seen["what"] == "the taker raises the gun"
+
+
 def test_ruling_12_a_preemption_die_is_the_reactors_and_its_target_the_gms() -> None:
     table = situation(sheet("a"), sheet("b"))
     roll_round(table, {"a": 1, "b": 5})

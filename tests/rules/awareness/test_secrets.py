@@ -30,12 +30,17 @@ from rules.roles import GM, OVERLAY, Viewer, player
 from rules.table import Undo
 
 SECRET_KEYS = {"qr", "score", "die", "target"}
+TRIGGER = "when this happens to "
+"""Every wait's trigger names its waiter: only the GM and the waiter's player may read it."""
 
 
 def leaks(data: Any, own: frozenset[str]) -> list[str]:
     """Every place in a JSON value where someone else's secret shows."""
     found: list[str] = []
-    if isinstance(data, list):
+    if isinstance(data, str) and data.startswith(TRIGGER):  # what someone waits for
+        if data.removeprefix(TRIGGER) not in own:
+            found.append(f"trigger of {data.removeprefix(TRIGGER)}")
+    elif isinstance(data, list):
         for item in data:
             found += leaks(item, own)
     elif isinstance(data, dict):
@@ -66,7 +71,7 @@ def candidates(sit: Situation, data: st.DataObject) -> list[tuple[Command | Undo
                          seed=seed), GM),
         (SetAwareness(character=who, state=pick.choice(list(Awareness))), GM),
         (Act(character=who, what="acts", mode=mode), player(who)),
-        (Wait(character=who, trigger="something"), player(who)),
+        (Wait(character=who, trigger=TRIGGER + who), player(who)),
         (React(character=who, to=other, timing=pick.choice(["before", "after"]), what="reacts",
                mode=mode, seed=seed), player(who)),
         (Undo(), GM),
