@@ -23,8 +23,9 @@ from adapters.simulators.tray import TraySimulator
 from adapters.tray import TrayAdapter
 from server.run.cli import main
 from tests.server.conftest import Client, bearer
+from tests.waiting import eventually
 
-from .test_tray import eventually, rcs_awaiting_rolls
+from .test_tray import rcs_awaiting_rolls
 
 
 def no_add_reader(*args: Any) -> None:
