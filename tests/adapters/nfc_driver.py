@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import nfc.tag
 import pytest
 from nfc.clf import ContactlessFrontend, udp
 
@@ -21,8 +22,9 @@ class Senses:
     ``polls``: polls begun. A poll senses for a card (one sense cycle: a SENS_REQ and up to a
     second's wait for an answer), reads one it finds, and holds it until it is lifted; the
     next poll begins only then. ``read``: cards the reader looked at (its on-connect ran).
-    ``begun``: sense cycles begun, those a card's activation runs too. ``at_stop``: for each
-    ``CardReader.stop``, the sense cycles begun when it was asked."""
+    ``begun``: sense cycles begun to look for a card (not those a card's activation runs to
+    wake it). ``at_stop``: for each ``CardReader.stop``, the sense cycles begun when it was
+    asked."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.polls = self.read = self.begun = 0
@@ -32,13 +34,24 @@ class Senses:
         self._open.set()
         self._until_stopped = False
         self._lock = threading.Lock()
+        self._activating = threading.local()
+        activate = nfc.tag.activate
         sense, poll, stop = udp.Device.sense_tta, ContactlessFrontend._rdwr_connect, CardReader.stop
 
         def count(name: str) -> None:
             with self._lock:
                 setattr(self, name, getattr(self, name) + 1)
 
+        def watched_activate(clf: Any, target: Any) -> Any:
+            self._activating.now = True
+            try:
+                return activate(clf, target)
+            finally:
+                self._activating.now = False
+
         def watched_sense(device: Any, target: Any) -> Any:
+            if getattr(self._activating, "now", False):
+                return sense(device, target)
             count("begun")
             self._waiting.set()
             try:
@@ -67,6 +80,7 @@ class Senses:
                 self.let_go()
             stop(reader)
 
+        monkeypatch.setattr(nfc.tag, "activate", watched_activate)
         monkeypatch.setattr(udp.Device, "sense_tta", watched_sense)
         monkeypatch.setattr(ContactlessFrontend, "_rdwr_connect", watched_poll)
         monkeypatch.setattr(CardReader, "stop", watched_stop)
