@@ -97,7 +97,9 @@ class Sender:
             assert status == 503, f"{command} was answered {status}: {body}"
             assert body["error"] == "unavailable" and retry_after.isdigit(), (status, body)
             self.unavailable += 1
-            await asyncio.sleep(int(retry_after) / HURRY)
+            await asyncio.sleep(
+                int(retry_after) / HURRY
+            )  # Retry-After honoured: the client under test
 
 
 @pytest.fixture
