@@ -63,6 +63,9 @@ def dealt_and_rolled(cards: Game, dice: Game) -> None:
 
 
 async def test_the_demo_devices_deal_and_roll_what_the_tables_await(client: Client) -> None:
+    """About twenty seconds: the demo's hands move at a person's pace (``PAUSE`` between
+    moves, each card left on the reader half as long), through eleven cards and the rolls,
+    through the real reader, which waits up to a second in each sense cycle."""
     assert available()
     cards, dice, devices = await demo_tables(client)
     stop = asyncio.Event()
@@ -86,7 +89,8 @@ async def test_a_table_that_fails_or_refuses_stops_no_device(
 ) -> None:
     """The card table answers every request with a 500 (or refuses it, as for a revoked
     token): the dice table is still rolled, the trouble is logged once, and when the card
-    table answers again its cards are dealt."""
+    table answers again its cards are dealt. About twenty seconds, for the reason the test
+    above takes them: the demo's hands move at a person's pace."""
     failing: set[str] = set()
 
     @web.middleware

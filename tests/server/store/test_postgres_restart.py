@@ -97,9 +97,8 @@ class Sender:
             assert status == 503, f"{command} was answered {status}: {body}"
             assert body["error"] == "unavailable" and retry_after.isdigit(), (status, body)
             self.unavailable += 1
-            await asyncio.sleep(
-                int(retry_after) / HURRY
-            )  # Retry-After honoured: the client under test
+            # Retry-After honoured (hurried): the client's own pacing, not a wait for anything.
+            await asyncio.sleep(int(retry_after) / HURRY)
 
 
 @pytest.fixture
