@@ -26,14 +26,24 @@ def seize_of(client: Client) -> Seize:
 
 
 async def test_an_idle_table_leaves_memory_with_a_snapshot_and_comes_back(
-    make_client: MakeClient,
+    make_client: MakeClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     client = await make_client(idle_table_seconds=0.05)
     seize = seize_of(client)
+    left: list[int] = []  # what each sweep let go, once it has snapshotted it
+    sweep = seize.games.evict_idle
+
+    async def watched(idle: float) -> int:
+        left.append(await sweep(idle))
+        return left[-1]
+
+    monkeypatch.setattr(seize.games, "evict_idle", watched)
     table = await new_table(client, "megatraveller-rcs")
     await send(client, table, JOIN)
     await send(client, table, POOL)
-    await eventually(lambda: seize.games.loaded == 0, "the idle table never left memory")
+    # The table leaves memory before its snapshot is written: wait for the sweep to end.
+    await eventually(lambda: sum(left) >= 1, "the idle table never left memory")
+    assert seize.games.loaded == 0
     snapshot = await seize.store.snapshot(table["id"])
     assert snapshot is not None and snapshot.seq == 2
     read = await client.get(f"/api/tables/{table['id']}", headers=bearer(table["gm_token"]))
