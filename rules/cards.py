@@ -130,6 +130,14 @@ def rank_key(card: Card, order: SuitOrder) -> tuple[int, int]:
 
     Rank decides first; the suit's place in ``order`` breaks ties, so with a full suit order
     no two ranked cards compare equal. Cached: Panels are sorted by it on every command.
+
+    >>> hand = [parse_card(code) for code in ("9S", "KD", "9H", "2C")]
+    >>> [card.code for card in sorted(hand, key=lambda card: rank_key(card, FOUR_COLOR_SUITS))]
+    ['2C', '9S', '9H', 'KD']
+    >>> rank_key(RED_JOKER, FOUR_COLOR_SUITS)
+    Traceback (most recent call last):
+      ...
+    rules.cards.CardError: RJ is a joker and has no place in the rank order
     """
     if card.suit is None:
         raise CardError(f"{card.code} is a joker and has no place in the rank order")
@@ -171,6 +179,13 @@ def parse_card(text: str) -> Card:
     Accepts ``QH``/``qh``, ``10S``/``TS``, ``Q♥``/``♥Q``, ``queen of hearts``/``10 of spades``,
     and for the jokers ``RJ``/``BJ``, ``red joker``/``black joker``. A bare "joker" is refused
     because a deck has two and a deal must know which one it saw.
+
+    >>> [parse_card(text).code for text in ("qh", "T♠", "♦10", "ace of clubs", "big joker")]
+    ['QH', '10S', '10D', 'AC', 'RJ']
+    >>> parse_card("joker")
+    Traceback (most recent call last):
+      ...
+    rules.cards.CardError: 'joker': a deck has two jokers; say which (RJ or BJ)
     """
     words = " ".join(text.strip().lower().split())
     if words in _JOKER_WORDS:

@@ -13,7 +13,9 @@ from server.run.app import Handler, make_app
 from server.settings import Settings
 from tests.server.conftest import Client, backend, client, database, settings
 
-__all__ = ["Gate", "backend", "client", "database", "gated", "settings"]
+from .nfc_driver import Senses
+
+__all__ = ["Gate", "backend", "client", "database", "gated", "senses", "settings"]
 
 
 @dataclass
@@ -48,3 +50,9 @@ async def gated(aiohttp_client: Any, settings: Settings) -> tuple[Client, Gate]:
     app.middlewares.append(gate.middleware())
     made: Client = await aiohttp_client(app)
     return made, gate
+
+
+@pytest.fixture
+def senses(monkeypatch: pytest.MonkeyPatch) -> Senses:
+    """nfcpy's udp driver, watched (see nfc_driver)."""
+    return Senses(monkeypatch)

@@ -14,20 +14,22 @@ from typing import Any
 
 import pytest
 
-from adapters.card_reader import CardAdapter
+from adapters.card_reader import CardAdapter, Read
 from adapters.deck import DeckMap
 from adapters.link import TableLink
 from rules.cards import parse_card
 from tests.server.conftest import Client, bearer, new_table, send
 from tests.server.process import free_port
+from tests.waiting import PATIENCE, eventually, until
 
-from .test_tray import eventually
+from .nfc_driver import Senses
 
 
 class Ntag:
     """The tag simulator in its own process, as a reader's tag is in its own world."""
 
-    def __init__(self) -> None:
+    def __init__(self, senses: Senses) -> None:
+        self.senses = senses
         self.port = free_port()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "adapters.simulators.ntag", "--port", str(self.port)],
@@ -48,9 +50,21 @@ class Ntag:
         self.tell(f"present {uid} {text}".strip())
 
     def remove(self) -> None:
-        """Lift the card, and give the reader the moment a hand takes to lay the next one."""
+        """Lift the card, and wait, as a hand would, until the reader has seen it go: it polls
+        again only once the card it holds is lifted. A card laid sooner would answer the
+        reader's checks that the lifted one is still there."""
+        polls = self.senses.polls
         self.tell("remove")
-        time.sleep(0.4)
+        until(lambda: self.senses.polls > polls, "the reader never saw the card lifted")
+
+    def lift(self) -> None:
+        """Lift the card, from the reader's own thread between its reads (enrolment asks for
+        the next card from there): the reader cannot be holding on to it."""
+        self.tell("remove")
+
+    def looked_at(self, read: int) -> None:
+        """Wait until the reader has looked at more cards than ``read``."""
+        until(lambda: self.senses.read > read, "the reader never read the card")
 
     def close(self) -> None:
         self.tell("remove")
@@ -61,8 +75,8 @@ class Ntag:
 
 
 @pytest.fixture
-def ntag() -> Iterator[Ntag]:
-    tag = Ntag()
+def ntag(senses: Senses) -> Iterator[Ntag]:
+    tag = Ntag(senses)
     yield tag
     tag.close()
 
@@ -110,7 +124,7 @@ async def test_a_card_laid_on_the_reader_reaches_a_subscriber(client: Client, nt
     ):
         await ws.receive_json()
         ntag.present("04a1b2c3d4e5f6", "queen of hearts")  # named by its NDEF text record
-        dealt = await asyncio.wait_for(ws.receive_json(), 10)
+        dealt = await asyncio.wait_for(ws.receive_json(), PATIENCE)
         assert dealt["event"] == {
             "type": "card_dealt",
             "to": "h1",
@@ -119,7 +133,7 @@ async def test_a_card_laid_on_the_reader_reaches_a_subscriber(client: Client, nt
         }
         ntag.remove()
         ntag.present("04aabbccddee01")  # no text: the deck map names it
-        dealt = await asyncio.wait_for(ws.receive_json(), 10)
+        dealt = await asyncio.wait_for(ws.receive_json(), PATIENCE)
         assert (dealt["event"]["to"], dealt["event"]["card"]) == ("v1", "9C")
         assert dealt["view"]["phase"] == "panels"
 
@@ -130,19 +144,23 @@ async def test_a_joker_for_a_hero_is_asked_back_with_a_replacement(
     table = await dealing(client)
     async with reader(client, table, ntag) as adapter:
         ntag.present("04000000000001", "RJ")
-        await eventually(lambda: adapter.status.asking is not None, 10)
+        await eventually(lambda: adapter.status.asking is not None)
         assert "replacement" in (adapter.status.asking or "")
         listing = f"/api/tables/{table['id']}/devices"
-        for _ in range(100):  # the report follows the reading; give it its round trip
+
+        async def reported() -> str | None:
             answer = await client.get(listing, headers=bearer(table["gm_token"]))
-            asking = (await answer.json())["devices"]["reader1"]["asking"]
-            if asking is not None:
-                break
-            await asyncio.sleep(0.05)
-        assert "replacement" in (asking or "")
+            asking: str | None = (await answer.json())["devices"]["reader1"]["asking"]
+            return asking
+
+        deadline = time.monotonic() + PATIENCE
+        while (asking := await reported()) is None:  # the report follows the reading
+            assert time.monotonic() < deadline, "the reader's report never reached the server"
+            await asyncio.sleep(0.05)  # the pace of polling, not a wait for anything
+        assert "replacement" in asking
         ntag.remove()
         ntag.present("04000000000002", "5D")
-        await eventually(lambda: adapter.status.dealt == 1, 10)
+        await eventually(lambda: adapter.status.dealt == 1)
         assert adapter.status.asking is None
     view = (
         await (
@@ -156,36 +174,63 @@ async def test_an_unknown_tag_is_reported_and_never_dealt(client: Client, ntag: 
     table = await dealing(client)
     async with reader(client, table, ntag) as adapter:
         ntag.present("04DEADBEEF0001", "not a card")
-        await eventually(lambda: list(adapter.status.unknown) == ["04DEADBEEF0001"], 10)
+        await eventually(lambda: list(adapter.status.unknown) == ["04DEADBEEF0001"])
     read = await client.get(f"/api/tables/{table['id']}", headers=bearer(table["gm_token"]))
     assert (await read.json())["seq"] == 3  # two joins and the deal: nothing dealt
 
 
-async def test_a_card_tapped_again_at_once_is_one_tap(client: Client, ntag: Ntag) -> None:
+async def test_a_card_tapped_again_at_once_is_one_tap(
+    client: Client, ntag: Ntag, monkeypatch: pytest.MonkeyPatch
+) -> None:
     table = await dealing(client)
     async with reader(client, table, ntag, debounce=30) as adapter:
+        handled: list[str] = []  # every card the reader handed on, in order
+        hand_on = adapter.dealt
+
+        async def dealt(read: Read) -> None:
+            handled.append(read.card.code if read.card else read.uid)
+            await hand_on(read)
+
+        monkeypatch.setattr(adapter, "dealt", dealt)
         ntag.present("04a1b2c3d4e5f6", "QH")
-        await eventually(lambda: adapter.status.dealt == 1, 10)
+        await eventually(lambda: adapter.status.dealt == 1)
         ntag.remove()
+        read = ntag.senses.read
         ntag.present("04a1b2c3d4e5f6", "QH")  # lifted and laid again by accident
-        await asyncio.sleep(0.5)
-        assert adapter.status.dealt == 1 and adapter.status.asking is None
+        ntag.looked_at(read)  # what it would hand on, it has
+        ntag.remove()
+        ntag.present("04aabbccddee01", "9C")  # the villain's card, which comes after it
+        await eventually(lambda: len(handled) == 2)
+        assert handled == ["QH", "9C"]  # the tap again was not handed on
+        await eventually(lambda: adapter.status.dealt == 2)
+        assert adapter.status.asking is None
+    view = (
+        await (
+            await client.get(f"/api/tables/{table['id']}", headers=bearer(table["gm_token"]))
+        ).json()
+    )["view"]
+    assert {(c["card"], c["holder"]) for c in view["order"]} == {("QH", "h1"), ("9C", "v1")}
 
 
-async def test_a_reader_stops_within_one_sense_cycle(client: Client, ntag: Ntag) -> None:
+async def test_a_reader_stops_within_one_sense_cycle(
+    client: Client, ntag: Ntag, senses: Senses
+) -> None:
     """nfcpy asks whether to stop only between its sense cycles, and nfcpy's udp driver waits a
     second in each for a tag that is not there: a reader that polled five cycles between asks
-    held a stopping server for up to seven seconds."""
+    held a stopping server for up to seven seconds. Asked to stop inside a sense cycle, the
+    reader begins no other."""
     table = await dealing(client)
     async with reader(client, table, ntag) as adapter:
-        await asyncio.sleep(0.3)  # inside its first cycle
-        started = time.monotonic()
+        senses.hold(until_stopped=True)
+        await eventually(senses.held)  # inside a cycle, waiting on its driver
         await asyncio.to_thread(adapter.reader.stop)
-    assert time.monotonic() - started < 1.5
+        await asyncio.to_thread(adapter.reader.thread.join, PATIENCE)
+        assert not adapter.reader.thread.is_alive()
+    assert senses.at_stop[0] == senses.begun  # no sense cycle begun after the stop
 
 
 def test_a_reader_that_outlives_its_event_loop_stops_silently(
-    ntag: Ntag, monkeypatch: pytest.MonkeyPatch
+    ntag: Ntag, senses: Senses, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A server that cancels its devices after a moment's grace closes its event loop while the
     reader's thread may still be waiting on its driver: that thread's last report finds the
@@ -199,9 +244,10 @@ def test_a_reader_that_outlives_its_event_loop_stops_silently(
         stop = asyncio.Event()
         running = asyncio.create_task(adapter.run(stop))
         await eventually(lambda: adapter.status.connected)
-        await asyncio.sleep(0.3)  # the thread waits on the driver for a second
+        senses.hold()  # the thread waits on the driver until let go below
+        await eventually(senses.held)
         stop.set()
-        await asyncio.sleep(0.05)
+        await eventually(lambda: bool(senses.at_stop))  # the run is stopping its reader
         running.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await running
@@ -210,5 +256,6 @@ def test_a_reader_that_outlives_its_event_loop_stops_silently(
     loop.run_until_complete(cancelled_while_stopping())
     loop.close()  # as aiohttp's run_app does, without waiting for the thread
     assert adapter.reader.thread.is_alive()
-    adapter.reader.thread.join(5)
+    senses.let_go()
+    adapter.reader.thread.join(PATIENCE)
     assert not adapter.reader.thread.is_alive() and raised == []

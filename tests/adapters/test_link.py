@@ -12,9 +12,9 @@ from adapters.link import TableLink
 from server.devices.local_link import LocalLink
 from server.http.context import SEIZE
 from tests.server.conftest import Client, bearer, new_table, send
+from tests.waiting import eventually
 
 from .conftest import Gate
-from .test_tray import eventually
 
 JOIN = {"type": "join", "member": {"id": "v", "name": "V", "kind": "villain"}}
 

@@ -19,9 +19,9 @@ from adapters.card_reader import CardAdapter
 from adapters.link import TableLink
 from adapters.simulators.pn532 import Pn532Simulator
 from tests.server.conftest import Client, bearer
+from tests.waiting import eventually
 
 from .test_card_reader import dealing
-from .test_tray import eventually
 
 
 @pytest.fixture
@@ -45,16 +45,16 @@ async def test_a_card_on_a_pn532_reaches_a_subscriber_and_survives_an_unplug(
     try:
         async with client.ws_connect(url, headers=bearer(table["overlay_token"])) as ws:
             await ws.receive_json()
-            await eventually(lambda: adapter.status.connected, 10)
+            await eventually(lambda: adapter.status.connected)
             pn532.present(bytes.fromhex("04a1b2c3d4e5f6"), "KH")
             dealt = await asyncio.wait_for(ws.receive_json(), 10)
             assert (dealt["event"]["to"], dealt["event"]["card"]) == ("h1", "KH")
 
             pn532.remove()
             pn532.unplug()  # the reader's cable is pulled
-            await eventually(lambda: not adapter.status.connected, 10)
+            await eventually(lambda: not adapter.status.connected)
             pn532.plug()  # and plugged back in
-            await eventually(lambda: adapter.status.connected, 10)
+            await eventually(lambda: adapter.status.connected)
             pn532.present(bytes.fromhex("04a1b2c3d4e5f7"), "2S")
             dealt = await asyncio.wait_for(ws.receive_json(), 10)
             assert (dealt["event"]["to"], dealt["event"]["card"]) == ("v1", "2S")

@@ -23,8 +23,9 @@ from adapters.simulators.tray import TraySimulator
 from adapters.tray import TrayAdapter
 from server.run.cli import main
 from tests.server.conftest import Client, bearer
+from tests.waiting import eventually
 
-from .test_tray import eventually, rcs_awaiting_rolls
+from .test_tray import rcs_awaiting_rolls
 
 
 def no_add_reader(*args: Any) -> None:
@@ -48,7 +49,8 @@ async def test_a_tray_delivers_rolls_through_a_reader_thread_when_the_loop_canno
     running = asyncio.create_task(adapter.run(stop))
     try:
         await eventually(lambda: adapter.status.connected)
-        assert reading_threads() == [f"seize-serial {path}"]
+        # Said connected as the port opens; the thread that reads it starts just after.
+        await eventually(lambda: reading_threads() == [f"seize-serial {path}"])
         tray.send("$SEIZE,tray1,9,ROLL,6,6,6*00")  # refused, counted
         tray.roll(6, 3, 5)
         await eventually(lambda: adapter.status.rolls_sent == 1)

@@ -12,9 +12,9 @@ from adapters.simulators.tray import TraySimulator
 from adapters.station import StationAdapter
 from rules.cards import parse_card
 from tests.server.conftest import Client, bearer
+from tests.waiting import eventually
 
 from .test_card_reader import dealing
-from .test_tray import eventually
 
 
 async def test_uids_from_a_station_deal_cards_by_the_deck_map(

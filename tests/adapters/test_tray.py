@@ -6,7 +6,7 @@ import asyncio
 import json
 import signal
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -16,15 +16,9 @@ from adapters.simulators.tray import TraySimulator
 from adapters.tray import TrayAdapter
 from server.http.context import SEIZE
 from tests.server.conftest import Client, bearer, new_table, send
+from tests.waiting import eventually
 
 from .conftest import Gate
-
-
-async def eventually(condition: Callable[[], bool], timeout: float = 5) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        assert asyncio.get_running_loop().time() < deadline, "it never happened"
-        await asyncio.sleep(0.01)
 
 
 @asynccontextmanager

@@ -44,6 +44,12 @@ class Console:
         form.locator("button[type=submit]").click()
         self.row(name).wait_for()
 
+    def drawn(self, seq: int) -> None:
+        """Wait until the console shows the table at ``seq``, its prompt drawn: it learns the
+        sequence before it has put its sections on the page, so the sequence alone is not
+        enough to read the page by."""
+        self.page.wait_for_function(f"Number(document.body.dataset.seq) === {seq} && {DRAWN}")
+
     @property
     def seq(self) -> int:
         return int(self.page.evaluate("Number(document.body.dataset.seq ?? 0)"))
@@ -105,6 +111,9 @@ class Console:
     def visible_text(self) -> str:
         return str(self.page.inner_text("body"))
 
+
+DRAWN = "Boolean(document.querySelector('#next [data-prompt]')?.textContent)"
+"""A page expression: the console has drawn its next step (the sections are on the page)."""
 
 ENGINE_WORDS = re.compile(
     r"\b[a-z]+_[a-z_]+\b|four-color\.\d|megatraveller-rcs\.\d|awareness\.\d|\bnull\b|undefined"

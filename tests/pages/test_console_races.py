@@ -9,12 +9,14 @@ between the other client's command and the console hearing of it is as long as t
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.server.process import ServerProcess
+from tests.waiting import PATIENCE
 
 from .conftest import Table
 from .console_driver import Console, speaks_the_game
@@ -42,11 +44,24 @@ class HeldSocket:
         else:
             self.to_page.send(message)
 
-    def release(self) -> None:
+    def release(self, page: Any | None = None) -> None:
+        """Let what was held reach the page. With ``page``, news is expected: wait until some
+        is held, and return once the page has handled all of it. The console writes the
+        sequence of each view it is handed on ``<body>`` and never reads it back, so it is
+        rubbed out first; the held news writes it again, for a command's last event carries
+        the view after it."""
+        if page is not None:
+            deadline = time.monotonic() + PATIENCE
+            while not self.held:  # each call into the page lets the relay's callbacks run
+                assert time.monotonic() < deadline, "no news was held"
+                page.evaluate("0")
+            page.evaluate("delete document.body.dataset.seq")
         self.holding = False
         for message in self.held:
             self.to_page.send(message)
         self.held.clear()
+        if page is not None:
+            page.wait_for_function("document.body.dataset.seq !== undefined")
 
 
 @pytest.fixture
@@ -66,7 +81,7 @@ def opened(console: Console, table: Table) -> HeldSocket:
     """The console of ``table``, following it through a relay that can hold its news."""
     socket = HeldSocket(console.page)
     console.page.goto(f"{table.server.url}/console/{table.id}#token={table.gm}")
-    console.page.wait_for_function(f"Number(document.body.dataset.seq) === {seq(table)}")
+    console.drawn(seq(table))
     return socket
 
 
@@ -118,8 +133,7 @@ def test_a_card_typed_for_one_hero_never_goes_to_the_next(
     )
     assert "5♣" in console.row("Nightingale").inner_text()
     speaks_the_game(console.page, ["nightingale", "spider-man"])
-    socket.release()  # the late news takes nothing back
-    console.page.wait_for_timeout(300)
+    socket.release(console.page)  # the late news takes nothing back
     assert console.prompt.startswith("Deal Spider-Man a card")
     console.type("#next input[name=card]", "9H")
     console.press()

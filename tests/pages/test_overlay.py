@@ -11,6 +11,14 @@ from tests.server.process import ServerProcess, call
 
 from .conftest import Table, shoot
 
+KEEPING_SOCKETS = """
+  window.seizeSockets = [];
+  window.WebSocket = class extends window.WebSocket {
+    constructor(...args) { super(...args); window.seizeSockets.push(this); }
+  };
+"""
+"""Keeps every WebSocket the page opens in ``window.seizeSockets``, to count and look at."""
+
 
 def seq_shown(page: Any, seq: int) -> None:
     """Wait until the overlay has rendered the table at ``seq``."""
@@ -189,15 +197,18 @@ def test_an_overlay_whose_link_was_revoked_stops_following_and_keeps_its_picture
     table = four_color(server)
     sockets: list[Any] = []
     page.on("websocket", lambda socket: sockets.append(socket))  # noqa: PLW0108 (a builtin won't do)
+    page.add_init_script(KEEPING_SOCKETS)
+    page.clock.install()  # the page's timers: run on at will below, rather than waited for
     page.goto(table.overlay_url())
     seq = table.send({"type": "deal"})["seq"]
     seq_shown(page, seq)
     status, _ = call(f"{table.url}/handoff/overlay", "POST", token=table.gm)
     assert status == 201
-    while not sockets[-1].is_closed():
-        page.wait_for_timeout(50)
+    # Closed, and the page has handled the close: it runs in the task that marks it closed.
+    page.wait_for_function("window.seizeSockets.at(-1).readyState === WebSocket.CLOSED")
     table.send({"type": "join", "member": {"id": "late", "name": "Latecomer", "kind": "mob"}})
-    page.wait_for_timeout(1500)  # reconnecting, it would have knocked by now (250 ms)
+    page.clock.run_for(60_000)  # a minute on: reconnecting, it would have knocked (250 ms)
+    assert page.evaluate("window.seizeSockets.length") == 1
     assert len(sockets) == 1
     assert page.locator("#overlay").get_attribute("data-seq") == str(seq)
     assert page.locator(".four-color .card").count() > 0

@@ -1,8 +1,11 @@
+import doctest
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
+import rules.cards
 from rules.cards import (
     BLACK_JOKER,
     FOUR_COLOR_SUITS,
@@ -16,6 +19,8 @@ from rules.cards import (
 )
 
 DECK = full_deck()
+
+
 RANKED = [c for c in DECK if not c.is_joker]
 SYMBOLS = {Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣", Suit.SPADES: "♠"}
 NAMES = {
@@ -100,3 +105,10 @@ def test_cards_travel_in_models_as_their_code() -> None:
         "card": "QH"
     }
     assert Holder.model_validate_json('{"card": "T♦"}').card == parse_card("10D")
+
+
+def test_the_examples_in_the_modules_docstrings_hold() -> None:
+    """The examples in ``rules/cards.py`` are what a reader learns the notations from."""
+    failed, attempted = doctest.testmod(rules.cards)
+    assert failed == 0
+    assert attempted >= 8  # the module's, parse_card's and rank_key's examples all ran

@@ -26,9 +26,11 @@ async def follow(
     table: dict[str, Any],
     last: int,
     start: int = 0,
+    subscribed: asyncio.Event | None = None,
 ) -> list[int]:
     """The sequences a subscriber receives until ``last``, starting on ``urls[start]`` and
-    resuming with ``?after=`` on the next server whenever its connection drops."""
+    resuming with ``?after=`` on the next server whenever its connection drops. ``subscribed``
+    is set once it has caught up on its first server (the view follows the catch-up)."""
     seen: list[int] = []
     headers = {"Authorization": f"Bearer {table['gm_token']}"}
     for url in itertools.islice(itertools.cycle(urls), start, None):
@@ -41,11 +43,13 @@ async def follow(
                     frame = json.loads(message.data)
                     if frame["type"] == "event":
                         seen.append(frame["seq"])
+                    if frame["type"] == "view" and subscribed is not None:
+                        subscribed.set()
                     if seen and seen[-1] >= last:
                         return seen
         except aiohttp.ClientConnectionError:
             pass
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # a pause before the next server, not a wait for anything
     raise AssertionError("unreachable: the cycle of servers never ends")
 
 

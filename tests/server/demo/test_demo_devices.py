@@ -22,16 +22,15 @@ from server.http.context import SEIZE
 from server.run.app import make_app
 from server.settings import Settings
 from server.tables.games import Game
+from tests.adapters.nfc_driver import Senses
 from tests.server.conftest import Client
+from tests.waiting import PATIENCE, eventually
 
 pytestmark = pytest.mark.sqlite_only
 
 
-async def until(condition: Callable[[], bool], timeout: float = 60) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        assert asyncio.get_running_loop().time() < deadline, "the devices fell silent"
-        await asyncio.sleep(0.2)
+async def until(condition: Callable[[], bool]) -> None:
+    await eventually(condition, "the devices fell silent")
 
 
 async def demo_tables(client: Client) -> tuple[Game, Game, DemoDevices]:
@@ -64,6 +63,9 @@ def dealt_and_rolled(cards: Game, dice: Game) -> None:
 
 
 async def test_the_demo_devices_deal_and_roll_what_the_tables_await(client: Client) -> None:
+    """About twenty seconds: the demo's hands move at a person's pace (``PAUSE`` between
+    moves, each card left on the reader half as long), through eleven cards and the rolls,
+    through the real reader, which waits up to a second in each sense cycle."""
     assert available()
     cards, dice, devices = await demo_tables(client)
     stop = asyncio.Event()
@@ -87,7 +89,8 @@ async def test_a_table_that_fails_or_refuses_stops_no_device(
 ) -> None:
     """The card table answers every request with a 500 (or refuses it, as for a revoked
     token): the dice table is still rolled, the trouble is logged once, and when the card
-    table answers again its cards are dealt."""
+    table answers again its cards are dealt. About twenty seconds, for the reason the test
+    above takes them: the demo's hands move at a person's pace."""
     failing: set[str] = set()
 
     @web.middleware
@@ -122,17 +125,22 @@ async def test_a_table_that_fails_or_refuses_stops_no_device(
 
 
 async def test_the_demo_devices_stop_within_the_grace_and_leave_nothing_behind(
-    client: Client, temporary: Path
+    client: Client, temporary: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``seize serve`` gives its devices a second to stop before it cancels them; the demo's
-    stop within it, and take their folder (the tray's link to its terminal) with them."""
+    stop within it, and take their folder (the tray's link to its terminal) with them. Within
+    it: stopped while the reader's thread waits on its driver, they end of themselves (not
+    cancelled), the reader beginning no other sense cycle."""
+    senses = Senses(monkeypatch)
     _, dice, devices = await demo_tables(client)
     stop = asyncio.Event()
     running = asyncio.create_task(devices.run(stop))
     await until(lambda: dice.table.state.phase != "rolling")
-    await asyncio.sleep(0.3)  # the reader's thread is waiting on its driver
+    senses.hold(until_stopped=True)
+    await until(senses.held)  # the reader's thread is waiting on its driver
     stop.set()
-    await asyncio.wait_for(running, 1)
+    await asyncio.wait_for(running, PATIENCE)  # ended of itself: a deadline, not a measure
+    assert senses.at_stop and senses.at_stop[0] == senses.begun
     assert list(temporary.iterdir()) == []
 
 
@@ -142,5 +150,5 @@ async def test_cancelled_demo_devices_leave_nothing_behind(client: Client, tempo
     await until(lambda: any(temporary.iterdir()))
     running.cancel()
     with contextlib.suppress(asyncio.CancelledError):
-        await asyncio.wait_for(running, 5)
+        await asyncio.wait_for(running, PATIENCE)
     assert list(temporary.iterdir()) == []

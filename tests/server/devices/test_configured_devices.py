@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 from pydantic import ValidationError
@@ -17,19 +15,12 @@ from adapters.tray import TrayAdapter
 from server.devices.local_link import LocalLink
 from server.http.context import SEIZE
 from server.settings import DeviceSetting, Settings
-from tests.adapters.test_tray import eventually, rcs_awaiting_rolls
+from tests.adapters.test_tray import rcs_awaiting_rolls
 from tests.server.conftest import Client, bearer
 from tests.server.process import ServerProcess, call
+from tests.waiting import eventually, until
 
 pytestmark = pytest.mark.sqlite_only
-
-
-def until(check: Any, timeout: float = 20) -> Any:
-    deadline = time.monotonic() + timeout
-    while not (found := check()):
-        assert time.monotonic() < deadline, "it never happened"
-        time.sleep(0.05)
-    return found
 
 
 def test_a_configured_tray_rolls_into_its_table(tmp_path: Path) -> None:

@@ -6,13 +6,16 @@ never refused by the command limit."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import aiohttp
+import pytest
 
 from rules.roles import GM
 from server.http.context import SEIZE, Seize
 from server.tables.access import Principal, RateLimit, Tokens, digest
 from tests.server.conftest import Client, MakeClient, bearer, new_table, send
+from tests.waiting import eventually
 
 POOL = {"type": "set_pool", "side": "a", "points": 2}
 JOIN = {"type": "join", "character": {"id": "a", "name": "A", "side": "a", "dex": 1, "movement": 1}}
@@ -23,17 +26,23 @@ def seize_of(client: Client) -> Seize:
 
 
 async def test_an_idle_table_leaves_memory_with_a_snapshot_and_comes_back(
-    make_client: MakeClient,
+    make_client: MakeClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     client = await make_client(idle_table_seconds=0.05)
     seize = seize_of(client)
+    left: list[int] = []  # what each sweep let go, once it has snapshotted it
+    sweep = seize.tables.evict_idle
+
+    async def watched(idle: float) -> int:
+        left.append(await sweep(idle))
+        return left[-1]
+
+    monkeypatch.setattr(seize.tables, "evict_idle", watched)
     table = await new_table(client, "megatraveller-rcs")
     await send(client, table, JOIN)
     await send(client, table, POOL)
-    for _ in range(200):
-        if seize.tables.loaded == 0:
-            break
-        await asyncio.sleep(0.02)
+    # The table leaves memory before its snapshot is written: wait for the sweep to end.
+    await eventually(lambda: sum(left) >= 1, "the idle table never left memory")
     assert seize.tables.loaded == 0
     snapshot = await seize.store.snapshot(table["id"])
     assert snapshot is not None and snapshot.seq == 2
@@ -43,15 +52,28 @@ async def test_an_idle_table_leaves_memory_with_a_snapshot_and_comes_back(
     assert seize.tables.loaded == 1
 
 
-async def test_a_followed_table_stays_in_memory(make_client: MakeClient) -> None:
+async def test_a_followed_table_stays_in_memory(
+    make_client: MakeClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     client = await make_client(idle_table_seconds=0.05)
     seize = seize_of(client)
     table = await new_table(client, "megatraveller-rcs")
+    idle_enough: list[bool] = []  # at each sweep: had the table sat idle long enough to leave?
+    sweep = seize.tables.evict_idle
     async with client.ws_connect(
         f"/api/tables/{table['id']}/ws", headers=bearer(table["overlay_token"])
     ) as ws:
         await ws.receive_json()
-        await asyncio.sleep(0.3)
+        game = await seize.tables.get(table["id"])  # the table as the socket follows it
+        assert game is not None
+
+        async def watched(idle: float) -> int:
+            idle_enough.append(time.monotonic() - game.used >= idle)
+            return await sweep(idle)
+
+        monkeypatch.setattr(seize.tables, "evict_idle", watched)
+        # Two sweeps, each of which would have let it go had no one followed it.
+        await eventually(lambda: sum(idle_enough) >= 2, "the sweeps never came")
         assert seize.tables.loaded == 1
         await send(client, table, JOIN)
         assert (await ws.receive_json())["seq"] == 1

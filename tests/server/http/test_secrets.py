@@ -30,6 +30,7 @@ from tests.rules.awareness.test_secrets import leaks
 from tests.rules.four_color.test_properties import candidates as four_color_moves
 from tests.rules.four_color.test_properties import secret_cards, shown_cards
 from tests.server.process import UNLIMITED, ServerProcess
+from tests.waiting import eventually
 
 PLAYER = "p0"  # the participant the player token is bound to
 
@@ -149,11 +150,8 @@ async def play(
             mirror.check(message["seq"], message, own if name != "overlay" else frozenset())
 
 
-async def until(condition: Callable[[], bool], timeout: float = 10) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        assert asyncio.get_running_loop().time() < deadline, "a listener fell silent"
-        await asyncio.sleep(0.01)
+async def until(condition: Callable[[], bool]) -> None:
+    await eventually(condition, "a listener fell silent")
 
 
 def join(system: str, n: int, size: int) -> dict[str, Any]:

@@ -3,13 +3,13 @@ more people than the settings are."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 import pytest
 
 from server.live.bus import RedisBus, bus_for
 from tests.server.redis_server import RedisServer
+from tests.waiting import eventually
 
 PASSWORD = "s3cret-bus"
 
@@ -31,11 +31,7 @@ async def test_the_bus_names_redis_without_its_password(caplog: pytest.LogCaptur
         assert isinstance(bus, RedisBus)
         await bus.start(Nobody())
         try:
-            for _ in range(100):
-                if bus.up:
-                    break
-                await asyncio.sleep(0.05)
-            assert bus.up
+            await eventually(lambda: bus.up, "the bus never connected")
         finally:
             await bus.close()
     (connected,) = [r for r in caplog.records if r.getMessage() == "bus connected"]

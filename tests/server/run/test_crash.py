@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import random
 import threading
-import time
+from collections.abc import Callable
 from typing import Any
 
 from rules.four_color import FOUR_COLOR, FourColorOptions
 from rules.roles import GM
 from tests.server.conftest import Database
 from tests.server.process import UNLIMITED, ServerProcess, call
+from tests.waiting import until
 
 Acknowledged = dict[tuple[str, int], dict[str, Any]]
 
@@ -58,6 +59,8 @@ def hammer(
 
 
 def test_sigkill_at_random_moments_loses_nothing_acknowledged(database: Database) -> None:
+    """About ten seconds or more: ten kills, each followed by starting a new server process
+    and replaying the table, and fewer kills would try fewer moments of a write."""
     server = ServerProcess(database(), snapshot_every=7, **UNLIMITED).start()
     tables = [new_table(server.url), new_table(server.url)]
     acknowledged: Acknowledged = {}
@@ -72,7 +75,10 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(database: Database
             ]
             for worker in workers:
                 worker.start()
-            time.sleep(chance.uniform(0.2, 0.8))
+            # A random moment, counted in events acknowledged rather than in seconds, so
+            # that a slow machine kills it as far into the load as a fast one.
+            target = before + chance.randint(1, 60)
+            until(reached(acknowledged, target, workers), "the load never reached the moment")
             server.kill()
             stop.set()
             for worker in workers:
@@ -83,6 +89,13 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(database: Database
                 check_table(server.url, table, acknowledged)
     finally:
         server.stop()
+
+
+def reached(
+    acknowledged: Acknowledged, events: int, workers: list[threading.Thread]
+) -> Callable[[], bool]:
+    """Whether ``events`` are acknowledged, or the senders have stopped short of it."""
+    return lambda: len(acknowledged) >= events or not any(w.is_alive() for w in workers)
 
 
 def check_table(url: str, table: dict[str, Any], acknowledged: Acknowledged) -> None:

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +21,10 @@ import pytest
 
 from server.http.metrics import INDEX
 from server.run.workers import SETTLED
+from tests import waiting
 from tests.server.following import CHARACTER, POOL, follow
 from tests.server.process import UNLIMITED, ServerProcess
+from tests.waiting import PATIENCE
 
 SUBSCRIBERS = 8
 CLOSED = (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
@@ -45,13 +48,26 @@ def workers_of(parent: int) -> dict[int, int]:
     return found
 
 
-def until(check: Any, seconds: float = 30) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if found := check():
-            return found
-        time.sleep(0.05)
-    raise AssertionError("not so in time")
+def until(check: Callable[[], Any], what: str = "it never happened") -> Any:
+    """What ``check`` found first (a worker's pid, the workers' map…)."""
+    return waiting.until(check, what)
+
+
+def listening(pid: int, port: int) -> bool:
+    """Whether process ``pid`` holds a socket listening on ``port`` (each worker has its own,
+    with SO_REUSEPORT)."""
+    try:
+        held = {os.readlink(fd) for fd in Path(f"/proc/{pid}/fd").iterdir()}
+    except OSError:  # gone, or a descriptor closed while it was read
+        return False
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            local, state, inode = fields[1], fields[3], fields[9]
+            ours = f"socket:[{inode}]" in held
+            if ours and state == "0A" and int(local.rsplit(":", 1)[1], 16) == port:
+                return True
+    return False
 
 
 async def send(session: aiohttp.ClientSession, url: str, table: dict[str, Any], body: Any) -> None:
@@ -66,7 +82,7 @@ async def send(session: aiohttp.ClientSession, url: str, table: dict[str, Any], 
                 assert answer.status == 200, await answer.text()
                 return
         except aiohttp.ClientConnectionError:
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.05)  # a pause before trying again
 
 
 async def test_workers_share_the_port_show_each_others_commands_and_come_back(
@@ -83,11 +99,13 @@ async def test_workers_share_the_port_show_each_others_commands_and_come_back(
                 f"{server.url}/api/tables", json={"system": "megatraveller-rcs", "name": "w"}
             ) as answer:
                 table = await answer.json()
+            subscribed = [asyncio.Event() for _ in range(SUBSCRIBERS)]
             followers = [
-                asyncio.create_task(follow(s, [server.url], table, COMMANDS + 1))
-                for _ in range(SUBSCRIBERS)
+                asyncio.create_task(follow(s, [server.url], table, COMMANDS + 1, 0, caught_up))
+                for caught_up in subscribed
             ]
-            await asyncio.sleep(0.3)
+            for caught_up in subscribed:  # each following live before the first command
+                await asyncio.wait_for(caught_up.wait(), PATIENCE)
             await send(s, server.url, table, {"type": "join", "character": CHARACTER})
             for n in range(COMMANDS):
                 await send(s, server.url, table, POOL)
@@ -115,7 +133,8 @@ async def test_any_worker_answers_metrics_for_every_worker(tmp_path: Path) -> No
     sent = 12
     with ServerProcess(tmp_path / "seize.db", workers=2, **UNLIMITED) as server:
         assert server.process is not None
-        until(lambda: len(workers_of(server.process.pid)) == 2)
+        parent = server.process.pid
+        until(lambda: len(workers_of(parent)) == 2)
         async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(force_close=True)) as s:
             async with s.post(
                 f"{server.url}/api/tables", json={"system": "megatraveller-rcs", "name": "m"}
@@ -124,13 +143,13 @@ async def test_any_worker_answers_metrics_for_every_worker(tmp_path: Path) -> No
             await send(s, server.url, table, {"type": "join", "character": CHARACTER})
             for _ in range(sent - 1):
                 await send(s, server.url, table, POOL)
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + PATIENCE
             while True:
                 scraped = [await scrape(s, server.url) for _ in range(8)]
                 if all(workers == {"0", "1"} and total == sent for workers, total in scraped):
                     break
                 assert time.monotonic() < deadline, scraped
-                await asyncio.sleep(0.2)
+                await asyncio.sleep(0.2)  # the pace of polling
 
 
 async def scrape(session: aiohttp.ClientSession, url: str) -> tuple[set[str], int]:
@@ -156,7 +175,8 @@ def test_a_worker_that_cannot_start_again_is_retried_ever_more_slowly(tmp_path: 
     """A worker killed while it cannot start (the database away, or here the settings file
     broken since) fails each start; the parent waits 1, 2, 4… seconds between starts rather
     than spin and fill the log, the other worker serves on, and once the cause is gone the
-    worker is back."""
+    worker is back. About twenty seconds: the five seconds a worker must run to have
+    crashed, then the pauses themselves (1 + 2 + 4 + 8), which are what is under test."""
     printed, config = tmp_path / "printed.log", tmp_path / "seize.toml"
     config.write_text("log_level = 'info'\n")
     server = ServerProcess(tmp_path / "seize.db", printed, workers=2, config=config, **UNLIMITED)
@@ -165,17 +185,23 @@ def test_a_worker_that_cannot_start_again_is_retried_ever_more_slowly(tmp_path: 
         assert server.process is not None
         parent = server.process.pid
         first = until(lambda: len(w := workers_of(parent)) == 2 and w)
-        time.sleep(SETTLED)  # a crash, not a worker that could not start in the first place
+        # A crash, not a worker that could not start in the first place: the parent tells
+        # them apart by how long the worker ran, on its own clock in its own process, so this
+        # sleep is the rule under test, not a wait for something that could be watched.
+        time.sleep(SETTLED)
         config.write_text("log_level = 'chatty'\n")
         os.kill(first[1], signal.SIGKILL)
-        pauses = until(lambda: len(p := ended(printed)) >= 4 and p, seconds=60)
+        pauses = until(lambda: len(p := ended(printed)) >= 4 and p)
         assert pauses[:4] == [0.0, 1.0, 2.0, 4.0]
         with urllib.request.urlopen(f"{server.url}/healthz", timeout=5) as answer:
             assert answer.status == 200  # the other worker, all along
         config.write_text("log_level = 'info'\n")
-        until(lambda: (w := workers_of(parent)).get(0) == first[0] and 1 in w, seconds=60)
-        time.sleep(2)  # started, and stays up
-        assert len(workers_of(parent)) == 2
+        back = until(lambda: (w := workers_of(parent)).get(0) == first[0] and 1 in w and w)
+        port = int(server.url.rsplit(":", 1)[1])
+        # Started, and past its settings (which failed it until now): it listens.
+        until(lambda: listening(back[1], port), "the worker started again never listened")
+        assert workers_of(parent) == back
+        assert len(ended(printed)) == len(pauses)  # it did not end again
     finally:
         server.stop()
     assert server.process.returncode == 0
@@ -214,7 +240,8 @@ def test_workers_stop_when_their_parent_is_killed(tmp_path: Path) -> None:
     """A parent killed with SIGKILL cannot stop its workers: they notice, and stop."""
     server = ServerProcess(tmp_path / "seize.db", workers=2, **UNLIMITED).start()
     assert server.process is not None
-    workers = until(lambda: len(w := workers_of(server.process.pid)) == 2 and w)
+    parent = server.process.pid
+    workers = until(lambda: len(w := workers_of(parent)) == 2 and w)
     server.kill()
     until(lambda: not any(alive(pid) for pid in workers.values()))
 

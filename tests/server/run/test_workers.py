@@ -19,13 +19,14 @@ from tests.server.databases import postgres_schema, query
 from tests.server.following import CHARACTER, POOL, follow
 from tests.server.process import UNLIMITED, ServerProcess
 from tests.server.redis_server import RedisServer
+from tests.waiting import PATIENCE, eventually
 
 WORKERS = 3
 SENDERS = 6  # two per server
 EACH = 12  # commands per sender
 COMMANDS = SENDERS * EACH
 LAST = COMMANDS + 1  # the join, then every command's one event
-Trouble = Callable[[list[ServerProcess], RedisServer], Awaitable[None]]
+Trouble = Callable[[list[ServerProcess], RedisServer, list[int]], Awaitable[None]]
 
 
 @pytest.fixture
@@ -65,11 +66,15 @@ async def _new_table(session: aiohttp.ClientSession, url: str) -> dict[str, Any]
 
 
 async def _send(
-    session: aiohttp.ClientSession, urls: list[str], start: int, table: dict[str, Any]
-) -> list[int]:
+    session: aiohttp.ClientSession,
+    urls: list[str],
+    start: int,
+    table: dict[str, Any],
+    acknowledged: list[int],
+) -> None:
     """EACH commands, one after another, each first to the server ``start`` points at. One
-    whose server cannot be reached goes, with the same idempotency key, to the next."""
-    acknowledged = []
+    whose server cannot be reached goes, with the same idempotency key, to the next. The
+    sequences acknowledged go to ``acknowledged`` as they come."""
     headers = {"Authorization": f"Bearer {table['gm_token']}"}
     for n in range(EACH):
         key = uuid.uuid4().hex
@@ -85,21 +90,26 @@ async def _send(
                     acknowledged.append(body["seq"])
                     break
             except aiohttp.ClientConnectionError:
-                await asyncio.sleep(0.05)
-    return acknowledged
+                await asyncio.sleep(0.05)  # a pause before the next server
 
 
 async def _play(servers: list[ServerProcess], trouble: Trouble, redis: RedisServer) -> None:
     urls = [server.url for server in servers]
     async with aiohttp.ClientSession() as session:
         table = await _new_table(session, urls[0])
+        subscribed = [asyncio.Event() for _ in range(WORKERS)]
         followers = [
-            asyncio.create_task(follow(session, urls, table, LAST, n)) for n in range(WORKERS)
+            asyncio.create_task(follow(session, urls, table, LAST, n, subscribed[n]))
+            for n in range(WORKERS)
         ]
-        await asyncio.sleep(0.3)  # every subscriber connected and caught up
-        senders = asyncio.gather(*(_send(session, urls, n, table) for n in range(SENDERS)))
-        await trouble(servers, redis)
-        acknowledged = [seq for sent in await asyncio.wait_for(senders, 120) for seq in sent]
+        for caught_up in subscribed:  # every subscriber connected and caught up
+            await asyncio.wait_for(caught_up.wait(), PATIENCE)
+        acknowledged: list[int] = []
+        senders = asyncio.gather(
+            *(_send(session, urls, n, table, acknowledged) for n in range(SENDERS))
+        )
+        await trouble(servers, redis, acknowledged)
+        await asyncio.wait_for(senders, 120)
         seen = await asyncio.wait_for(asyncio.gather(*followers), 60)
     # Every command acknowledged once, each at its own sequence, and nothing else stored.
     assert sorted(acknowledged) == list(range(2, LAST + 1))
@@ -111,22 +121,34 @@ async def _play(servers: list[ServerProcess], trouble: Trouble, redis: RedisServ
         assert subscriber == list(range(1, LAST + 1))
 
 
-async def _calm(servers: list[ServerProcess], redis: RedisServer) -> None:
+async def _mid_play(acknowledged: list[int], more: int = COMMANDS // 4) -> None:
+    """Wait until ``more`` commands more are acknowledged (or all are): the play is under way,
+    counted in commands rather than in seconds, however slow the machine."""
+    reached = min(len(acknowledged) + more, COMMANDS)
+    await eventually(lambda: len(acknowledged) >= reached, "the play stalled")
+
+
+async def _calm(servers: list[ServerProcess], redis: RedisServer, acknowledged: list[int]) -> None:
     """Nothing goes wrong."""
 
 
-async def _kill_a_server(servers: list[ServerProcess], redis: RedisServer) -> None:
-    """SIGKILL one server mid-play, and start it again a moment later on its port."""
-    await asyncio.sleep(0.3)
+async def _kill_a_server(
+    servers: list[ServerProcess], redis: RedisServer, acknowledged: list[int]
+) -> None:
+    """SIGKILL one server mid-play, and start it again on its port once the others have
+    acknowledged commands without it."""
+    await _mid_play(acknowledged)
     servers[1].kill()
-    await asyncio.sleep(0.5)
+    await _mid_play(acknowledged, SENDERS)
     await asyncio.to_thread(servers[1].start, same_port=True)
 
 
-async def _restart_redis(servers: list[ServerProcess], redis: RedisServer) -> None:
+async def _restart_redis(
+    servers: list[ServerProcess], redis: RedisServer, acknowledged: list[int]
+) -> None:
     """Kill Redis mid-play (every subscription and message in flight gone), start it again;
     each server says so on ``/metrics`` as it goes to polling and back."""
-    await asyncio.sleep(0.3)
+    await _mid_play(acknowledged)
     redis.kill()
     await _bus_up(servers, up=False)
     await asyncio.to_thread(redis.start)
@@ -141,7 +163,7 @@ async def _bus_up(servers: list[ServerProcess], *, up: bool) -> None:
                 async with session.get(f"{server.url}/metrics") as answer:
                     if f"seize_bus_up {int(up)}" in await answer.text():
                         break
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(0.05)  # the pace of polling
 
 
 @pytest.mark.parametrize(

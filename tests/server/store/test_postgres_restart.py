@@ -97,6 +97,7 @@ class Sender:
             assert status == 503, f"{command} was answered {status}: {body}"
             assert body["error"] == "unavailable" and retry_after.isdigit(), (status, body)
             self.unavailable += 1
+            # Retry-After honoured (hurried): the client's own pacing, not a wait for anything.
             await asyncio.sleep(int(retry_after) / HURRY)
 
 
