@@ -85,8 +85,8 @@ const tokenScene = () => {
 // Every sort over every table: where no combatant has an actor the actor-reading sort is guarded
 // (Foundry's order stands in), and "from-tokens" gives every combatant its token's actor.
 const sorts = [
-  ["initiative, high to low (dnd5e)", SYSTEMS.initiative],
-  ["card and suit (SWADE-like)", SYSTEMS.cards],
+  ["initiative, high to low (dnd5e)", SYSTEMS.dnd5e],
+  ["card and suit (SWADE-like)", SYSTEMS.swade],
   ["one that reads the actor", SYSTEMS.actor],
 ];
 for (const [sort, system] of sorts) {
@@ -109,7 +109,7 @@ for (const [sort, system] of sorts) {
 
 test("the SWADE-like order is not Foundry's, so the highlight above cannot be right by luck", async () => {
   const { after } = fixtures["from-tokens"];
-  await load({ system: SYSTEMS.cards, served: after.combat, ...tokenScene() });
+  await load({ system: SYSTEMS.swade, served: after.combat, ...tokenScene() });
   await configure();
   await receive(after.view);
   const combat = theCombat();
@@ -176,15 +176,15 @@ test("only the active GM talks to Seize, whatever the user ids", async () => {
   assert.match(world.sockets[0].url, /^ws:\/\/seize\.test:8080\/api\/tables\/t1\/ws\?token=gm-token/);
 });
 
-for (const [generation, scope] of [[12, "client"], [13, "user"]]) {
+for (const [generation, scope] of [[12, "client"], [13, "client"]]) {
   test(`Foundry ${generation}: the GM token is a ${scope} setting; no world setting holds it`, async () => {
     const { registered, stored } = await load({ generation, served: fixtures["four-color"].before.combat });
     await configure("the-gm-token");
-    assert.equal(registered.token.scope, scope);
+    assert.equal(registered["token-world-a"].scope, scope);
     for (const [key, data] of Object.entries(registered)) {
       if (data.scope === "world") assert.ok(!/token/i.test(key), key);
     }
-    assert.ok(!JSON.stringify(stored.world).includes("the-gm-token"));
+    assert.ok(!JSON.stringify(stored.worlds["world-a"].world).includes("the-gm-token"));
     assert.equal(world.sockets.length, 1);
   });
 }
