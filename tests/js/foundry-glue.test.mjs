@@ -107,15 +107,20 @@ for (const [sort, system] of sorts) {
   }
 }
 
-test("the SWADE-like order is not Foundry's, so the highlight above cannot be right by luck", async () => {
+test("SWADE's order is not Foundry's, so the highlight above cannot be right by luck", async () => {
+  // SWADE sorts combatants without an action card by id: ids that run against the initiatives
+  // put the current actor (the highest) last in SWADE's order, first in Foundry's.
   const { after } = fixtures["from-tokens"];
-  await load({ system: SYSTEMS.swade, served: after.combat, ...tokenScene() });
+  const served = structuredClone(after.combat);
+  served.combatants.forEach((c, n) => { c._id = `${"zyxwvu"[n]}`.padEnd(16, "0"); });
+  await load({ system: SYSTEMS.swade, served, ...tokenScene() });
   await configure();
   await receive(after.view);
   const combat = theCombat();
   const byInitiative = [...combat.combatants.contents].sort(CoreCombat.prototype._sortCombatants);
-  assert.notEqual(combat.turns.findIndex((c) => c.id === current(after.combat)),
-                  byInitiative.findIndex((c) => c.id === current(after.combat)));
+  assert.notEqual(combat.turns.findIndex((c) => c.id === current(served)),
+                  byInitiative.findIndex((c) => c.id === current(served)));
+  assert.equal(combat.turns[combat.turn].id, current(served));
 });
 
 test("participants joined from tokens carry the token and its actor", async () => {
