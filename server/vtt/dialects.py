@@ -38,15 +38,18 @@ async def _order(request: web.Request, game: Game) -> TurnOrder:
 
 def foundry_combat(table_id: str, system: str, order: TurnOrder) -> dict[str, Any]:
     """Combatants whose initiatives, sorted high to low as Foundry sorts them, give the engine's
-    order; a turn with no place gets no initiative (Foundry lists those last)."""
+    order; a turn with no place gets no initiative (Foundry lists those last).
+
+    Hidden and defeated are the GM's in Foundry: ``hidden`` is there only when Seize must hide
+    a turn (``true``), and ``defeated`` never, so that a client writing the dialect as it is
+    never un-hides or un-defeats what the GM set."""
     count = len(order.turns)
     combatants = [
         {
             "_id": foundry_id(table_id, turn.key),
             "name": f"{turn.name} · {turn.label}" if system == "four-color" else turn.name,
             "initiative": count - n if turn.placed else None,
-            "hidden": turn.secret,
-            "defeated": False,
+            **({"hidden": True} if turn.secret else {}),
             "flags": {
                 "seize": {
                     "key": turn.key,

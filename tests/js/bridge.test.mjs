@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  Bridge, isAdvance, linkedTable, mayAsk, rememberLink,
+  Bridge, Election, LOCK, advanceKey, entryKey, isAdvance, linkedTable, mayAsk, rememberLink,
 } from "../../server/vtt/roll20/bridge.mjs";
 import { SYSTEMS, fixtures } from "./fixtures.mjs";
 
@@ -23,16 +23,23 @@ class Campaign {
   on(event, listener) { if (event === "change:turnorder") this.listeners.push(listener); }
 }
 
+/** A clock the tests move, for the leases of the election. */
+const clock = () => {
+  let at = 1_000_000;
+  return { now: () => at, pass: (ms) => { at += ms; } };
+};
+
 function bridge(system, moment = "before") {
   const campaign = new Campaign();
   const sent = [];
+  const time = clock();
   let served = fixtures[system][moment];
   const made = new Bridge({
     campaign, view: () => served.view, turnorder: async () => served.turnorder,
     send: async (command) => { sent.push(command); },
   });
   campaign.on("change:turnorder", () => made.changed());
-  return { made, campaign, sent, serve: (next) => { served = fixtures[system][next]; } };
+  return { made, campaign, sent, time, serve: (next) => { served = fixtures[system][next]; } };
 }
 
 for (const system of SYSTEMS) {
@@ -48,8 +55,9 @@ for (const system of SYSTEMS) {
 }
 
 test("the GM's next in Roll20 becomes the engine's next, then the new order", async () => {
-  const { made, campaign, sent, serve } = bridge("four-color");
+  const { made, campaign, sent, serve, time } = bridge("four-color");
   await made.refresh();
+  time.pass(5000);
   const [first, ...rest] = JSON.parse(campaign.get("turnorder"));
   serve("after");
   campaign.attributes.turnorder = JSON.stringify([...rest, first]);
@@ -59,8 +67,9 @@ test("the GM's next in Roll20 becomes the engine's next, then the new order", as
 });
 
 test("any other change in Roll20 is put back to the engine's order", async () => {
-  const { made, campaign, sent } = bridge("megatraveller-rcs", "after");
+  const { made, campaign, sent, time } = bridge("megatraveller-rcs", "after");
   await made.refresh();
+  time.pass(5000);
   const entries = JSON.parse(campaign.get("turnorder"));
   campaign.attributes.turnorder = JSON.stringify([...entries].reverse());
   await made.changed();
@@ -117,7 +126,161 @@ test("a game's link is kept per campaign, and only a GM is asked for one", () =>
 });
 
 test("an advance is the first entry moved to the end, and nothing else", () => {
-  assert.equal(isAdvance([1, 2, 3], [2, 3, 1]), true);
-  assert.equal(isAdvance([1, 2, 3], [3, 1, 2]), false);
-  assert.equal(isAdvance([1], [1]), false);
+  const e = (id) => ({ id, pr: "", custom: "", _pageid: "" });
+  assert.equal(isAdvance([e("1"), e("2"), e("3")], [e("2"), e("3"), e("1")]), true);
+  assert.equal(isAdvance([e("1"), e("2"), e("3")], [e("3"), e("1"), e("2")]), false);
+  assert.equal(isAdvance([e("1")], [e("1")]), false);
+});
+
+test("entries are compared by id (custom ones by their text), not by their JSON", () => {
+  const before = [{ id: "-1", pr: "K♠", custom: "V1", _pageid: "" },
+                  { id: "tok2", pr: "3", custom: "", _pageid: "p" }];
+  // Written back by Roll20 or a script: other key order, pr a number, the page id dropped.
+  const after = [{ custom: "", pr: 3, id: "tok2" }, { _pageid: "", custom: "V1", id: "-1", pr: "K♠" }];
+  assert.notEqual(JSON.stringify([before[1], before[0]]), JSON.stringify(after));
+  assert.equal(isAdvance(before, after), true);
+  assert.equal(entryKey(before[0]), "-1:V1");
+});
+
+/** The server's Idempotency-Key: a second command with a key already seen is a retry. */
+const server = () => {
+  const seen = new Map();
+  const applied = [];
+  return {
+    applied,
+    send: async (command, key) => {
+      assert.ok(key === undefined || key.length <= 200, "a key the server takes");
+      if (key === undefined || !seen.has(key)) {
+        seen.set(key, command);
+        applied.push(command);
+      }
+    },
+  };
+};
+
+/** A GM's tab in a campaign: its election and its bridge, on the campaign's change events. */
+function tab(campaign, name, time, seize, served, elect = true, seq = () => 7) {
+  const election = new Election({ campaign, tab: name, now: time.now, ttl: 15000 });
+  const made = new Bridge({
+    campaign, view: () => served().view, turnorder: async () => served().turnorder,
+    send: seize.send, table: "t1", seq,
+    election: elect ? election : { leads: () => true },
+  });
+  campaign.on("change:turnorder", () => made.changed());
+  return { election, made };
+}
+
+test("two GM tabs on one campaign: one bridge writes, and one command goes per advance", async () => {
+  const campaign = new Campaign();
+  const time = clock();
+  const seize = server();
+  let moment = "before";
+  let seq = 7; // the table's sequence both tabs follow
+  const served = () => fixtures["four-color"][moment];
+  const a = tab(campaign, "tab-a", time, seize, served, true, () => seq);
+  const b = tab(campaign, "tab-b", time, seize, served, true, () => seq);
+  assert.equal(a.election.tick(), true);
+  assert.equal(b.election.tick(), false);
+  await Promise.all([a.made.refresh(), b.made.refresh()]);
+  assert.equal(campaign.saves, 1, "the turn order written once");
+  time.pass(5000);
+  const [first, ...rest] = JSON.parse(campaign.get("turnorder"));
+  moment = "after";
+  campaign.save({ turnorder: JSON.stringify([...rest, first]) }); // a GM presses Next
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(seize.applied, [{ type: "next_panel" }]);
+  seq = 9; // the Panel played, and the view after it
+  // Tab A is closed: its lease runs out and tab B takes over.
+  time.pass(20000);
+  assert.equal(b.election.tick(), true);
+  assert.equal(a.election.leads(), false);
+  await b.made.refresh();
+  time.pass(5000);
+  const [again, ...others] = JSON.parse(campaign.get("turnorder"));
+  campaign.save({ turnorder: JSON.stringify([...others, again]) });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(seize.applied, [{ type: "next_panel" }, { type: "next_panel" }]);
+  b.election.release();
+  assert.equal(campaign.get(LOCK), "");
+});
+
+test("two bridges that both see one advance send the same key: the second is a retry", async () => {
+  const campaign = new Campaign();
+  const time = clock();
+  const seize = server();
+  let moment = "before";
+  const served = () => fixtures["four-color"][moment];
+  const a = tab(campaign, "tab-a", time, seize, served, false);
+  const b = tab(campaign, "tab-b", time, seize, served, false);
+  await a.made.refresh();
+  await b.made.refresh();
+  time.pass(5000);
+  const [first, ...rest] = JSON.parse(campaign.get("turnorder"));
+  moment = "after";
+  campaign.save({ turnorder: JSON.stringify([...rest, first]) });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(seize.applied, [{ type: "next_panel" }]);
+  const order = fixtures["four-color"].before.turnorder;
+  assert.equal(advanceKey("t1", 7, order), advanceKey("t1", 7, structuredClone(order).map(
+    (e) => ({ ...e, pr: String(e.pr) }))));
+  assert.notEqual(advanceKey("t1", 7, order), advanceKey("t1", 8, order));
+});
+
+/**
+ * A Mod script like TurnMarker1 (Roll20's API scripts): when the turn order window opens it
+ * adds its marker entry at the end; when the order's first entry changes and the first is its
+ * marker, it counts a round and moves the marker to the end; it skips a first entry whose token
+ * the players cannot see. Like GroupInitiative it adds rolled entries for tokens of its own.
+ */
+function turnMarker(campaign, hidden = new Set()) {
+  const marker = { id: "marker-token", pr: -1, custom: "", _pageid: "page-1" };
+  let first = null;
+  const rotate = (order) => [...order.slice(1), order[0]];
+  const set = (order) => campaign.save({ turnorder: JSON.stringify(order) });
+  const get = () => JSON.parse(campaign.get("turnorder") || "[]");
+  campaign.save = ((save) => (changes) => {
+    const opening = changes.initiativepage === true && !campaign.get("initiativepage");
+    save.call(campaign, changes);
+    if (opening && !get().some((e) => e.id === marker.id)) set([...get(), marker]);
+  })(campaign.save);
+  campaign.on("change:turnorder", () => {
+    const order = get();
+    if (!order.length || order[0].id === first) return;
+    first = order[0].id;
+    if (order[0].id === "-1") return;
+    if (order[0].id === marker.id || hidden.has(order[0].id)) set(rotate(order));
+  });
+  return {
+    marker,
+    groupInitiative: () => set([...get(), { id: "gi-token", pr: 17, custom: "", _pageid: "page-1" }]),
+    eotRotate: () => set(rotate(get())),
+  };
+}
+
+test("a TurnMarker-like script's entries and rotations never reach Seize", async () => {
+  const campaign = new Campaign();
+  const time = clock();
+  const seize = server();
+  const script = turnMarker(campaign);
+  const served = () => fixtures["four-color"].before;
+  const a = tab(campaign, "tab-a", time, seize, served);
+  a.election.tick();
+  await a.made.refresh();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const ids = () => JSON.parse(campaign.get("turnorder")).map((e) => e.id);
+  assert.ok(ids().includes(script.marker.id), "the marker is left in the turn order");
+  time.pass(5000);
+  script.groupInitiative();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.ok(ids().includes("gi-token"), "a GroupInitiative roll is left too");
+  // The marker comes to the top and the script moves it on: a rotation that is not a Next.
+  time.pass(5000);
+  const order = JSON.parse(campaign.get("turnorder"));
+  const markerFirst = [order.find((e) => e.id === script.marker.id),
+                       ...order.filter((e) => e.id !== script.marker.id)];
+  campaign.save({ turnorder: JSON.stringify(markerFirst) });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(seize.applied, []);
+  const seizes = JSON.parse(campaign.get("turnorder")).filter((e) => e.id === "-1");
+  assert.deepEqual(seizes, fixtures["four-color"].before.turnorder, "Seize's order stands");
 });

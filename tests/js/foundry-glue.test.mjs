@@ -85,8 +85,8 @@ const tokenScene = () => {
 // Every sort over every table: where no combatant has an actor the actor-reading sort is guarded
 // (Foundry's order stands in), and "from-tokens" gives every combatant its token's actor.
 const sorts = [
-  ["initiative, high to low (dnd5e)", SYSTEMS.initiative],
-  ["card and suit (SWADE-like)", SYSTEMS.cards],
+  ["initiative, high to low (dnd5e)", SYSTEMS.dnd5e],
+  ["card and suit (SWADE-like)", SYSTEMS.swade],
   ["one that reads the actor", SYSTEMS.actor],
 ];
 for (const [sort, system] of sorts) {
@@ -107,15 +107,20 @@ for (const [sort, system] of sorts) {
   }
 }
 
-test("the SWADE-like order is not Foundry's, so the highlight above cannot be right by luck", async () => {
+test("SWADE's order is not Foundry's, so the highlight above cannot be right by luck", async () => {
+  // SWADE sorts combatants without an action card by id: ids that run against the initiatives
+  // put the current actor (the highest) last in SWADE's order, first in Foundry's.
   const { after } = fixtures["from-tokens"];
-  await load({ system: SYSTEMS.cards, served: after.combat, ...tokenScene() });
+  const served = structuredClone(after.combat);
+  served.combatants.forEach((c, n) => { c._id = `${"zyxwvu"[n]}`.padEnd(16, "0"); });
+  await load({ system: SYSTEMS.swade, served, ...tokenScene() });
   await configure();
   await receive(after.view);
   const combat = theCombat();
   const byInitiative = [...combat.combatants.contents].sort(CoreCombat.prototype._sortCombatants);
-  assert.notEqual(combat.turns.findIndex((c) => c.id === current(after.combat)),
-                  byInitiative.findIndex((c) => c.id === current(after.combat)));
+  assert.notEqual(combat.turns.findIndex((c) => c.id === current(served)),
+                  byInitiative.findIndex((c) => c.id === current(served)));
+  assert.equal(combat.turns[combat.turn].id, current(served));
 });
 
 test("participants joined from tokens carry the token and its actor", async () => {
@@ -176,15 +181,15 @@ test("only the active GM talks to Seize, whatever the user ids", async () => {
   assert.match(world.sockets[0].url, /^ws:\/\/seize\.test:8080\/api\/tables\/t1\/ws\?token=gm-token/);
 });
 
-for (const [generation, scope] of [[12, "client"], [13, "user"]]) {
+for (const [generation, scope] of [[12, "client"], [13, "client"]]) {
   test(`Foundry ${generation}: the GM token is a ${scope} setting; no world setting holds it`, async () => {
     const { registered, stored } = await load({ generation, served: fixtures["four-color"].before.combat });
     await configure("the-gm-token");
-    assert.equal(registered.token.scope, scope);
+    assert.equal(registered["token-world-a"].scope, scope);
     for (const [key, data] of Object.entries(registered)) {
       if (data.scope === "world") assert.ok(!/token/i.test(key), key);
     }
-    assert.ok(!JSON.stringify(stored.world).includes("the-gm-token"));
+    assert.ok(!JSON.stringify(stored.worlds["world-a"].world).includes("the-gm-token"));
     assert.equal(world.sockets.length, 1);
   });
 }

@@ -15,9 +15,13 @@ class Collection extends Map {
   find(test) { return this.contents.find(test); }
   some(test) { return this.contents.some(test); }
   filter(test) { return this.contents.filter(test); }
+  map(fn) { return this.contents.map(fn); }
 }
 
-class Combatant {
+/** Foundry's own Combatant. ``createDocuments(data, {parent})`` is where every creation of a
+ * combatant ends up, as in Foundry (a Combat's ``createEmbeddedDocuments`` calls it); a system's
+ * Combatant class may refuse one in ``_preCreate`` by returning false. */
+export class CoreCombatant {
   constructor(data, parent) {
     Object.assign(this, { initiative: null, hidden: false, defeated: false, flags: {},
                           tokenId: null, actorId: null, sceneId: null }, structuredClone(data));
@@ -26,7 +30,29 @@ class Combatant {
   }
   get id() { return this._id; }
   get actor() { return globalThis.game.actors.get(this.actorId) ?? null; }
+  get token() { return globalThis.game.scenes.get(this.sceneId)?.tokens.get(this.tokenId) ?? null; }
   toObject() { return structuredClone({ ...this }); }
+  _preCreate() { return undefined; }
+  update(changes, options = {}, userId = globalThis.game.user.id) {
+    return this.parent.updateEmbeddedDocuments("Combatant", [{ _id: this.id, ...changes }], options,
+                                               userId);
+  }
+
+  static async createDocuments(data, { parent, ...options } = {}, userId = globalThis.game.user.id) {
+    await tick();
+    const created = [];
+    for (const datum of data) {
+      const { _id, ...rest } = datum;
+      const combatant = new this(options.keepId ? datum : rest, parent);
+      if (combatant._preCreate(datum, options, userId) === false) continue;
+      created.push(combatant);
+    }
+    for (const combatant of created) parent.combatants.set(combatant.id, combatant);
+    parent.setupTurns();
+    world.log.push({ combat: parent.id, what: "create", ids: created.map((c) => c.id), options });
+    for (const combatant of created) world.call("createCombatant", combatant, options, userId);
+    return created;
+  }
 }
 
 function assignPaths(target, changes) {
@@ -35,9 +61,17 @@ function assignPaths(target, changes) {
     const last = keys.pop();
     let at = target;
     for (const key of keys) at = at[key] ??= {};
-    at[last] = structuredClone(value);
+    if (value && typeof value === "object" && !Array.isArray(value) && at[last]
+        && typeof at[last] === "object") {
+      assignPaths(at[last], value); // Foundry merges an object into the one it updates
+    } else {
+      at[last] = structuredClone(value);
+    }
   }
 }
+
+/** What a system's own workflow did: a test asserts that none of it ran on Seize's Combat. */
+const ran = (what) => world.workflow.push(what);
 
 /** Foundry's own Combat: what a system's Combat class extends. */
 export class CoreCombat {
@@ -58,18 +92,12 @@ export class CoreCombat {
   }
 
   get id() { return this._id; }
+  get started() { return this.round > 0 && this.turns.length > 0; }
+  get combatant() { return this.turn === null ? undefined : this.turns[this.turn]; }
 
-  async createEmbeddedDocuments(type, data, options = {}, userId = globalThis.game.user.id) {
-    await tick();
-    const created = data.map((d) => {
-      const { _id, ...rest } = d;
-      return new Combatant(options.keepId ? d : rest, this);
-    });
-    for (const combatant of created) this.combatants.set(combatant.id, combatant);
-    this.setupTurns();
-    world.log.push({ combat: this.id, what: "create", ids: created.map((c) => c.id), options });
-    for (const combatant of created) world.call("createCombatant", combatant, options, userId);
-    return created;
+  createEmbeddedDocuments(type, data, options = {}, userId = globalThis.game.user.id) {
+    return globalThis.CONFIG.Combatant.documentClass.createDocuments(data, { ...options, parent: this },
+                                                                     userId);
   }
 
   async updateEmbeddedDocuments(type, updates, options = {}, userId = globalThis.game.user.id) {
@@ -93,9 +121,17 @@ export class CoreCombat {
 
   async update(changes, options = {}, userId = globalThis.game.user.id) {
     await tick();
-    Object.assign(this, structuredClone(changes));
+    assignPaths(this, changes);
     world.log.push({ combat: this.id, what: "update combat", changes, options });
+    this._onUpdate(changes, options, userId);
     world.call("updateCombat", this, changes, options, userId);
+  }
+
+  /** Foundry 12 and 13 run the turn events (``_onStartTurn`` and the rest) unless told not to. */
+  _onUpdate(changes, options) {
+    if (options.turnEvents !== false && ("turn" in changes || "round" in changes)) {
+      world.log.push({ combat: this.id, what: "turn events", options });
+    }
   }
 
   setupTurns() {
@@ -106,24 +142,139 @@ export class CoreCombat {
   _sortCombatants(a, b) {
     return (b.initiative ?? -Infinity) - (a.initiative ?? -Infinity) || a.id.localeCompare(b.id);
   }
+
+  // Foundry's own turn controls, much simplified: what the tracker's buttons call.
+  async nextTurn() {
+    const next = (this.turn ?? -1) + 1;
+    if (next >= this.turns.length) return this.nextRound();
+    await this.update({ turn: next }, { direction: 1 });
+    return this;
+  }
+  async previousTurn() {
+    await this.update({ turn: Math.max((this.turn ?? 0) - 1, 0) }, { direction: -1 });
+    return this;
+  }
+  async nextRound() {
+    await this.update({ round: this.round + 1, turn: 0 }, { direction: 1 });
+    return this;
+  }
+  async previousRound() {
+    await this.update({ round: Math.max(this.round - 1, 0), turn: 0 }, { direction: -1 });
+    return this;
+  }
+  async startCombat() {
+    await this.update({ round: 1, turn: 0 });
+    return this;
+  }
+  async rollInitiative(ids) {
+    await this.updateEmbeddedDocuments("Combatant", ids.map((_id) => ({ _id, initiative: 10 })));
+    return this;
+  }
+  async resetAll() {
+    await this.updateEmbeddedDocuments("Combatant",
+                                       this.combatants.contents.map((c) => ({ _id: c.id, initiative: null })));
+    return this;
+  }
+  async endCombat() {
+    world.dialogs.push({ kind: "Dialog", title: "COMBAT.EndTitle" });
+    globalThis.game.combats.delete(this.id);
+    return this;
+  }
 }
 
-/** Systems that sort the tracker their own way, as real ones do. */
+/**
+ * The real systems' Combat classes, as far as Seize meets them (each from the system's own
+ * source: dnd5e's ``Combat5e``, pf2e's ``EncounterPF2e``, SWADE's ``SwadeCombat``), and one
+ * that reads the actor in its sort.
+ */
 export const SYSTEMS = {
-  /** dnd5e: initiative high to low; ties by name. */
-  initiative: class extends CoreCombat {
+  /** dnd5e: initiative high to low; ties by the token's base actor (its name, then id), then
+   * by the combatant's name. */
+  dnd5e: class extends CoreCombat {
     _sortCombatants(a, b) {
-      return (b.initiative ?? -Infinity) - (a.initiative ?? -Infinity)
-        || a.name.localeCompare(b.name);
+      if (a.initiative !== b.initiative) return super._sortCombatants(a, b);
+      const base = (c) => globalThis.game.actors.get(c.token?.actorId) ?? null;
+      if (!base(a) || !base(b) || base(a) !== base(b)) {
+        const name = (c) => `${base(c)?.name ?? ""}.${base(c)?.id ?? ""}`;
+        return name(a).localeCompare(name(b));
+      }
+      return a.name.localeCompare(b.name);
     }
   },
-  /** SWADE-like: by the action card's value and suit in the combatant's flags; no card last,
-   * by name. */
-  cards: class extends CoreCombat {
+  /** pf2e: creating combatants keeps only those whose token is on the canvas now (the scene
+   * being viewed) and has an actor; every other is dropped without a word. Ties by the actor's
+   * tie-break priority. Its ``_onUpdate`` starts and ends turns (effects, conditions) whenever
+   * the round or turn changes, whoever changed it. */
+  pf2e: class extends CoreCombat {
+    createEmbeddedDocuments(type, data, options = {}, userId = globalThis.game.user.id) {
+      const kept = data.filter((datum) => {
+        const token = globalThis.canvas.tokens.placeables.find((t) => t.id === datum.tokenId);
+        if (!token) return false;
+        if (!token.actor) {
+          globalThis.ui.notifications.warn(`${token.name} has no associated actor.`);
+          return false;
+        }
+        return true;
+      });
+      return super.createEmbeddedDocuments(type, kept, options, userId);
+    }
+    _sortCombatants(a, b) {
+      const priority = (c) => c.actor?.system.tiebreakPriority ?? 3;
+      if (typeof a.initiative === "number" && a.initiative === b.initiative) {
+        return priority(a) - priority(b) || a.id.localeCompare(b.id);
+      }
+      return super._sortCombatants(a, b);
+    }
+    _onUpdate(changes, options, userId) {
+      super._onUpdate(changes, options, userId);
+      if (!this.started || !("turn" in changes || "round" in changes)) return;
+      ran("pf2e: end of turn for the previous combatant");
+      ran("pf2e: start of turn for the current combatant");
+    }
+    async rollInitiative(ids) {
+      ran("pf2e: roll initiative from the actors' perception");
+      return super.rollInitiative(ids);
+    }
+  },
+  /** SWADE: sorted by the action card (value, then suit) in the combatant's flags, no card
+   * last by id. Next Round asks in a dialog, reshuffles the Action Deck, nulls every
+   * initiative (``resetAll``) and posts to chat; Next Turn first expires the current
+   * combatant's end-of-turn effects, reading it without a guard, so it throws with no turn. */
+  swade: class extends CoreCombat {
     _sortCombatants(a, b) {
       const card = (c) => c.flags.swade?.cardValue ?? -1;
       const suit = (c) => c.flags.swade?.suitValue ?? -1;
-      return card(b) - card(a) || suit(b) - suit(a) || a.name.localeCompare(b.name);
+      return card(b) - card(a) || suit(b) - suit(a) || (a.id > b.id ? 1 : -1);
+    }
+    async nextTurn() {
+      ran("swade: end-of-turn expirations");
+      const ending = this.combatant;
+      void ending.actor?.effects; // a TypeError when the turn is null
+      return super.nextTurn();
+    }
+    async nextRound() {
+      ran("swade: advance round dialog");
+      world.dialogs.push({ kind: "DialogV2", title: "SWADE.Combat.AdvanceRoundTitle" });
+      ran("swade: reshuffle the Action Deck");
+      await this.resetAll();
+      ran("swade: chat cards");
+      return this;
+    }
+    async previousRound() {
+      ran("swade: revert round dialog");
+      return super.previousRound();
+    }
+    async resetAll() {
+      ran("swade: null every initiative");
+      return super.resetAll();
+    }
+    async startCombat() {
+      ran("swade: deal action cards");
+      return super.startCombat();
+    }
+    async rollInitiative(ids) {
+      ran("swade: deal action cards");
+      return super.rollInitiative(ids);
     }
   },
   /** A system that reads the actor in its sort: its dexterity breaks initiative ties, lowest
@@ -136,6 +287,11 @@ export const SYSTEMS = {
   },
 };
 
+/** A system whose Combatant class refuses some combatants itself (here: any named "Loot"). */
+export class RefusingCombatant extends CoreCombatant {
+  _preCreate(data) { return data.name?.startsWith("Loot") ? false : undefined; }
+}
+
 /** The world the module runs in: its globals, and what the module did there. */
 export const world = {
   hooks: {},
@@ -143,21 +299,39 @@ export const world = {
   posted: [],
   sockets: [],
   dialogs: [],
+  notices: [],
+  workflow: [],
   call(name, ...args) { for (const fn of world.hooks[name] ?? []) fn(...args); },
 };
 
+/** A browser: what client-scope settings are kept in (localStorage), across worlds. */
+export const browser = () => ({ client: {} });
+
 /**
  * Install a fresh Foundry and load the module into it.
- * @param {object} options generation (12 or 13), system (a Combat class), user ({id,
- *   isActiveGM}), combats (Combat classes' instances already in the world), scenes ({id,
- *   tokens: [{id, actorId}]}), actors ({id, system}), served (the dialect Seize serves),
- *   answers (what the GM types into a dialog)
+ * @param {object} options generation (12 or 13), worldId, system (a Combat class), combatant
+ *   (a Combatant class), user ({id, isActiveGM}), combats (Combat classes' instances already in
+ *   the world), scenes ({id, tokens: [{id, actorId, name, hidden}]}), viewing (the id of the
+ *   scene on the canvas), actors ({id, name, system}), served (the dialect Seize serves),
+ *   status (the HTTP status Seize answers with), answers (what the GM types into a dialog),
+ *   storage (the browser's and the world database's settings, to load again with)
  */
-export async function load({ generation = 13, system = CoreCombat, user = { id: "gm1", isActiveGM: true },
-                             combats = [], scenes = [], actors = [], served, answers = {} } = {}) {
-  Object.assign(world, { hooks: {}, log: [], posted: [], sockets: [], dialogs: [], served });
+export async function load({ generation = 13, worldId = "world-a", system = CoreCombat,
+                             combatant = CoreCombatant, user = { id: "gm1", isActiveGM: true },
+                             combats = [], scenes = [], viewing = null, actors = [], served,
+                             status = 200, answers = {}, storage = undefined } = {}) {
+  Object.assign(world, { hooks: {}, log: [], posted: [], sockets: [], dialogs: [], notices: [],
+                         workflow: [], served, status, keys: [] });
   const registered = {};
-  const stored = { world: {}, client: {}, user: {} };
+  // World settings live in the world's database; user settings there too, one set per user
+  // (Foundry 13); client settings in the browser, whatever the world.
+  const stored = storage ?? { browser: browser(), worlds: {} };
+  const database = (stored.worlds[worldId] ??= { world: {}, users: {} });
+  const scopes = {
+    world: () => database.world,
+    client: () => stored.browser.client,
+    user: () => (database.users[globalThis.game.user.id] ??= {}),
+  };
   const collection = (items) => new Collection(items.map((item) => [item.id, item]));
   const form = (content) => ({
     querySelector: (selector) => {
@@ -165,35 +339,54 @@ export async function load({ generation = 13, system = CoreCombat, user = { id: 
       return content.includes(`name="${name}"`) ? { value: answers[name] ?? "" } : null;
     },
   });
+  const notify = (level) => (message, options) => { world.notices.push({ level, message, options }); };
+  const sceneDocs = scenes.map((scene) => ({ ...scene, tokens: collection(scene.tokens) }));
+  const viewed = sceneDocs.find((scene) => scene.id === viewing);
   Object.assign(globalThis, {
     Hooks: {
       on: (name, fn) => (world.hooks[name] ??= []).push(fn),
       once: (name, fn) => (world.hooks[name] ??= []).push(fn),
     },
-    CONFIG: { Combat: { documentClass: system } },
+    CONFIG: { Combat: { documentClass: system }, Combatant: { documentClass: combatant } },
     Combat: CoreCombat,
     game: {
       release: { generation },
+      world: { id: worldId },
       settings: {
         register: (namespace, key, data) => { registered[key] = data; },
-        get: (namespace, key) => stored[registered[key].scope][key] ?? registered[key].default,
+        get: (namespace, key) => scopes[registered[key].scope]()[key] ?? registered[key].default,
         set: async (namespace, key, value) => {
-          stored[registered[key].scope][key] = value;
+          scopes[registered[key].scope]()[key] = value;
           registered[key].onChange?.(value);
         },
       },
-      i18n: { localize: (key) => key },
+      i18n: {
+        localize: (key) => key,
+        format: (key, data) => `${key} ${JSON.stringify(data)}`,
+      },
       user: { isGM: true, ...user },
       users: { activeGM: user.isActiveGM ? user : { id: "anotherGm", isGM: true } },
       combats: collection(combats),
-      scenes: collection(scenes.map((scene) => ({ ...scene, tokens: collection(scene.tokens) }))),
+      scenes: collection(sceneDocs),
       actors: collection(actors),
     },
-    canvas: { tokens: { controlled: [] } },
-    ui: { combat: { render() {} }, notifications: { warn() {} } },
+    canvas: {
+      tokens: {
+        controlled: [],
+        placeables: (viewed?.tokens.contents ?? []).map((token) => ({
+          ...token, actor: actors.find((actor) => actor.id === token.actorId) ?? null,
+        })),
+      },
+    },
+    ui: { combat: { render() {} },
+          notifications: { warn: notify("warn"), info: notify("info"), error: notify("error") } },
     foundry: {
       utils: { randomID: () => newId(), escapeHTML: (text) => text },
       applications: { api: { DialogV2: {
+        confirm: async (config) => {
+          world.dialogs.push({ kind: "DialogV2", title: config.window.title });
+          return answers.confirm ?? true;
+        },
         prompt: async (config) => {
           world.dialogs.push({ kind: "DialogV2", title: config.window.title });
           return config.ok.callback({}, { form: form(config.content) });
@@ -201,6 +394,10 @@ export async function load({ generation = 13, system = CoreCombat, user = { id: 
       } } },
     },
     Dialog: {
+      confirm: async (config) => {
+        world.dialogs.push({ kind: "Dialog", title: config.title });
+        return answers.confirm ?? true;
+      },
       prompt: async (config) => {
         world.dialogs.push({ kind: "Dialog", title: config.title });
         return config.callback([form(config.content)]);
@@ -220,9 +417,14 @@ export async function load({ generation = 13, system = CoreCombat, user = { id: 
       close() {}
     },
     fetch: async (url, init = {}) => {
-      if (init.method === "POST") world.posted.push(JSON.parse(init.body));
-      const body = String(url).includes("/foundry/combat") ? world.served : {};
-      return { ok: true, json: async () => structuredClone(body) };
+      if (init.method === "POST") {
+        world.posted.push(JSON.parse(init.body));
+        world.keys.push(init.headers?.["Idempotency-Key"]);
+      }
+      const ok = world.status >= 200 && world.status < 300;
+      const body = !ok ? { error: "unauthorized", message: "no such token" }
+        : String(url).includes("/foundry/combat") ? world.served : {};
+      return { ok, status: world.status, json: async () => structuredClone(body) };
     },
   });
   loaded += 1;
@@ -237,7 +439,8 @@ export async function configure(token = "gm-token") {
   const { settings } = globalThis.game;
   await settings.set("seize", "server", "http://seize.test:8080");
   await settings.set("seize", "table", "t1");
-  await settings.set("seize", "token", token);
+  await settings.set("seize", `token-${globalThis.game.world.id}`, token);
+  world.notices = []; // "no token" while the settings were being filled in
 }
 
 /** Seize sends a view: the module syncs; wait until its writes have settled. */

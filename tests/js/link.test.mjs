@@ -3,6 +3,8 @@ import { test } from "node:test";
 
 import { Link, socketUrl } from "../../server/vtt/foundry/scripts/link.mjs";
 
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
 class FakeSocket {
   static opened = [];
   constructor(url) {
@@ -10,17 +12,18 @@ class FakeSocket {
     FakeSocket.opened.push(this);
   }
   receive(data) { this.onmessage({ data: JSON.stringify(data) }); }
-  drop() { this.onclose(); }
-  close() { this.onclose?.(); }
+  drop() { this.onclose({ code: 1006 }); }
+  close() { this.onclose?.({ code: 1005 }); }
 }
 
-function link(received) {
+function link(received, options = {}) {
   FakeSocket.opened = [];
   const timers = [];
   const made = new Link({
     server: "http://127.0.0.1:8080", table: "t1", token: "secret",
     onMessage: (message) => received.push(message.seq),
     WebSocket: FakeSocket, setTimeout: (fn, ms) => timers.push({ fn, ms }), maxDelay: 4000,
+    probe: async () => 200, ...options,
   });
   return { made, timers };
 }
@@ -30,7 +33,7 @@ test("wss when the server is https, ws otherwise", () => {
   assert.match(socketUrl("http://127.0.0.1:8080", "t", "k", 7), /^ws:\/\/127\.0\.0\.1:8080\/api\/tables\/t\/ws\?token=k&after=7$/);
 });
 
-test("a dropped link reconnects with growing pauses and resumes from the last sequence", () => {
+test("a dropped link reconnects with growing pauses and resumes from the last sequence", async () => {
   const received = [];
   const { made, timers } = link(received);
   made.open();
@@ -38,6 +41,7 @@ test("a dropped link reconnects with growing pauses and resumes from the last se
   first.receive({ type: "view", seq: 4 });
   first.receive({ type: "event", seq: 5 });
   first.drop();
+  await tick();
   assert.equal(timers[0].ms, 500);
   timers[0].fn();
   const second = FakeSocket.opened[1];
@@ -46,18 +50,22 @@ test("a dropped link reconnects with growing pauses and resumes from the last se
   second.receive({ type: "event", seq: 6 });
   assert.deepEqual(received, [4, 5, 6]);
   second.drop();
+  await tick();
   timers[1].fn();
   FakeSocket.opened[2].drop();
+  await tick();
   timers[2].fn();
   FakeSocket.opened[3].drop();
+  await tick();
   assert.deepEqual(timers.map((t) => t.ms), [500, 1000, 2000, 4000]);
 });
 
-test("an open link resets the pause, a goodbye is not a message, and close stops it", () => {
+test("an open link resets the pause, a goodbye is not a message, and close stops it", async () => {
   const received = [];
   const { made, timers } = link(received);
   made.open();
   FakeSocket.opened[0].drop();
+  await tick();
   timers[0].fn();
   FakeSocket.opened[1].onopen();
   FakeSocket.opened[1].receive({ type: "bye", seq: 0, reason: "too slow" });
@@ -65,4 +73,47 @@ test("an open link resets the pause, a goodbye is not a message, and close stops
   made.close();
   assert.equal(timers.length, 1); // closed on purpose: no reconnect
   assert.equal(made.delay, 500);
+});
+
+test("a closed link stays closed: a reconnection already planned does not reopen it", () => {
+  const { made, timers } = link([]);
+  made.open();
+  FakeSocket.opened[0].onopen?.();
+  FakeSocket.opened[0].drop(); // a server restart: a reconnection is planned
+  assert.equal(timers.length, 1);
+  made.close(); // then the settings change, or another GM becomes the active one
+  timers[0].fn();
+  assert.equal(FakeSocket.opened.length, 1, "no second socket");
+});
+
+test("a revoked token (1008) stops the link for good and says why", () => {
+  const stops = [];
+  const { made, timers } = link([], { onStop: (reason) => stops.push(reason) });
+  made.open();
+  FakeSocket.opened[0].onopen?.();
+  FakeSocket.opened[0].onclose({ code: 1008 });
+  assert.deepEqual(timers, []);
+  assert.deepEqual(stops, ["revoked"]);
+});
+
+for (const [status, reason] of [[401, "unauthorized"], [404, "unknown-table"]]) {
+  test(`a link refused before it opens asks the table: ${status} stops it`, async () => {
+    const stops = [];
+    const { made, timers } = link([], { onStop: (r) => stops.push(r), probe: async () => status });
+    made.open();
+    FakeSocket.opened[0].onclose({ code: 1006 });
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(timers, []);
+    assert.deepEqual(stops, [reason]);
+  });
+}
+
+test("a server that is down is tried again: only a refused token or table stops the link", async () => {
+  const stops = [];
+  const { made, timers } = link([], { onStop: (r) => stops.push(r), probe: async () => 502 });
+  made.open();
+  FakeSocket.opened[0].onclose({ code: 1006 });
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(timers.length, 1);
+  assert.deepEqual(stops, []);
 });

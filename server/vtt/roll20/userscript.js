@@ -2,7 +2,8 @@
 // acts only for a GM (Roll20's is_gm) and only in a game linked to a Seize table: the link is
 // kept per campaign (Roll20's campaign_id), asked for once per game, and a game the GM declines
 // stays unlinked. In a linked game it follows the table, writes its order into Roll20's turn
-// order, opens the turn order for the players, and sends the GM's "next" back.
+// order, opens the turn order for the players, and sends the GM's "next" back. Each GM tab runs
+// it; the tabs elect one, through a lock kept in the campaign, to write and send.
 (function seizeBridge() {
   const server = SEIZE_SERVER;
   const start = () => {
@@ -24,29 +25,57 @@
                  ...init.headers },
     });
     let view = null;
+    let seq = 0;
+    // Every GM tab runs this; one writes. The lease is renewed every few seconds, and a tab
+    // that closes lets go (or its lease runs out), so another takes over.
+    const election = new Election({
+      campaign: window.Campaign, tab: crypto.randomUUID(), ttl: 15000,
+    });
     const bridge = new Bridge({
       campaign: window.Campaign,
       view: () => view,
+      table,
+      seq: () => seq,
+      election,
       turnorder: async () => {
         const page = window.Campaign.get("playerpageid") ?? "";
         const path = `/api/tables/${encodeURIComponent(table)}/roll20/turnorder`
           + `?as=public&page=${encodeURIComponent(page)}`;
-        return (await api(path)).json();
+        const answer = await api(path);
+        if (!answer.ok) throw new Error(`Seize answered ${answer.status}`);
+        return answer.json();
       },
-      send: (command) => api(`/api/tables/${encodeURIComponent(table)}/commands`, {
-        method: "POST", body: JSON.stringify(command),
-        headers: { "Idempotency-Key": crypto.randomUUID() },
-      }),
+      send: async (command, key) => {
+        const answer = await api(`/api/tables/${encodeURIComponent(table)}/commands`, {
+          method: "POST", body: JSON.stringify(command), headers: { "Idempotency-Key": key },
+        });
+        if (!answer.ok) console.warn("Seize |", answer.status, await answer.text());
+      },
     });
     const report = (error) => console.error("Seize |", error);
+    let leading = false;
+    const heartbeat = () => {
+      const now = election.tick();
+      if (now && !leading) bridge.refresh().catch(report); // just took over
+      leading = now;
+    };
+    heartbeat();
+    setInterval(heartbeat, 5000);
+    window.addEventListener("pagehide", () => election.release());
     window.Campaign.on("change:turnorder", () => bridge.changed().catch(report));
     new Link({
       server, table, token,
       onMessage: (message) => {
+        seq = message.seq;
         if (message.view) {
           view = message.view;
           bridge.refresh().catch(report);
         }
+      },
+      onStop: (reason) => {
+        console.error("Seize | the link to the table stopped:", reason);
+        window.alert(`Seize: the link to table ${table} stopped (${reason}). `
+                     + "Link this game again with the table's current GM token.");
       },
     }).open();
     return undefined;

@@ -3,10 +3,12 @@
 // What it writes is the table's *public* order, since every player's client holds the combat
 // document: no secret card, hidden QR or Score ever reaches it. It creates, updates and deletes
 // only in the Combat it created for the table (flagged ``flags.seize.table``): a GM's own
-// encounters are never touched.
+// encounters are never touched. That Combat is Seize's in every system: the tracker's controls
+// on it send Seize's commands (or say why not) and never run the game system's own workflow
+// (SWADE's card deal, pf2e's turn effects), and what the GM hides or marks defeated stays so.
 
 import { controlsFor, joinsFor } from "./controls.mjs";
-import { nextCommand } from "./engine.mjs";
+import { CONTROLS, commandFor, nextCommand, refusalFor, takeOutCommand } from "./engine.mjs";
 import { Link } from "./link.mjs";
 import {
   Queue, byInitiative, combatData, isOwnWrite, movesForward, planCombat, seizeTableOf, tokenOf,
@@ -19,6 +21,8 @@ import {
  * @typedef {import("./sync.mjs").Position} Position
  * @typedef {import("./controls.mjs").View} View
  * @typedef {import("./controls.mjs").Control} Control
+ * @typedef {import("./engine.mjs").Control} TrackerControl
+ * @typedef {import("./link.mjs").StopReason} StopReason
  * @typedef {"server" | "table" | "token"} Key
  */
 
@@ -44,40 +48,67 @@ const OWN_WRITE = writeOptions({ turnEvents: false });
 const queue = new Queue();
 /** Whether a sync is queued and not yet started (one is enough: it reads the latest). */
 let syncQueued = false;
+/** The participants a system refused a combatant for, so the GM is told once, not every view. */
+const refused = new Set();
 
+/**
+ * The GM token's setting, one per world: Foundry 12 keeps client settings in the browser
+ * whatever the world, so a single key would send world A's token to world B's server.
+ */
+const tokenKey = () => /** @type {`token-${string}`} */ (`token-${game.world?.id ?? ""}`);
 /** @param {Key} key */
-const setting = (key) => String(game.settings?.get(ID, key) ?? "");
+const setting = (key) => String(game.settings?.get(ID, key === "token" ? tokenKey() : key) ?? "");
 /** @param {string} key */
 const localize = (key) => game.i18n?.localize(key) ?? key;
+/**
+ * Tell the GM, in the module's words.
+ * @param {"info" | "warn" | "error"} level
+ * @param {string} key
+ * @param {Record<string, string>} [data]
+ * @param {boolean} [permanent] stays until dismissed
+ */
+function notify(level, key, data, permanent = false) {
+  const text = data ? game.i18n?.format(key, data) ?? key : localize(key);
+  ui.notifications?.[level](text, permanent ? { permanent } : {});
+}
 
 Hooks.once("init", () => {
   // The GM token is a credential: world settings reach every player's client, so it lives in
-  // the user's own settings (v13) or this browser (v12), never the world's.
-  const tokenScope = (game.release?.generation ?? 12) >= 13 ? "user" : "client";
+  // this browser (a client setting), under a key of this world's own. Foundry 13's user scope
+  // is kept in the world's Settings database, and neither its documentation nor its types say
+  // that another user's client never receives another user's entry there, so it is not used.
   for (const [key, scope] of /** @type {const} */ ([["server", "world"], ["table", "world"],
-                                                    ["token", tokenScope]])) {
+                                                    [tokenKey(), "client"]])) {
+    const label = key === tokenKey() ? "token" : key;
     game.settings?.register(ID, key, {
-      name: localize(`SEIZE.Settings.${key}.Name`),
-      hint: localize(`SEIZE.Settings.${key}.Hint`),
-      // Foundry 13's "user" scope (CONST.SETTING_SCOPES.USER) is newer than the types' union.
-      scope: /** @type {"world" | "client"} */ (scope), config: true, type: String, default: "",
+      name: localize(`SEIZE.Settings.${label}.Name`),
+      hint: localize(`SEIZE.Settings.${label}.Hint`),
+      scope, config: true, type: String, default: "",
       onChange: () => connect(),
     });
   }
-  guardSystemSort();
+  makeSeizesCombatSeizes();
 });
 Hooks.once("ready", () => connect());
 // Who the active GM is may change as users come and go.
 Hooks.on("userConnected", () => connect());
 
 /**
- * Some systems read ``combatant.actor`` in their sort, which fails on a combatant with no actor
- * (a participant not joined from a token). In Seize's Combats a pair of which one has no actor
- * is put in Foundry's own order instead; the system sorts every other pair its way. Installed on
- * every client, since every client sorts the tracker.
+ * Seize's Combat is Seize's, in every system. The configured Combat class (the system's) is
+ * extended so that, on a Combat flagged with a table:
+ * - every control of the tracker (Next Turn, Next Round, Begin and End Combat, Roll and Reset
+ *   Initiative, back a turn or a round) asks Seize instead of running the system's workflow;
+ * - the system's ``_onUpdate`` (pf2e's start and end of turn, for one) is skipped: what moves
+ *   the turn there is Seize, never a turn played in Foundry;
+ * - a pair of which one has no actor (a participant not joined from a token) is sorted in
+ *   Foundry's own order, since some systems read ``combatant.actor`` in their sort.
+ * Every other Combat is the system's, untouched. Installed on every client.
  */
-function guardSystemSort() {
+function makeSeizesCombatSeizes() {
   const System = CONFIG.Combat.documentClass;
+  /** Foundry's own update handler, under every system's. */
+  const core = /** @type {{_onUpdate(...args: unknown[]): void} | undefined} */ (
+    /** @type {unknown} */ (globalThis.Combat?.prototype));
   class SeizeCombat extends System {
     /**
      * Called unbound (``turns.sort(this._sortCombatants)``): the Combat is the combatant's parent.
@@ -88,6 +119,28 @@ function guardSystemSort() {
       if (seizeTableOf(a.parent) && !(a.actor && b.actor)) return byInitiative(a, b);
       return super._sortCombatants(a, b);
     }
+
+    /** @param {Parameters<Combat["_onUpdate"]>} args */
+    _onUpdate(...args) {
+      if (seizeTableOf(this) && core && core !== /** @type {unknown} */ (System.prototype)) {
+        core._onUpdate.apply(this, args);
+        return;
+      }
+      super._onUpdate(...args);
+    }
+  }
+  for (const control of CONTROLS) {
+    const own = /** @type {(this: Combat.Implementation, ...args: unknown[]) => Promise<unknown>} */ (
+      /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (System.prototype))[control]);
+    Object.defineProperty(SeizeCombat.prototype, control, {
+      configurable: true, writable: true,
+      /** @this {Combat.Implementation} @param {unknown[]} args */
+      async value(...args) {
+        if (!seizeTableOf(this)) return own.apply(this, args);
+        await askSeize(this, control);
+        return this;
+      },
+    });
   }
   // Foundry's types describe the configured class as generic over its subtypes; this subclass
   // keeps every subtype of the system's class.
@@ -108,21 +161,28 @@ function connect() {
   if (wanted === linkedWith) return;
   link?.close();
   link = null;
+  view = null;
   linkedWith = wanted;
   if (!wanted) return;
   if (!token) {
     ui.notifications?.warn(localize("SEIZE.NoToken"));
     return;
   }
-  link = new Link({
+  const made = new Link({
     server, table, token,
     onMessage: (message) => {
-      if (!message.view) return;
+      if (link !== made || !message.view) return;
       view = /** @type {View} */ (message.view);
       requestSync();
       ui.combat?.render();
     },
-  }).open();
+    onStop: (reason) => {
+      if (link !== made) return;
+      notify("error", `SEIZE.Stopped.${reason}`, undefined, true);
+    },
+  });
+  link = made;
+  made.open();
 }
 
 /**
@@ -135,6 +195,19 @@ function api(path, init = {}) {
     headers: { Authorization: `Bearer ${setting("token")}`, "Content-Type": "application/json",
                ...init.headers },
   });
+}
+
+/**
+ * What went wrong, from a refused answer: Seize's own message when it sent one.
+ * @param {Response} answer
+ */
+async function problemOf(answer) {
+  try {
+    const body = /** @type {{message?: unknown}} */ (await answer.json());
+    return typeof body?.message === "string" ? body.message : String(answer.status);
+  } catch {
+    return String(answer.status);
+  }
 }
 
 function requestSync() {
@@ -151,10 +224,20 @@ function seizeCombat(/** @type {string} */ table) {
   return game.combats?.find((combat) => seizeTableOf(combat) === table);
 }
 
+/** Bring Seize's Combat to the table's order. Every answer is checked before anything is written. */
 async function sync() {
   const table = setting("table");
   const answer = await api(`/api/tables/${encodeURIComponent(table)}/foundry/combat?as=public`);
+  if (!answer.ok) {
+    notify("error", "SEIZE.SyncFailed", { status: String(answer.status),
+                                          message: await problemOf(answer) });
+    return;
+  }
   const dialect = /** @type {Dialect} */ (await answer.json());
+  if (!Array.isArray(dialect?.combatants)) {
+    notify("error", "SEIZE.SyncFailed", { status: String(answer.status), message: "?" });
+    return;
+  }
   const combat = seizeCombat(table) ?? await createCombat(table);
   if (!combat) return;
   const existing = [...combat.combatants.entries()].map(([id, c]) => ({
@@ -165,10 +248,7 @@ async function sync() {
   if (plan.delete.length) {
     await combat.deleteEmbeddedDocuments("Combatant", plan.delete, OWN_WRITE);
   }
-  if (plan.create.length) {
-    await combat.createEmbeddedDocuments("Combatant", plan.create.map(withToken),
-                                         { ...OWN_WRITE, keepId: true });
-  }
+  if (plan.create.length) await createCombatants(combat, plan.create.map(withToken));
   if (plan.update.length) {
     await combat.updateEmbeddedDocuments("Combatant", plan.update, OWN_WRITE);
   }
@@ -177,6 +257,31 @@ async function sync() {
     await combat.update(position, OWN_WRITE);
   }
   written = position;
+}
+
+/**
+ * Create combatants through the Combatant class itself, as Foundry's own
+ * ``createEmbeddedDocuments`` does underneath, so that no system's filter there (pf2e keeps
+ * only tokens on the current canvas) drops a participant who joined from the console, a phone,
+ * Roll20 or another scene. One a system still refuses (in its Combatant's ``_preCreate``) is
+ * named to the GM, once.
+ * @param {Combat.Implementation} combat
+ * @param {DialectCombatant[]} wanted
+ */
+async function createCombatants(combat, wanted) {
+  const Class = /** @type {{createDocuments(data: object[], operation: object): Promise<unknown>}} */ (
+    /** @type {unknown} */ (CONFIG.Combatant.documentClass));
+  const made = /** @type {{id: string | null}[] | undefined} */ (
+    await Class.createDocuments(wanted, { ...OWN_WRITE, parent: combat, keepId: true }));
+  const ids = new Set((made ?? []).map((combatant) => combatant.id));
+  const missing = wanted.filter((combatant) => !ids.has(combatant._id)
+                                               && !refused.has(combatant._id));
+  for (const combatant of missing) refused.add(combatant._id);
+  if (missing.length) {
+    notify("warn", "SEIZE.Refused", {
+      system: game.system?.title ?? game.system?.id ?? "", names: missing.map((c) => c.name).join(", "),
+    });
+  }
 }
 
 /**
@@ -192,7 +297,7 @@ function createCombat(table) {
 
 /**
  * A participant joined from a token gets that token and its actor, so that a system's sort
- * and sheet find an actor.
+ * and sheet find an actor; a hidden token makes a hidden combatant.
  * @param {DialectCombatant} combatant
  */
 function withToken(combatant) {
@@ -200,7 +305,8 @@ function withToken(combatant) {
   const scene = tokenId ? game.scenes?.find((s) => s.tokens.has(tokenId)) : undefined;
   const token = tokenId ? scene?.tokens.get(tokenId) : undefined;
   if (!scene || !token) return combatant;
-  return { ...combatant, tokenId, sceneId: scene.id, actorId: token.actorId };
+  return { ...combatant, tokenId, sceneId: scene.id, actorId: token.actorId,
+           hidden: Boolean(combatant.hidden || token.hidden) };
 }
 
 /** @param {Record<string, unknown>} command */
@@ -210,7 +316,57 @@ async function send(command) {
     method: "POST", body: JSON.stringify(command),
     headers: { "Idempotency-Key": foundry.utils.randomID(16) },
   });
-  if (!answer.ok) ui.notifications?.warn(`Seize: ${(await answer.json()).message}`);
+  if (!answer.ok) ui.notifications?.warn(`Seize: ${await problemOf(answer)}`);
+}
+
+/** @param {Record<string, unknown>} command */
+function sendQueued(command) {
+  queue.run(() => send(command)).catch((error) => console.error("Seize |", error));
+}
+
+/**
+ * A control of the tracker pressed on Seize's Combat. The client linked to Seize sends the
+ * command, or tells why there is none; another GM's client asks it through the Combat (a
+ * request in its flags, which only GMs may write); a player is told to ask the GM.
+ * @param {Combat.Implementation} combat
+ * @param {TrackerControl} control
+ */
+async function askSeize(combat, control) {
+  if (link && view) {
+    perform(control);
+    return;
+  }
+  if (!game.user?.isGM) {
+    ui.notifications?.warn(localize("SEIZE.AskGm"));
+    return;
+  }
+  const request = { what: control, id: foundry.utils.randomID(16) };
+  await combat.update(/** @type {Combat.UpdateData} */ ({ flags: { seize: { request } } }));
+}
+
+/** @param {TrackerControl} control */
+function perform(control) {
+  if (!view) return;
+  const command = commandFor(control, view);
+  if (command && control === "endCombat") {
+    confirmEnd().then((yes) => { if (yes) sendQueued(command); })
+      .catch((error) => console.error("Seize |", error));
+    return;
+  }
+  if (command) sendQueued(command);
+  else ui.notifications?.info(localize(refusalFor(control, view.system)));
+}
+
+/** Ending the scene in Seize is asked first, as Foundry asks before ending a combat. */
+async function confirmEnd() {
+  const title = localize("SEIZE.EndScene.Title");
+  const content = `<p>${localize("SEIZE.EndScene.Content")}</p>`;
+  if ((game.release?.generation ?? 12) >= 13) {
+    return Boolean(await foundry.applications.api.DialogV2.confirm({
+      window: { title }, content, rejectClose: false,
+    }));
+  }
+  return Boolean(await Dialog.confirm({ title, content }));
 }
 
 /**
@@ -225,16 +381,29 @@ function changedByHand(combat, options) {
 }
 
 Hooks.on("updateCombat", (combat, changes, options) => {
-  if (!changedByHand(combat, options) || !("turn" in changes || "round" in changes)) return;
+  if (!changedByHand(combat, options)) return;
+  const request = /** @type {{flags?: {seize?: {request?: {what?: unknown}}}}} */ (changes)
+    .flags?.seize?.request;
+  if (request && CONTROLS.includes(/** @type {TrackerControl} */ (request.what))) {
+    perform(/** @type {TrackerControl} */ (request.what));
+    return;
+  }
+  if (!("turn" in changes || "round" in changes)) return;
   const command = written && view && movesForward(written, changes) ? nextCommand(view) : null;
-  if (command) queue.run(() => send(command)).catch((error) => console.error("Seize |", error));
+  if (command) sendQueued(command);
   requestSync();
 });
 Hooks.on("createCombatant", (combatant, options) => {
   if (changedByHand(combatant.parent, options)) requestSync();
 });
-Hooks.on("updateCombatant", (combatant, _changes, options) => {
-  if (changedByHand(combatant.parent, options)) requestSync();
+Hooks.on("updateCombatant", (combatant, changes, options) => {
+  if (!changedByHand(combatant.parent, options)) return;
+  // Marking a combatant defeated takes its participant out, where the system has the notion.
+  const participant = combatant.flags.seize?.participant;
+  const out = changes.defeated === true && view && participant
+    ? takeOutCommand(view, participant) : null;
+  if (out) sendQueued(out);
+  requestSync();
 });
 Hooks.on("deleteCombatant", (combatant, options) => {
   if (changedByHand(combatant.parent, options)) requestSync();

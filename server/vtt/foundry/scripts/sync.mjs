@@ -4,8 +4,8 @@
 /**
  * @typedef {{key: string, participant: string | null, label: string, current: boolean,
  *            done: boolean, [detail: string]: unknown}} SeizeFlags
- * @typedef {{_id: string, name: string, initiative: number | null, hidden: boolean,
- *            defeated: boolean, flags: {seize: SeizeFlags}}} DialectCombatant
+ * @typedef {{_id: string, name: string, initiative: number | null, hidden?: boolean,
+ *            defeated?: boolean, flags: {seize: SeizeFlags}}} DialectCombatant
  * @typedef {{round: number, turn: number | null, combatants: DialectCombatant[]}} Dialect
  * @typedef {{_id: string, name?: string, initiative?: number | null, hidden?: boolean,
  *            defeated?: boolean, flags?: {seize?: unknown}}} ExistingCombatant
@@ -52,6 +52,8 @@ export function combatData(table) {
 /**
  * The combatant creations, updates and deletions that bring ``existing`` (the combatants of
  * Seize's own Combat, which holds nothing else) to the dialect's. Only what differs is written.
+ * Hidden and defeated belong to the GM: Seize may hide or mark one, never un-hide or un-mark
+ * what the GM set.
  * @param {ExistingCombatant[]} existing
  * @param {Dialect} dialect
  * @returns {Plan}
@@ -69,8 +71,11 @@ export function planCombat(existing, dialect) {
     }
     /** @type {CombatantChange} */
     const changes = { _id: id };
-    for (const field of /** @type {const} */ (["name", "initiative", "hidden", "defeated"])) {
+    for (const field of /** @type {const} */ (["name", "initiative"])) {
       if (current[field] !== target[field]) changes[field] = target[field];
+    }
+    for (const field of /** @type {const} */ (["hidden", "defeated"])) {
+      if (target[field] === true && current[field] !== true) changes[field] = true;
     }
     if (JSON.stringify(current.flags?.seize ?? null) !== JSON.stringify(target.flags.seize)) {
       changes["flags.seize"] = target.flags.seize;
