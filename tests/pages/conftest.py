@@ -14,6 +14,8 @@ from playwright.sync_api import sync_playwright
 
 from tests.server.process import UNLIMITED, ServerProcess, call
 
+from .console_driver import PHONE
+
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"
 FLAGS = [
@@ -41,6 +43,15 @@ def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1920, "height": 1080})
     opened = context.new_page()
     yield opened
+    context.close()
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    """A phone's browser: its own storage, touch, a phone's viewport."""
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    context.set_default_timeout(10_000)
+    yield context.new_page()
     context.close()
 
 

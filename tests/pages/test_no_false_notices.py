@@ -13,7 +13,7 @@ import pytest
 from tests.server.process import ServerProcess, call
 
 from .conftest import Table
-from .console_driver import PHONE, TABLET, Console
+from .console_driver import TABLET, Console
 
 WATCH = """() => {
   window.notices = [];
@@ -38,14 +38,6 @@ def console(browser: Any) -> Iterator[Console]:
     context = browser.new_context(viewport=TABLET, has_touch=True)
     context.set_default_timeout(10_000)
     yield Console(context.new_page(), "")
-    context.close()
-
-
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, has_touch=True)
-    context.set_default_timeout(10_000)
-    yield context.new_page()
     context.close()
 
 

@@ -3,24 +3,13 @@ first, exactly the buttons the engine allows them now."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from tests.server.process import ServerProcess, call
 
 from .conftest import Table, shoot
-from .console_driver import PHONE, no_sideways_scroll, small_targets, speaks_the_game
+from .console_driver import no_sideways_scroll, small_targets, speaks_the_game
 from .test_console_races import HeldSocket
-
-
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, has_touch=True)
-    context.set_default_timeout(10_000)
-    yield context.new_page()
-    context.close()
 
 
 def at_seq(page: Any, seq: int) -> None:
@@ -40,7 +29,9 @@ def rcs_character(cid: str, side: str) -> dict[str, Any]:
     return {"type": "join", "character": character}
 
 
-def test_seize_is_offered_only_when_the_engine_allows_it(phone: Any, server: ServerProcess) -> None:
+def guard_may_seize(server: ServerProcess) -> tuple[Table, str, dict[str, Any]]:
+    """An RCS round where the token has just moved onto Jena, below the Guard: the Guard's
+    player may seize. The table, the Guard's phone link, and the last command's answer."""
     table = Table(server, "megatraveller-rcs")
     table.send(rcs_character("jena", "crew"))
     table.send(rcs_character("guard", "corp"))
@@ -48,6 +39,11 @@ def test_seize_is_offered_only_when_the_engine_allows_it(phone: Any, server: Ser
     table.send({"type": "roll_initiative", "source": "gm"})
     table.send({"type": "enter_roll", "character": "jena", "dice": [1, 1], "source": "gm"})
     seq = table.send({"type": "enter_roll", "character": "guard", "dice": [6, 6], "source": "gm"})
+    return table, link, seq
+
+
+def test_seize_is_offered_only_when_the_engine_allows_it(phone: Any, server: ServerProcess) -> None:
+    table, link, seq = guard_may_seize(server)
     phone.goto(link)
     at_seq(phone, seq["seq"])
     seize = phone.locator("[data-action=seize-guard]")
@@ -75,13 +71,7 @@ def test_a_press_on_the_phone_is_on_the_view_it_was_made_on(
 ) -> None:
     """The phone's commands carry If-Match, the sequence of the view on screen: a seize pressed
     on a view the table has left is refused and changes nothing, not applied to the new one."""
-    table = Table(server, "megatraveller-rcs")
-    table.send(rcs_character("jena", "crew"))
-    table.send(rcs_character("guard", "corp"))
-    link = hand_to(table, "guard")
-    table.send({"type": "roll_initiative", "source": "gm"})
-    table.send({"type": "enter_roll", "character": "jena", "dice": [1, 1], "source": "gm"})
-    seq = table.send({"type": "enter_roll", "character": "guard", "dice": [6, 6], "source": "gm"})
+    table, link, seq = guard_may_seize(server)
     socket = HeldSocket(phone)
     phone.goto(link)
     at_seq(phone, seq["seq"])
