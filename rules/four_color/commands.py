@@ -41,11 +41,13 @@ class _Command(BaseModel):
 
 
 class Join(_Command):
-    """A hero, villain or mob enters the scene; mid-scene they are dealt one card at once."""
+    """A hero, villain or mob enters the scene; mid-scene they are dealt one card at once, from
+    where the page's cards came (the engine, the reader, the GM's hand) unless ``source`` says
+    otherwise."""
 
     type: Literal["join"] = "join"
     member: Member
-    source: Source = Source.ENGINE
+    source: Source | None = None
     seed: Seed | None = None
 
 

@@ -90,16 +90,18 @@ def _join(scene: Scene, command: Join, actor: Viewer) -> Joined:
             f"the deck has {ranked} ranked cards left for {owed} owed one: join at the next page",
             field="member",
         )
-    if scene.phase is not Phase.PANELS or command.source is not Source.ENGINE:
-        return Joined(member=member, source=command.source)
-    rng = engine_rng(command.source, command.seed, "four-color.9")
+    # The page's source, so a page dealt by hand asks for the latecomer's card by hand too.
+    source = command.source or scene.source or Source.ENGINE
+    if scene.phase is not Phase.PANELS or source is not Source.ENGINE:
+        return Joined(member=member, source=source)
+    rng = engine_rng(source, command.seed, "four-color.9")
     heroes = frozenset({member.id} if member.is_hero else ())
     dealt, returned = draw(scene.deck, (member.id,), heroes, rng)
     return Joined(
         member=member,
         dealt=dealt[0].card,
         returned=tuple(r.card for r in returned),
-        source=command.source,
+        source=source,
     )
 
 

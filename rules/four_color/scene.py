@@ -29,6 +29,7 @@ from rules.four_color.events import (
     TradeDeclined,
     TradeOffered,
 )
+from rules.randomness import Source
 
 FULL_DECK = full_deck()
 
@@ -101,6 +102,7 @@ class Scene(BaseModel):
     deck: tuple[Card, ...] = FULL_DECK  # cards not dealt since the last shuffle
     holdings: tuple[Holding, ...] = ()
     to_deal: tuple[str, ...] = ()  # recipients still owed a card, in deal order
+    source: Source | None = None  # where this page's cards come from: a latecomer's too
     panels: tuple[Panel, ...] = ()
     offers: tuple[Offer, ...] = ()
     offers_made: int = 0
@@ -140,11 +142,12 @@ def evolve(scene: Scene, event: Event) -> Scene:
         case Joined():
             return _joined(scene, event)
         case Dealt():
-            page = _new_page(scene, event.page, (), deck_for_deal(scene, len(event.cards)))
+            deck = deck_for_deal(scene, len(event.cards))
+            page = _new_page(scene, event.page, (), deck, event.source)
             return _settle(_receive(page, event.cards))
         case DealStarted():
             deck = deck_for_deal(scene, len(event.recipients))
-            return _settle(_new_page(scene, event.page, event.recipients, deck))
+            return _settle(_new_page(scene, event.page, event.recipients, deck, event.source))
         case CardDealt():
             return _settle(_receive(scene, (Dealing(to=event.to, card=event.card),)))
         case PanelPlayed():
@@ -179,11 +182,12 @@ def deck_for_deal(scene: Scene, needed: int) -> tuple[Card, ...]:
 
 
 def _new_page(
-    scene: Scene, page: int, recipients: tuple[str, ...], deck: tuple[Card, ...]
+    scene: Scene, page: int, recipients: tuple[str, ...], deck: tuple[Card, ...], source: Source
 ) -> Scene:
     return scene.model_copy(
         update={
             "page": page,
+            "source": source,
             "phase": Phase.DEALING,
             "deck": deck,
             "holdings": (),

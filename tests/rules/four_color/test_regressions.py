@@ -95,7 +95,7 @@ def test_a_latecomer_the_deck_cannot_cover_is_refused_rather_than_owed_forever()
     while len(ranked_left()) > 1:
         n += 1
         mob = Member(id=f"m{n}", name="Mob", kind=Kind.MOB)
-        table.execute(Join(member=mob, seed=n), GM)
+        table.execute(Join(member=mob, source=Source.ENGINE, seed=n), GM)  # the engine deals
     first = Member(id="h2", name="Late", kind=Kind.HERO)
     table.execute(Join(member=first, source=Source.GM), GM)
     table.execute(DealCard(card=ranked_left()[0], source=Source.GM), GM)

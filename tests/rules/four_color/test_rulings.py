@@ -297,6 +297,24 @@ def test_ruling_9_a_physical_join_is_owed_a_card_before_the_next_panel() -> None
     assert isinstance(event, PanelPlayed) and (event.card.code, event.acting) == ("AD", "m1")
 
 
+def test_ruling_9_a_latecomer_is_dealt_from_where_the_page_came() -> None:
+    """A page the GM dealt by hand asks for the latecomer's card by hand: the engine never puts
+    a card on the table that is not in the GM's hand. The GM may say otherwise."""
+    table = scene(heroes=2)
+    deal_by_hand(table, "3H", "KH", "5C")
+    (event,) = table.execute(Join(member=Member(id="h3", name="Late", kind=Kind.HERO)), GM)
+    assert isinstance(event, Joined) and event.dealt is None and event.source is Source.GM
+    assert table.state.to_deal == ("h3",)
+    (event,) = table.execute(
+        Join(member=Member(id="m1", name="Mob", kind=Kind.MOB), source=Source.ENGINE, seed=5), GM
+    )
+    assert isinstance(event, Joined) and event.dealt is not None  # as the GM said
+    engine = scene(heroes=1)
+    engine.execute(Deal(seed=3), GM)
+    (event,) = engine.execute(Join(member=Member(id="h2", name="Late", kind=Kind.HERO), seed=7), GM)
+    assert isinstance(event, Joined) and event.source is Source.ENGINE and event.dealt is not None
+
+
 # Ruling 10: the Editor's extra cards and unplayed jokers are secret until played.
 def test_ruling_10_players_and_overlays_see_the_order_but_not_the_editors_secrets() -> None:
     table = scene(heroes=2, villains=1)
