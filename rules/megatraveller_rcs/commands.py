@@ -40,8 +40,14 @@ class _Command(BaseModel):
 
 
 class Join(_Command):
+    """A character enters the encounter. Mid-round (ruling 10) it rolls initiative at once,
+    from where the round's rolls came unless ``source`` says otherwise, or waits tapped for
+    the next round, as the table's ``join_mid_round`` says."""
+
     type: Literal["join"] = "join"
     character: Character
+    source: Source | None = None
+    seed: Seed | None = Field(default=None, description="For the engine's roll, and for ties")
 
 
 class SetPool(_Command):

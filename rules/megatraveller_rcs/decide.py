@@ -9,6 +9,7 @@ import random
 
 from rules.errors import RuleError
 from rules.megatraveller_rcs.commands import (
+    Character,
     Command,
     Declare,
     EndTurn,
@@ -99,13 +100,42 @@ def _join(enc: Encounter, command: Join, actor: Viewer) -> Joined:
             f"{command.character.id!r} is already in the encounter",
             field="character.id",
         )
-    if enc.phase not in (Phase.SETUP, Phase.ROUND_OVER):
+    joined = Joined(character=command.character)
+    if enc.phase in (Phase.SETUP, Phase.ROUND_OVER):
+        return joined
+    source = command.source or enc.source or Source.ENGINE
+    if enc.phase is Phase.ROLLING:  # the round's rolls are still coming: it rolls with them
+        return joined.model_copy(update={"source": source})
+    if enc.options.join_mid_round == "next_round":  # it waits, tapped, for the next round
+        return joined
+    if source is not Source.ENGINE:  # its roll comes from the tray, or is typed
+        return joined.model_copy(update={"source": source})
+    rng = engine_rng(source, command.seed, "megatraveller-rcs.10")
+    dice = roll(rng, enc.options.initiative_dice, enc.options.die_sides)
+    rolled = _roll_for(enc, command.character.id, dice, joining=command.character)
+    return joined.model_copy(
+        update={"roll": rolled, "source": source, "tallies": _among(enc, rolled, rng)}
+    )
+
+
+def _among(enc: Encounter, rolled: Roll, rng: random.Random | None) -> dict[str, int]:
+    """Ruling 3 for a card laid mid-round: among the cards of equal initiative it takes a random
+    place, once; theirs keep their order. Their tallies, renumbered, and its own."""
+    equals = sorted(
+        (cid for cid, card in enc.cards.items() if card.initiative == rolled.initiative),
+        key=lambda cid: enc.cards[cid].tally,
+    )
+    if not equals:
+        return {}
+    if rng is None:
         raise RuleError(
-            "megatraveller-rcs.1",
-            "characters join between rounds, before initiative is rolled",
-            field="character",
+            "megatraveller-rcs.3",
+            "equal initiatives need the server's seed to be put in a random order",
+            field="seed",
         )
-    return Joined(character=command.character)
+    at = rng.randint(0, len(equals))
+    group = [*equals[:at], rolled.character, *equals[at:]]
+    return {cid: tally for tally, cid in enumerate(group, start=1)}
 
 
 def _spend(enc: Encounter, command: SpendTactics, actor: Viewer) -> TacticsSpent:
@@ -159,9 +189,11 @@ def _roll_initiative(enc: Encounter, command: RollInitiative, actor: Viewer) -> 
     )
 
 
-def _roll_for(enc: Encounter, character: str, dice: tuple[int, ...]) -> Roll:
+def _roll_for(
+    enc: Encounter, character: str, dice: tuple[int, ...], joining: Character | None = None
+) -> Roll:
     """Ruling 1: initiative = 2D6 + Dex + Movement + Tactics skill."""
-    c = enc.character(character)
+    c = joining or enc.character(character)
     assert c is not None
     return Roll(
         character=character, dice=dice, initiative=sum(dice) + c.dex + c.movement + c.tactics
@@ -177,7 +209,7 @@ def _enter_roll(enc: Encounter, command: EnterRoll, actor: Viewer) -> RollEntere
     """Ruling 1: one character's dice, which their player may enter as the referee may."""
     actor.require_plays(command.character, "enter their initiative roll")
     source = given_source(command.source, bool(command.dice), "megatraveller-rcs.1", "dice")
-    if enc.phase is not Phase.ROLLING or command.character not in enc.awaiting_rolls:
+    if enc.phase not in (Phase.ROLLING, Phase.ROUND) or command.character not in enc.awaiting_rolls:
         raise RuleError(
             "megatraveller-rcs.1",
             f"no initiative roll is awaited for {command.character!r}",
@@ -194,6 +226,8 @@ def _enter_roll(enc: Encounter, command: EnterRoll, actor: Viewer) -> RollEntere
     else:
         rolled = command.dice
     entered = _roll_for(enc, command.character, rolled)
+    if enc.phase is Phase.ROUND:  # a latecomer's (ruling 10): laid among the cards in play
+        return RollEntered(roll=entered, source=source, tallies=_among(enc, entered, rng))
     if enc.awaiting_rolls != (command.character,):
         return RollEntered(roll=entered, source=source)
     rolls = (*(_as_roll(enc, cid) for cid in enc.cards), entered)

@@ -10,6 +10,7 @@ the source's "the seizer's card moves in front": the order stays completely line
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -31,6 +32,7 @@ from rules.megatraveller_rcs.events import (
     TakenOut,
     TurnEnded,
 )
+from rules.randomness import Source
 
 
 class RcsOptions(BaseModel):
@@ -40,6 +42,7 @@ class RcsOptions(BaseModel):
 
     initiative_dice: int = Field(default=2, ge=1, le=10)
     die_sides: int = Field(default=6, ge=2, le=100)
+    join_mid_round: Literal["roll_now", "next_round"] = "roll_now"  # ruling 10
 
 
 class Phase(StrEnum):
@@ -83,6 +86,7 @@ class Encounter(BaseModel):
     suspended: dict[str, Declaration] = {}  # actions a ruled interrupt cut into
     pools: dict[str, int] = {}
     referee_pools: frozenset[str] = frozenset()  # sides whose pool the referee has set
+    source: Source | None = None  # where this round's rolls came from: a latecomer's too
 
     def character(self, character_id: str) -> Character | None:
         return next((c for c in self.characters if c.id == character_id), None)
@@ -124,7 +128,7 @@ def initial_encounter(options: RcsOptions) -> Encounter:
 def evolve(enc: Encounter, event: Event) -> Encounter:
     match event:
         case Joined():
-            return _joined(enc, event.character)
+            return _latecomer(_joined(enc, event.character), event)
         case PoolSet():
             return enc.model_copy(
                 update={
@@ -136,9 +140,12 @@ def evolve(enc: Encounter, event: Event) -> Encounter:
             return _tactics_spent(enc, event)
         case InitiativeRolled():
             cards = {r.character: _card(r) for r in event.rolls}
-            return _start_round(enc.model_copy(update={"round": event.round}), cards, event.tallies)
+            enc = enc.model_copy(update={"round": event.round, "source": event.source})
+            return _start_round(enc, cards, event.tallies)
         case RollsAwaited():
-            return _rolls_awaited(enc, event.round)
+            return _rolls_awaited(enc, event.round).model_copy(update={"source": event.source})
+        case RollEntered() if enc.phase is Phase.ROUND:  # a latecomer's, mid-round
+            return _placed(enc, event.roll, event.tallies or {})
         case RollEntered():
             cards = {**enc.cards, event.roll.character: _card(event.roll)}
             awaiting = tuple(c for c in enc.awaiting_rolls if c != event.roll.character)
@@ -169,6 +176,31 @@ def _joined(enc: Encounter, character: Character) -> Encounter:
     if character.side not in enc.referee_pools:
         pools[character.side] = max(pools.get(character.side, 0), character.tactics)
     return enc.model_copy(update={"characters": (*enc.characters, character), "pools": pools})
+
+
+def _latecomer(enc: Encounter, event: Joined) -> Encounter:
+    """Ruling 10: one who joins mid-round is placed in order at once with the roll it brought,
+    or awaits its roll from the round's source; one who joins in the rolling awaits its roll
+    with the others. Otherwise it waits for the next round, when it rolls with everyone."""
+    character = event.character.id
+    if event.roll is not None:
+        return _placed(enc, event.roll, event.tallies or {})
+    if event.source is not None and enc.phase in (Phase.ROLLING, Phase.ROUND):
+        return enc.model_copy(update={"awaiting_rolls": (*enc.awaiting_rolls, character)})
+    return enc
+
+
+def _placed(enc: Encounter, roll: Roll, tallies: dict[str, int]) -> Encounter:
+    """A latecomer's card laid in the line, untapped, among the cards still to act: where its
+    initiative (and its tally among equals) puts it."""
+    cards = {**enc.cards, roll.character: _card(roll)}
+    for cid, tally in tallies.items():
+        cards[cid] = cards[cid].model_copy(update={"tally": tally})
+    awaiting = tuple(c for c in enc.awaiting_rolls if c != roll.character)
+    line = (*enc.line, roll.character)
+    return _reline(
+        enc.model_copy(update={"cards": cards, "awaiting_rolls": awaiting, "line": line})
+    )
 
 
 def _rolls_awaited(enc: Encounter, round: int) -> Encounter:

@@ -33,8 +33,15 @@ class Declaration(BaseModel):
 
 
 class Joined(_Event):
+    """A character joins. Mid-round (ruling 10) ``roll`` is its initiative rolled at once, with
+    ``tallies`` placing it among equal initiatives; or ``source`` says where the roll it now
+    awaits comes from. Neither: it joins between rounds, or waits for the next one."""
+
     type: Literal["joined"] = "joined"
     character: Character
+    roll: Roll | None = None
+    tallies: dict[str, int] | None = None
+    source: Source | None = None
 
 
 class PoolSet(_Event):

@@ -91,14 +91,16 @@ def _awaiting(enc: Encounter) -> tuple[Awaiting, ...]:
         return (Awaiting(what="roll_initiative"),)
     if enc.phase is Phase.ROLLING:
         return (Awaiting(what="roll", who=enc.awaiting_rolls),)
+    # A latecomer's roll (ruling 10) comes first: its card is laid as soon as it is in.
+    late = (Awaiting(what="roll", who=enc.awaiting_rolls),) if enc.awaiting_rolls else ()
     holder = enc.holder
     assert holder is not None
     if enc.pending is None:
-        return (Awaiting(what="declare", who=(holder,)),)
+        return (*late, Awaiting(what="declare", who=(holder,)))
     seizers = enc.seizers()
     if seizers:
-        return (Awaiting(what="seize_or_resolve", who=seizers),)
-    return (Awaiting(what="resolve"),)
+        return (*late, Awaiting(what="seize_or_resolve", who=seizers))
+    return (*late, Awaiting(what="resolve"))
 
 
 def censor(event: Event, viewer: Viewer, options: RcsOptions) -> dict[str, Any] | None:

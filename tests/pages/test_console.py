@@ -328,3 +328,31 @@ def test_the_devices_panel_counts_a_trays_refused_lines(page: Any, server: Serve
     line = page.locator("[data-device='tray']")
     line.wait_for()
     assert "refused 2 checksum, 1 not a roll" in line.inner_text()
+
+
+def test_a_latecomer_joins_an_rcs_round_and_rolls_at_once(
+    console: Console, server: ServerProcess
+) -> None:
+    """Ruling 10 at the console: the round was rolled at the table, so the latecomer's 2D6 is
+    the next thing asked for; its card is laid among those still to act, untapped."""
+    table_id = console.create("megatraveller-rcs")
+    for name, side in (("Jena", "crew"), ("Guard", "corp")):
+        console.add(name, side=side, dex="0", movement="0", tactics="0")
+    console.tap("[data-action=await-rolls]")
+    for dice in ("11", "66"):
+        console.type("#next input[name=die1]", dice[0])
+        console.type("#next input[name=die2]", dice[1])
+        console.press()
+    assert console.current == "Jena"
+    console.add("Okoro", side="corp", dex="0", movement="0", tactics="0")
+    assert console.prompt == "Waiting for Okoro's 2D6 from the tray (or type it)"
+    console.type("#next input[name=die1]", "3")
+    console.type("#next input[name=die2]", "3")
+    console.press()
+    assert console.prompt == "Jena holds the token: declare an action"
+    line = gm_view(console, server, table_id)["line"]
+    assert [(c["character"], c["tapped"]) for c in line] == [
+        ("jena", False),
+        ("okoro", False),
+        ("guard", False),
+    ]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from rules.megatraveller_rcs import MEGATRAVELLER_RCS, RcsTable
 from rules.megatraveller_rcs.commands import (
     ActionLength,
     Character,
     Declare,
     EndTurn,
+    EnterRoll,
     Join,
     Resolve,
     RollInitiative,
@@ -14,8 +16,10 @@ from rules.megatraveller_rcs.commands import (
     SetPool,
     SpendTactics,
 )
-from rules.megatraveller_rcs.encounter import Phase
-from rules.megatraveller_rcs.events import InitiativeRolled, Seized
+from rules.megatraveller_rcs.encounter import Phase, RcsOptions
+from rules.megatraveller_rcs.events import InitiativeRolled, Joined, Seized
+from rules.megatraveller_rcs.view import EncounterView
+from rules.randomness import Source
 from rules.roles import GM, OVERLAY, player
 
 from ..refusals import refused
@@ -217,6 +221,87 @@ def test_ruling_9_everyone_sees_the_same_cards() -> None:
     assert table.view(OVERLAY) == table.view(GM) == table.view(player("a"))
     (event,) = table.execute(Declare(character="a", action=LONG, what="x", target="b"), GM)
     assert table.censor(event, OVERLAY) == event.model_dump(mode="json")
+
+
+def gm_view(table: RcsTable) -> EncounterView:
+    shown = table.view(GM)
+    assert isinstance(shown, EncounterView)
+    return shown
+
+
+def late(cid: str, tactics: int = 0) -> Character:
+    return Character(id=cid, name=cid.title(), side="z", dex=0, movement=0, tactics=tactics)
+
+
+def test_ruling_10_a_latecomer_rolls_at_once_from_the_rounds_source_and_takes_its_place() -> None:
+    """The round was rolled at the table: the latecomer's roll is awaited from there, first of
+    all, and its card is laid untapped where its initiative puts it among those still to act."""
+    table = encounter(("a", "x", 0), ("b", "y", 0), ("c", "y", 0))
+    roll_round(table, {"a": (1, 1), "b": (3, 3), "c": (6, 6)})  # 2, 6, 12
+    act(table, "a")
+    (joined,) = table.execute(Join(character=late("d")), GM)
+    assert isinstance(joined, Joined) and joined.roll is None and joined.source is Source.GM
+    assert gm_view(table).awaiting[0].model_dump() == {"what": "roll", "who": ("d",)}
+    table.execute(EnterRoll(character="d", dice=(4, 4), source=Source.GM, seed=1), GM)
+    assert line(table) == ["b", "d", "c"]  # 6, 8, 12: a is tapped
+    assert table.state.cards["d"].initiative == 8 and "d" not in table.state.tapped
+    assert gm_view(table).awaiting[0].what == "declare"
+    act(table, "b")
+    assert line(table) == ["d", "c"]  # it acts when the token reaches it
+
+
+def test_ruling_10_a_latecomer_to_an_engine_round_is_rolled_by_the_engine_and_may_seize() -> None:
+    table = encounter(("a", "x", 0), ("b", "y", 0))
+    table.execute(RollInitiative(seed=5), GM)
+    (joined,) = table.execute(Join(character=late("d", tactics=20), seed=9), GM)
+    assert isinstance(joined, Joined) and joined.roll is not None
+    assert joined.source is Source.ENGINE and joined.roll.initiative >= 22
+    assert line(table)[-1] == "d" and "d" in table.state.seizers()  # highest, untapped
+    table.execute(Seize(character="d"), GM)
+    assert table.state.holder == "d"
+
+
+def test_ruling_10_a_latecomer_tying_a_card_takes_a_random_place_among_equals_once() -> None:
+    table = encounter(("a", "x", 0), ("b", "y", 0), ("c", "y", 0))
+    roll_round(table, {"a": (1, 1), "b": (3, 3), "c": (3, 3)}, seed=4)  # b and c tie at 6
+    before = [cid for cid in line(table) if table.state.cards[cid].initiative == 6]
+    places = set()
+    for seed in range(12):
+        branch = encounter(("a", "x", 0), ("b", "y", 0), ("c", "y", 0))
+        roll_round(branch, {"a": (1, 1), "b": (3, 3), "c": (3, 3)}, seed=4)
+        branch.execute(Join(character=late("d")), GM)
+        branch.execute(EnterRoll(character="d", dice=(3, 3), source=Source.GM, seed=seed), GM)
+        equals = [cid for cid in line(branch) if branch.state.cards[cid].initiative == 6]
+        assert [cid for cid in equals if cid != "d"] == before  # theirs keep their order
+        assert [branch.state.cards[cid].tally for cid in equals] == [1, 2, 3]
+        places.add(equals.index("d"))
+    assert places == {0, 1, 2}
+
+
+def test_ruling_10_a_table_may_have_latecomers_wait_tapped_for_the_next_round() -> None:
+    table = MEGATRAVELLER_RCS.table(RcsOptions(join_mid_round="next_round"))
+    for cid in ("a", "b"):
+        table.execute(Join(character=late(cid)), GM)
+    roll_round(table, {"a": (1, 1), "b": (6, 6)})
+    (joined,) = table.execute(Join(character=late("d")), GM)
+    assert isinstance(joined, Joined) and joined.roll is None and joined.source is None
+    assert "d" not in table.state.cards and line(table) == ["a", "b"]
+    assert gm_view(table).awaiting[0].what == "declare"
+    act(table, "a")
+    act(table, "b")
+    (rolled,) = table.execute(RollInitiative(seed=2), GM)
+    assert isinstance(rolled, InitiativeRolled)
+    assert {r.character for r in rolled.rolls} == {"a", "b", "d"}
+
+
+def test_ruling_10_one_who_joins_while_the_round_is_rolled_rolls_with_the_others() -> None:
+    table = encounter(("a", "x", 0))
+    table.execute(RollInitiative(source=Source.DEVICE), GM)
+    table.execute(Join(character=late("d")), GM)
+    assert table.state.awaiting_rolls == ("a", "d")
+    table.execute(EnterRoll(character="a", dice=(1, 1), source=Source.DEVICE), GM)
+    table.execute(EnterRoll(character="d", dice=(6, 6), source=Source.DEVICE, seed=3), GM)
+    assert table.state.phase is Phase.ROUND and line(table) == ["a", "d"]
 
 
 def test_resolving_needs_a_declaration() -> None:
