@@ -94,6 +94,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     gm_link.add_argument(
         "--db", help="the SQLite file, or a postgresql:// URL (default: as seize serve)"
     )
+    gm_link.add_argument("--host", help="the address the server listens on, as given to serve")
+    gm_link.add_argument(
+        "--port", type=int, help="the port the server listens on, as given to serve"
+    )
     demo = commands.add_parser("demo", help="play a Four Color Hack scene in the terminal")
     demo.add_argument("--seed", type=int, help="replay a particular deal (default: a fresh one)")
     hardware.add_commands(commands)

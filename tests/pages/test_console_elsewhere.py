@@ -64,12 +64,35 @@ def test_the_gm_moves_the_console_to_another_device_and_back(
 def test_a_new_gm_link_stops_the_older_one(
     devices: tuple[Console, Console], server: ServerProcess
 ) -> None:
-    first, _ = devices
+    """The console the older link opened is told, at once, that it no longer runs the table
+    and how to get back in; it does not sit there looking live."""
+    first, second = devices
     table_id = first.create("awareness")
     older = gm_link(first)
+    second.page.goto(older)
+    second.page.locator("[data-form=join]").wait_for()
     first.page.click("[data-qr=gm] button:text('Hide')")
     newer = gm_link(first)
     assert newer != older
+    gone = second.page.locator("[data-section='This link no longer runs the table']")
+    gone.wait_for()
+    assert "Open this console on another device" in gone.inner_text()
+    assert f"seize gm-link {table_id}" in gone.inner_text()
     token = older.split("#token=")[1]
     assert call(f"{server.url}/api/tables/{table_id}", token=token)[0] == 401
     assert call(f"{server.url}/api/tables/{table_id}", token=newer.split("#token=")[1])[0] == 200
+
+
+def test_a_press_the_server_never_answers_is_said_not_sent(
+    devices: tuple[Console, Console], server: ServerProcess
+) -> None:
+    """The network drops as the GM presses: the page says the press was not sent, rather than
+    looking as if it went in."""
+    first, _ = devices
+    first.create("megatraveller-rcs")
+    first.add("Jena", side="crew")
+    first.page.route("**/commands", lambda route: route.abort("internetdisconnected"))
+    first.page.click("[data-action=roll]")
+    notice = first.page.locator("#notice", has_text="Not sent")
+    notice.wait_for()
+    assert "cannot be reached" in notice.inner_text()

@@ -108,9 +108,7 @@ async function consolePage(id) {
   const token = fragment.get("token") ?? saved.gm_token;
   if (!token) {
     root.replaceChildren(section("Token needed", h("p", {},
-      "This browser has no GM link to this table. On a device that runs it, choose \"Open "
-      + "this console on another device\"; or ask the host for one: seize gm-link "
-      + `${id}.`)));
+      `This browser has no GM link to this table. ${WAYS_BACK}${id}.`)));
     return;
   }
   keepHere(id, { gm_token: token });
@@ -230,7 +228,7 @@ async function consolePage(id) {
     document.getElementById("meta").textContent = `${system.title} · ${system.stage(v)}`;
     document.body.dataset.seq = String(seq);
     draw();
-  }, { onEvent: (seq, event) => standing.add(seq, event), guard: true });
+  }, { onEvent: (seq, event) => standing.add(seq, event), onRevoked: () => lost(id), guard: true });
   try {
     await ctx.table.start();
   } catch (error) {
@@ -251,6 +249,18 @@ async function consolePage(id) {
     primary.click();
   });
 }
+
+/** The ways back in, for a console whose GM link no longer opens the table. */
+const WAYS_BACK = "On a screen that still runs the table, choose \"Open this console on "
+  + "another device\"; or ask the host for a new link: seize gm-link ";
+
+/** This console's GM link was replaced by a newer one: it stops, saying why and what to do. */
+function lost(id) {
+  gone = true;
+  root.replaceChildren(section("This link no longer runs the table", h("p", {},
+    "A newer GM link replaced the one this console was opened with. " + WAYS_BACK + `${id}.`)));
+}
+let gone = false;
 
 /** A table whose log this version cannot show: what happened, and the way out. */
 function repair(table, message) {
@@ -276,7 +286,13 @@ function refusals(counts) {
 function devices(table) {
   const list = h("div", { "data-devices": "" });
   const show = async () => {
-    const answer = await fetch(`${table.base}/devices`, { headers: table.headers() });
+    const answer = await fetch(`${table.base}/devices`, { headers: table.headers() })
+      .catch(() => null);  // the server is away: the panel shows what it last knew
+    if (!answer) return;
+    if (answer.status === 401) {
+      lost(table.id);
+      return;
+    }
     const found = answer.ok ? Object.entries((await answer.json()).devices) : [];
     list.replaceChildren(...(found.length ? found.map(([name, d]) => h("p", { "data-device": name },
       h("strong", {}, name), d.connected ? " is connected" : " is not connected",
@@ -287,7 +303,7 @@ function devices(table) {
           + "table's cards and dice show where the console asks for them.")]));
   };
   show();
-  setInterval(show, 5000);
+  const polling = setInterval(() => (gone ? clearInterval(polling) : show()), 5000);
   return h("details", { class: "devices" }, h("summary", {}, "Card readers and dice trays"), list);
 }
 
@@ -299,7 +315,8 @@ window.addEventListener("hashchange", () => {
 
 const id = location.pathname.split("/").filter(Boolean).length > 1 ? tableId() : null;
 if (id) {
-  consolePage(id).catch(() => report("This console link does not open the table: open it with "
-    + "the link shown when the table was created."));
+  consolePage(id).catch(() => root.replaceChildren(section("This link does not open the table",
+    h("p", {}, `It may have been replaced by a newer GM link, or the server cannot be reached. `
+      + `${WAYS_BACK}${id}.`))));
 }
 else startPage();

@@ -30,8 +30,8 @@ export class Unshowable extends Error {}
 /**
  * A table followed live: one snapshot, then the WebSocket, reconnecting with backoff and
  * resuming from the last sequence heard, until the link's token is revoked (the socket closes
- * with 1008). ``onView(view, seq)`` runs on every newer view, and ``onEvent(seq, event)`` on
- * every event as this role may see it.
+ * with 1008, and ``onRevoked()`` runs). ``onView(view, seq)`` runs on every newer view, and
+ * ``onEvent(seq, event)`` on every event as this role may see it.
  *
  * With ``guard``, every command carries If-Match: the sequence of the view on screen when it
  * was sent. A reader, a tray or another screen may move the table on between what its user saw
@@ -39,11 +39,12 @@ export class Unshowable extends Error {}
  * they never saw, such as a card typed for one hero dealt to the next.
  */
 export class Table {
-  constructor(id, token, onView, { onEvent, guard = false } = {}) {
+  constructor(id, token, onView, { onEvent, onRevoked, guard = false } = {}) {
     this.id = id;
     this.token = token;
     this.onView = onView;
     this.onEvent = onEvent ?? (() => {});
+    this.onRevoked = onRevoked ?? (() => {});
     this.guard = guard;
     this.seq = 0; // the last sequence the socket brought: it resumes from there
     this.shown = 0; // the sequence of the view last handed to onView
@@ -101,7 +102,8 @@ export class Table {
       if (data.view) this.show(data.view, data.seq);
     };
     socket.onclose = (closed) => {
-      if (closed.code !== REVOKED) setTimeout(() => this.follow(Math.min(delay * 2, 5000)), delay);
+      if (closed.code === REVOKED) this.onRevoked();
+      else setTimeout(() => this.follow(Math.min(delay * 2, 5000)), delay);
     };
   }
 

@@ -41,7 +41,22 @@ export function settled(prompt) {
  * without the rule's code: the table reads it, not the engine.
  */
 export async function run(table, command, names = {}) {
-  const { ok, status, body } = await table.send(command);
+  let answer;
+  try {
+    answer = await table.send(command);
+  } catch {
+    // No answer at all: the server or the network is down. Nothing is known to have been
+    // applied, and the page says so rather than looking as if it went in.
+    report("Not sent: the server cannot be reached just now. Check the connection, then "
+      + "press again.", { prompt: document.querySelector("[data-prompt]")?.textContent });
+    return false;
+  }
+  const { ok, status, body } = answer;
+  if (status === 401) {
+    report("Not done: this page's link no longer opens the table (a newer link replaced it, "
+      + "or it was revoked). Nothing changed.");
+    return false;
+  }
   if (ok) {
     report("");
     return true;

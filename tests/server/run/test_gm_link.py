@@ -11,9 +11,9 @@ from urllib.parse import parse_qs, urlsplit
 from tests.server.process import UNLIMITED, ServerProcess, call
 
 
-def gm_link(db: Path, table: str) -> subprocess.CompletedProcess[str]:
+def gm_link(db: Path, table: str, *flags: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "server", "gm-link", table, "--db", str(db)],
+        [sys.executable, "-m", "server", "gm-link", table, "--db", str(db), *flags],
         capture_output=True,
         text=True,
         timeout=60,
@@ -36,6 +36,9 @@ def test_the_host_mints_a_gm_link_from_the_database_by_id_or_name(tmp_path: Path
             assert "runs the table" in minted.stderr  # said plainly, beside the link
         status, _ = call(f"{server.url}/api/tables/{table['id']}", token=table["gm_token"])
         assert status == 200  # the links already given still work
+        port = server.url.rsplit(":", 1)[1]
+        printed = gm_link(db, table["id"], "--port", port).stdout.strip()
+        assert printed.startswith(f"{server.url}/console/")  # where the server really is
 
 
 def test_a_table_it_cannot_find_is_one_line_and_no_link(tmp_path: Path) -> None:
