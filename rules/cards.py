@@ -199,4 +199,4 @@ def parse_card(text: str) -> Card:
     match = _WORDS.match(words)
     if match and match.group(1) in _RANK_WORDS and match.group(2) in _SUIT_WORDS:
         return Card(_RANK_WORDS[match.group(1)], _SUIT_WORDS[match.group(2)])
-    raise CardError(f"{text!r} is not a card (try QH, 10S, Q♥ or 'queen of hearts')")
+    raise CardError(f"{text!r} is not a card (try QH, 10♠ or 'queen of hearts')")

@@ -323,11 +323,14 @@ def test_the_devices_panel_counts_a_trays_refused_lines(page: Any, server: Serve
     report = {"connected": True, "refused": {"checksum": 2, "not_a_roll": 1}}
     status, _ = call(f"{table.url}/devices/tray", "PUT", report, table.gm)
     assert status == 200
+    reader = {"connected": True, "last_read": "6S"}
+    assert call(f"{table.url}/devices/reader", "PUT", reader, table.gm)[0] == 200
     page.goto(f"{server.url}/console/{table.id}#token={table.gm}")
     page.get_by_text("Card readers and dice trays").click()
     line = page.locator("[data-device='tray']")
     line.wait_for()
     assert "refused 2 checksum, 1 not a roll" in line.inner_text()
+    assert "last read 6♠" in page.locator("[data-device='reader']").inner_text()  # as a card
 
 
 def test_a_latecomer_joins_an_rcs_round_and_rolls_at_once(

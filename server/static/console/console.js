@@ -6,7 +6,9 @@
 // game's words, taken by a tap, Space or Enter.
 
 import { Table, Unshowable, h, tableId } from "/static/shared/client.js";
-import { keeping, possessive, report, run, section, settled } from "/static/shared/forms.js";
+import {
+  cardsInWords, keeping, possessive, report, run, section, settled,
+} from "/static/shared/forms.js";
 import { awareness } from "/static/shared/awareness.js";
 import { rcs } from "/static/shared/index-cards.js";
 import { fourColor } from "/static/shared/panels.js";
@@ -296,7 +298,7 @@ function devices(table) {
     const found = answer.ok ? Object.entries((await answer.json()).devices) : [];
     list.replaceChildren(...(found.length ? found.map(([name, d]) => h("p", { "data-device": name },
       h("strong", {}, name), d.connected ? " is connected" : " is not connected",
-      d.last_read ? ` · last read ${d.last_read}` : "",
+      d.last_read ? ` · last read ${cardsInWords(d.last_read)}` : "",
       refusals(d.refused),
       d.asking ? h("span", { class: "awaiting" }, ` · ${d.asking}`) : ""))
       : [h("p", { class: "muted" }, "No card reader or dice tray has reported. Type what the "

@@ -14,6 +14,9 @@ export function cardText(code) {
   return code.slice(0, -1) + (SUITS[suit] ?? suit);
 }
 
+/** Text with every card code in it written as a card: "6S" → "6♠". */
+export const cardsInWords = (text) => String(text).replace(/\b(?:10|[2-9TJQKA])[HDCS]\b/g, cardText);
+
 /** A card as a chip. */
 export function card(code) {
   const red = code && (code.endsWith("H") || code.endsWith("D") || code === "RJ");
@@ -75,7 +78,7 @@ export async function run(table, command, names = {}) {
   let message = body.errors?.[0]?.message ?? body.message ?? "that was refused";
   // The engine quotes the ids it names ('jena'); only those are put in words.
   for (const [id, name] of Object.entries(names)) message = message.replaceAll(`'${id}'`, name);
-  message = message.replace(/\b(?:10|[2-9TJQKA])[HDCS]\b/g, cardText);
+  message = cardsInWords(message);
   // The way forward is the step the page already offers; the refusal points back to it.
   const next = document.querySelector("[data-prompt]")?.textContent;
   report(`Not now: ${message.replaceAll("_", " ")}.`.replace(/\.\.$/, ".")
