@@ -228,8 +228,9 @@ async function consolePage(id) {
     document.title = `${ctx.table.name ?? "Seize"}: console`;
     document.getElementById("title").textContent = ctx.table.name ?? "Seize";
     document.getElementById("meta").textContent = `${system.title} · ${system.stage(v)}`;
-    document.body.dataset.seq = String(seq);
     draw();
+    // Said once the view is on the page: what reads it (a test, a script) finds it drawn.
+    if (next.isConnected) document.body.dataset.seq = String(seq);
   }, { onEvent: (seq, event) => standing.add(seq, event), onRevoked: () => lost(id), guard: true });
   try {
     await ctx.table.start();
@@ -242,6 +243,7 @@ async function consolePage(id) {
   adding.append(system.join(ctx));
   root.replaceChildren(next, roster, adding, links, elsewhere, devices(ctx.table));
   draw();
+  document.body.dataset.seq = String(ctx.table.shown);
   document.addEventListener("keydown", (pressed) => {
     if (pressed.key !== " " && pressed.key !== "Enter") return;
     if (pressed.target.closest("input, select, textarea, button, a, summary")) return;
