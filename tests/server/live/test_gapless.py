@@ -71,7 +71,7 @@ async def test_every_subscriber_gets_every_event_once_through_every_fault(tmp_pa
     subscriber on each; commands to both throughout, while PostgreSQL stops and starts, Redis
     restarts and a worker is killed. Afterwards every subscriber has seen every sequence once
     and in order, and every acknowledged command is in the log once, where it was answered.
-    About a minute: it waits for real restarts and the servers' retries."""
+    Ten to thirty seconds: it waits for real restarts of PostgreSQL, Redis and a worker."""
     redis = RedisServer().start()
     try:
         with private_postgres() as postgres:
