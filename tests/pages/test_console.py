@@ -69,6 +69,9 @@ def test_four_color_three_pages(console: Console, server: ServerProcess) -> None
     assert console.primary == "Next Panel: Doom, K♣"
     console.press()
     assert console.current == "Doom" and console.doing("Doom") == "Acting now"
+    # The card being played stands out from those already spent, not struck through with them.
+    assert console.row("Doom").locator(".playing .card").inner_text() == "K♣"
+    assert console.row("Doom").locator(".played").count() == 0
     console.tap("[data-action=joker-RJ]")  # Doom's joker, at any moment
     assert console.doing("Doom") == "Acting now: Editorial Control!"
     # A trade: Spider-Man offers his 4♦ to Nightingale, who accepts.
@@ -127,7 +130,7 @@ def test_rcs_three_rounds_with_a_seize_chain(console: Console, server: ServerPro
     assert console.prompt == (  # aimed at no one unless the GM picks a target
         "Jena declares: dives out the window. Bea, Guard and Boss may seize the initiative first"
     )
-    assert console.primary == "Resolve Jena's dives out the window"
+    assert console.primary == "Resolve: Jena dives out the window"
     console.tap("[data-action=seize-guard]")
     assert console.current == "Guard" and console.prompt.startswith("Guard holds the token")
     console.tap("[data-action=seize-boss]")  # an even higher card seizes from the seizer
@@ -135,7 +138,7 @@ def test_rcs_three_rounds_with_a_seize_chain(console: Console, server: ServerPro
     assert console.page.locator("[data-action=seize-guard]").count() == 0
     console.type("#next input[name=what]", "fires")
     console.press()
-    assert console.primary == "Resolve Boss's fires"
+    assert console.primary == "Resolve: Boss fires"
     console.page.evaluate("window.scrollTo(0, 0)")
     shoot(console.page, f"console-rcs-{console.size}")  # type: ignore[attr-defined]
     console.key("Enter")
@@ -353,6 +356,7 @@ def test_a_latecomer_joins_an_rcs_round_and_rolls_at_once(
     console.type("#next input[name=die2]", "3")
     console.press()
     assert console.prompt == "Jena holds the token: declare an action"
+    assert "6 rolled 3 + 3, +0" in console.row("Okoro").inner_text().replace("\n", " ")
     line = gm_view(console, server, table_id)["line"]
     assert [(c["character"], c["tapped"]) for c in line] == [
         ("jena", False),

@@ -9,6 +9,13 @@ import {
 
 const dice = (v) => `${v.options.initiative_dice}D${v.options.die_sides}`;
 const names = (v) => Object.fromEntries(v.characters.map((c) => [c.id, c.name]));
+/** How an initiative came about: "rolled 1 + 2, +8" (Dex, Movement, Tactics and any points
+ * spent or correction since, as the difference). */
+function rolled(entry) {
+  const more = entry.initiative - entry.dice.reduce((sum, die) => sum + die, 0);
+  return `rolled ${entry.dice.join(" + ")}, ${more < 0 ? "−" : "+"}${Math.abs(more)}`;
+}
+
 const tally = (entry) => `${entry.initiative}${entry.tally ? ` ${"|".repeat(entry.tally)}` : ""}`;
 
 /** The dice of one character's initiative, typed from the table (or the tray sends them):
@@ -73,7 +80,7 @@ function next(v, ctx) {
       return {
         prompt: `${who[d.character]} declares: ${d.what}${aimed(d)}`
           + (seizers.length ? `. ${listed(seizers)} may seize the initiative first` : ""),
-        controls: [button(table, `Resolve ${possessive(who[d.character])} ${d.what}`,
+        controls: [button(table, `Resolve: ${who[d.character]} ${d.what}`,
           { type: "resolve" }, { primary: true, name: "resolve", names: who })],
       };
     }
@@ -119,7 +126,7 @@ function roster(v, ctx) {
       id, name: character.name, kind: character.side, phone: !out, out,
       current: Boolean(entry?.token),
       facts: entry && !rolling.includes(id) ? [h("span", { class: "big" }, tally(entry)),
-        h("span", { class: "muted" }, ` ${entry.dice.join(" + ")}`)] : [],
+        h("span", { class: "muted" }, ` ${rolled(entry)}`)] : [],
       doing: out ? "Out of the fight" : rolling.includes(id) ? "Rolling initiative"
         : entry?.token ? (v.declared ? `Declares: ${v.declared.what}${aimed(v.declared)}`
                                      : "Holds the token")

@@ -151,7 +151,9 @@ function roster(v, ctx) {
       id: m.id, name: m.name, kind: KINDS[m.kind], phone: m.kind === "hero",
       current: current === m.id,
       facts: [...holding.map((c) => card(c.card)), ...jokers.map((c) => card(c.card)),
-              ...played.map((p) => h("span", { class: "played" }, card(p.card)))],
+              ...played.map((p) => h("span", {
+                class: current === m.id && p.card === v.current?.card ? "playing" : "played" },
+              card(p.card)))],
       doing: v.to_deal.includes(m.id) ? "Owed a card"
         : current === m.id ? (v.current.editorial_control ? "Acting now: Editorial Control!"
                                                           : "Acting now")
