@@ -502,11 +502,14 @@ class RcsGame(Game):
         moves: list[Move] = []
         if state.phase in (RcsPhase.SETUP, RcsPhase.ROUND_OVER):
             moves.append((14, rcs.RollInitiative(source=rnd.choice(list(Source)), seed=seed), GM))
-            if len(state.characters) < 6:
-                moves.append(
-                    (2, rcs.Join(character=self._character(rnd, len(state.characters))), GM)
-                )
-        if state.phase is RcsPhase.ROLLING:
+        if len(state.characters) < 6:  # between rounds, or a latecomer (ruling 10)
+            late = rcs.Join(
+                character=self._character(rnd, len(state.characters)),
+                source=rnd.choice([None, *Source]),
+                seed=seed,
+            )
+            moves.append((2, late, GM))
+        if state.awaiting_rolls:  # the round's rolls, or a latecomer's mid-round
             for who in state.awaiting_rolls:
                 dice = (rnd.randint(1, 6), rnd.randint(1, 6))
                 given = rcs.EnterRoll(
