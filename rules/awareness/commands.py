@@ -57,8 +57,13 @@ class _Command(BaseModel):
 
 
 class Join(_Command):
+    """A character enters the situation. Mid-round (ruling 13) its Score is computed and its
+    d10 rolled at once, from where the round's dice came unless ``source`` says otherwise."""
+
     type: Literal["join"] = "join"
     sheet: Sheet
+    source: Source | None = None
+    seed: Seed | None = None
 
 
 class SetAwareness(_Command):

@@ -87,9 +87,37 @@ def _join(sit: Situation, command: Join, actor: Viewer) -> Joined:
         raise RuleError(
             "awareness.1", f"{command.sheet.id!r} is already in the situation", field="sheet.id"
         )
-    _between_rounds(sit, "awareness.1", "characters join")
     _position(sit.options, command.sheet.position, "sheet.position")
-    return Joined(sheet=command.sheet)
+    joined = Joined(sheet=command.sheet)
+    if sit.phase in (Phase.SETUP, Phase.ROUND_OVER):
+        return joined
+    source = command.source or sit.source or Source.ENGINE
+    if sit.phase is Phase.ROLLING or source is not Source.ENGINE:  # its d10 is awaited
+        return joined.model_copy(update={"source": source})
+    rng = engine_rng(source, command.seed, "awareness.13")
+    result = _initiative(sit.options, command.sheet, roll(rng, 1, sit.options.die_sides)[0])
+    return joined.model_copy(
+        update={"result": result, "rolloff": _among(sit, result, rng), "source": source}
+    )
+
+
+def _among(sit: Situation, result: Initiative, rng: random.Random | None) -> dict[str, int]:
+    """Ruling 5 for one who joins mid-round: among those tied with it on QR and Score it takes
+    a random place in the hidden roll-off, once; theirs keep their order. The tied ones'
+    places, renumbered, and its own."""
+    tied = sorted(
+        (c for c, i in sit.initiative.items() if (i.qr, i.score) == (result.qr, result.score)),
+        key=lambda c: sit.rolloff.get(c, 0),
+    )
+    if not tied:
+        return {}
+    if rng is None:
+        raise RuleError(
+            "awareness.5", "a tie needs the server's seed for the roll-off", field="seed"
+        )
+    at = rng.randint(0, len(tied))
+    group = [*tied[:at], result.character, *tied[at:]]
+    return {c: place for place, c in enumerate(group, start=1)}
 
 
 def _position(options: AwarenessOptions, position: int, field: str) -> None:
@@ -152,15 +180,19 @@ def _enter_initiative(sit: Situation, command: EnterInitiative, actor: Viewer) -
     source = given_source(
         command.source, typed or command.die is not None, "awareness.4", "qr" if typed else "die"
     )
-    if sit.phase is not Phase.ROLLING or command.character not in sit.awaiting_rolls:
+    if sit.phase not in (Phase.ROLLING, Phase.DECLARING) or (
+        command.character not in sit.awaiting_rolls
+    ):
         raise RuleError(
             "awareness.4", f"no initiative is awaited for {command.character!r}", field="character"
         )
     sheet = _sheet(sit, command.character)
     result = _entered(sit.options, sheet, command, source)
+    rng = random.Random(command.seed) if command.seed is not None else None
+    if sit.phase is Phase.DECLARING:  # a latecomer's (ruling 13): placed among those in play
+        return InitiativeEntered(result=result, source=source, rolloff=_among(sit, result, rng))
     if sit.awaiting_rolls != (command.character,):
         return InitiativeEntered(result=result, source=source)
-    rng = random.Random(command.seed) if command.seed is not None else None
     rolloff = _rolloff([*sit.initiative.values(), result], rng)
     return InitiativeEntered(result=result, source=source, rolloff=rolloff)
 

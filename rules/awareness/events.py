@@ -27,8 +27,15 @@ class Initiative(BaseModel):
 
 
 class Joined(_Event):
+    """A character joins. Mid-round (ruling 13) ``result`` is its initiative rolled at once,
+    with ``rolloff`` placing it among ties; or ``source`` says where the d10 it now awaits
+    comes from. Neither: it joins between rounds."""
+
     type: Literal["joined"] = "joined"
     sheet: Sheet
+    result: Initiative | None = None
+    rolloff: dict[str, int] | None = None
+    source: Source | None = None
 
 
 class AwarenessSet(_Event):

@@ -29,6 +29,7 @@ from rules.awareness.events import (
     Resolved,
     RollsAwaited,
 )
+from rules.randomness import Source
 from rules.roles import Viewer
 
 
@@ -118,6 +119,7 @@ class Situation(BaseModel):
     waiting: dict[str, str] = {}  # who waits, for what trigger; persists across rounds
     declarations: tuple[Declared, ...] = ()  # this round's, in order
     exchange: Exchange | None = None
+    source: Source | None = None  # where this round's dice came from: a latecomer's too
 
     def sheet(self, character: str) -> Sheet | None:
         return next((s for s in self.sheets if s.id == character), None)
@@ -211,7 +213,7 @@ def evolve(sit: Situation, event: Event) -> Situation:
 def _apply(sit: Situation, event: Event) -> Situation:
     match event:
         case Joined():
-            return sit.model_copy(update={"sheets": (*sit.sheets, event.sheet)})
+            return _latecomer(sit.model_copy(update={"sheets": (*sit.sheets, event.sheet)}), event)
         case AwarenessSet():
             sheets = tuple(
                 s.model_copy(update={"state": event.state, "position": event.position})
@@ -223,17 +225,22 @@ def _apply(sit: Situation, event: Event) -> Situation:
         case InitiativeRolled():
             results = {r.character: r for r in event.results}
             return _start_round(
-                sit.model_copy(update={"round": event.round}), results, event.rolloff
+                sit.model_copy(update={"round": event.round, "source": event.source}),
+                results,
+                event.rolloff,
             )
         case RollsAwaited():
             return sit.model_copy(
                 update={
                     "round": event.round,
+                    "source": event.source,
                     "phase": Phase.ROLLING,
                     "initiative": {},
                     "awaiting_rolls": tuple(s.id for s in sit.sheets),
                 }
             )
+        case InitiativeEntered() if sit.phase is Phase.DECLARING:  # a latecomer's
+            return _placed(sit, event.result, event.rolloff or {})
         case InitiativeEntered():
             results = {**sit.initiative, event.result.character: event.result}
             awaiting = tuple(c for c in sit.awaiting_rolls if c != event.result.character)
@@ -262,6 +269,35 @@ def _apply(sit: Situation, event: Event) -> Situation:
             results = {**sit.initiative, event.result.character: event.result}
             sit = sit.model_copy(update={"initiative": results})
             return sit.model_copy(update={"order": tuple(sorted(results, key=sit.key))})
+
+
+def _latecomer(sit: Situation, event: Joined) -> Situation:
+    """Ruling 13: one who joins mid-round is placed with the initiative it brought, or awaits
+    its d10; one who joins while the round's dice come in awaits its own with the others."""
+    if event.result is not None:
+        return _placed(sit, event.result, event.rolloff or {})
+    if event.source is not None and sit.phase in (Phase.ROLLING, Phase.DECLARING):
+        return sit.model_copy(update={"awaiting_rolls": (*sit.awaiting_rolls, event.sheet.id)})
+    return sit
+
+
+def _placed(sit: Situation, result: Initiative, rolloff: dict[str, int]) -> Situation:
+    """Ruling 13: a latecomer takes its place in the order and declares when that place comes
+    round; if someone after it has declared already, the place has passed, and its first
+    declaration is next round."""
+    character = result.character
+    sit = sit.model_copy(
+        update={
+            "initiative": {**sit.initiative, character: result},
+            "rolloff": {**sit.rolloff, **rolloff},
+            "awaiting_rolls": tuple(c for c in sit.awaiting_rolls if c != character),
+        }
+    )
+    order = tuple(sorted((*sit.order, character), key=sit.key))
+    later = order[order.index(character) + 1 :]
+    passed = any(c in sit.declared or c in sit.acted for c in later)
+    declared = sit.declared | {character} if passed else sit.declared
+    return sit.model_copy(update={"order": order, "declared": declared})
 
 
 def _start_round(

@@ -167,6 +167,14 @@ def _awaiting(sit: Situation, viewer: Viewer) -> tuple[Awaiting, ...]:
     if sit.phase is Phase.ROLLING:
         who = tuple(c for c in sit.awaiting_rolls if viewer.plays(c))
         return (Awaiting(what="initiative", who=who),)
+    # A latecomer's d10 (ruling 13) comes first: its place in the order waits on it.
+    late = tuple(c for c in sit.awaiting_rolls if viewer.plays(c))
+    if late:
+        return (Awaiting(what="initiative", who=late), *_declaring_awaits(sit, viewer))
+    return _declaring_awaits(sit, viewer)
+
+
+def _declaring_awaits(sit: Situation, viewer: Viewer) -> tuple[Awaiting, ...]:
     if sit.exchange is not None:
         reactors = tuple(s.id for s in sit.sheets if viewer.plays(s.id) and sit.may_react(s.id))
         dice = tuple(p.character for p in sit.exchange.pending)
@@ -183,14 +191,17 @@ def censor(event: Event, viewer: Viewer, options: AwarenessOptions) -> dict[str,
     if viewer.is_gm:
         return data
     match event:
-        case Joined() if not viewer.plays(event.sheet.id):
-            sheet = event.sheet
-            data["sheet"] = {
-                "id": sheet.id,
-                "name": sheet.name,
-                "side": sheet.side,
-                "owner": sheet.owner,
-            }
+        case Joined():
+            data["rolloff"] = None  # the roll-off names who else tied: the GM's alone
+            if not viewer.plays(event.sheet.id):
+                sheet = event.sheet
+                data["sheet"] = {
+                    "id": sheet.id,
+                    "name": sheet.name,
+                    "side": sheet.side,
+                    "owner": sheet.owner,
+                }
+                data["result"] = None
         case AwarenessSet() if not viewer.plays(event.character):
             return None
         case InitiativeRolled():

@@ -335,9 +335,11 @@ class AwarenessGame(Game):
             position = rnd.choice([None, rnd.randint(-5, 5)])
             moved = aw.SetAwareness(character=rnd.choice(ids), state=ladder, position=position)
             moves.append((3, moved, GM))
-            if len(ids) < 6:
-                moves.append((2, aw.Join(sheet=self._sheet(rnd, len(ids))), GM))
-        if state.phase is AwPhase.ROLLING:
+        if len(ids) < 6:  # between rounds, or a latecomer (ruling 13)
+            source = rnd.choice([None, *Source])
+            late = aw.Join(sheet=self._sheet(rnd, len(ids)), source=source, seed=seed)
+            moves.append((2, late, GM))
+        if state.awaiting_rolls:  # the round's dice, or a latecomer's mid-round
             moves += self._rolls(state, rnd, seed, ids)
         if state.phase is AwPhase.DECLARING:
             moves += self._declarations(state, rnd, seed)

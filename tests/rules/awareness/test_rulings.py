@@ -7,6 +7,7 @@ from rules.awareness.commands import (
     Act,
     Awareness,
     EnterInitiative,
+    Join,
     Mode,
     React,
     Resolve,
@@ -15,7 +16,7 @@ from rules.awareness.commands import (
     Wait,
 )
 from rules.awareness.decide import preemption_target, preempts
-from rules.awareness.events import InitiativeRolled, Reacted, Resolved
+from rules.awareness.events import InitiativeRolled, Joined, Reacted, Resolved
 from rules.awareness.situation import AwarenessOptions, Phase
 from rules.awareness.view import ExchangeView
 from rules.randomness import Source
@@ -340,3 +341,58 @@ def test_ruling_12_a_preemption_die_is_the_reactors_and_its_target_the_gms() -> 
     seen = table.censor(event, player("b"))
     assert seen is not None and seen["die"] is None and seen["target"] is None
     assert seen["placed"] == "before"
+
+
+def test_ruling_13_a_latecomer_rolls_at_once_and_declares_when_its_place_comes() -> None:
+    """The round's dice came from the tray, so the latecomer's d10 is awaited from it; its
+    place (QR 4, between A's 1 and B's 6) has not come yet, so it declares when it does."""
+    table = situation(sheet("a"), sheet("b"))
+    roll_round(table, {"a": 1, "b": 6})
+    (joined,) = table.execute(Join(sheet=sheet("late")), GM)
+    assert isinstance(joined, Joined) and joined.result is None and joined.source is Source.DEVICE
+    shown = table.view(GM)
+    assert isinstance(shown, SituationView)
+    assert shown.awaiting[0].model_dump() == {"what": "initiative", "who": ("late",)}
+    table.execute(EnterInitiative(character="late", die=4, seed=2), GM)
+    assert table.state.order == ("a", "late", "b") and table.state.declaring == "a"
+    table.execute(Wait(character="a", trigger="someone moves"), GM)
+    assert table.state.declaring == "late"
+    assert not table.state.may_react("late")  # it is not waiting
+
+
+def test_ruling_13_a_latecomer_whose_place_has_passed_declares_next_round() -> None:
+    """A and B have declared. A latecomer with QR 2 falls between them: B, after it, has
+    declared, so its place has passed. One with QR 7 comes after C, still to come."""
+    for die, declares in ((2, "c"), (7, "c")):
+        table = situation(sheet("a"), sheet("b"), sheet("c"))
+        roll_round(table, {"a": 1, "b": 3, "c": 6})
+        table.execute(Wait(character="a", trigger="x"), GM)
+        table.execute(Wait(character="b", trigger="y"), GM)
+        table.execute(Join(sheet=sheet("late")), GM)
+        table.execute(EnterInitiative(character="late", die=die, seed=1), GM)
+        assert table.state.declaring == declares
+        assert ("late" in table.state.declared) is (die == 2)
+        table.execute(Wait(character="c", trigger="z"), GM)
+        assert table.state.declaring == (None if die == 2 else "late")
+
+
+def test_ruling_13_a_latecomers_initiative_is_its_owners_and_the_gms() -> None:
+    table = situation(sheet("a"), sheet("b"))
+    table.execute(RollInitiative(seed=4), GM)
+    (joined,) = table.execute(Join(sheet=sheet("late"), seed=5), GM)
+    assert isinstance(joined, Joined) and joined.result is not None
+    for viewer in (player("a"), OVERLAY):
+        seen = table.censor(joined, viewer)
+        assert seen is not None and seen["result"] is None and seen["rolloff"] is None
+    own = table.censor(joined, player("late"))
+    assert own is not None and own["result"]["die"] == joined.result.die
+
+
+def test_ruling_13_one_who_joins_while_the_dice_come_in_rolls_with_the_others() -> None:
+    table = situation(sheet("a"))
+    table.execute(RollInitiative(source=Source.DEVICE), GM)
+    table.execute(Join(sheet=sheet("late")), GM)
+    assert table.state.awaiting_rolls == ("a", "late")
+    table.execute(EnterInitiative(character="a", die=2), GM)
+    table.execute(EnterInitiative(character="late", die=5, seed=1), GM)
+    assert table.state.phase is Phase.DECLARING and table.state.order == ("a", "late")
