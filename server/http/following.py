@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-from collections.abc import Callable
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -97,38 +96,6 @@ async def _start(
         subscriber.push(frame, catching_up=True)
 
 
-class CommandingSubscriber(SocketSubscriber):
-    """A WebSocket subscriber whose client also sends commands: it can wait until it has been
-    sent a command's events, so that the answer follows them."""
-
-    def __init__(
-        self,
-        viewer: Viewer,
-        token_hash: bytes,
-        backlog: int,
-        transport: asyncio.Transport,
-        close: Callable[[str], None],
-    ) -> None:
-        super().__init__(viewer, token_hash, backlog, transport, close)
-        self._moved = asyncio.Event()
-
-    def push(self, frame: Frame, *, catching_up: bool = False) -> bool:
-        pushed = super().push(frame, catching_up=catching_up)
-        self._moved.set()
-        return pushed
-
-    def say_goodbye(self) -> None:
-        super().say_goodbye()
-        self._moved.set()
-
-    async def sent_through(self, seq: int) -> None:
-        """Return once the events up to ``seq`` went out, or nothing more will: the
-        subscriber was dropped, or its connection is closing."""
-        while self.delivered < seq and self.reason is None and not self.transport.is_closing():
-            self._moved.clear()
-            await self._moved.wait()
-
-
 def _after(request: web.Request, raw: str | None) -> int | None:
     return sequence_param(raw) if raw is not None else None
 
@@ -160,7 +127,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         _closing.add(task)
         task.add_done_callback(_closing.discard)
 
-    subscriber = CommandingSubscriber(
+    subscriber = SocketSubscriber(
         principal.viewer, principal.token_hash, seize.settings.subscriber_backlog, transport, close
     )
     await _start(game, subscriber, request, after, early)

@@ -18,7 +18,7 @@ import asyncio
 import json
 import struct
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from rules.roles import Viewer
@@ -51,11 +51,12 @@ class Frame:
 
     kind: str  # "event", "view" or "bye"
     messages: tuple[tuple[int, str], ...]
+    seq: int = field(init=False)
+    """The last message's sequence: a subscriber sent this frame has everything to it. Read
+    once per subscriber per command, so it is set once rather than looked up each time."""
 
-    @property
-    def seq(self) -> int:
-        """The last message's sequence: a subscriber sent this frame has everything to it."""
-        return self.messages[-1][0]
+    def __post_init__(self) -> None:
+        self.seq = self.messages[-1][0]
 
     def after(self, seq: int) -> Frame:
         """The messages past ``seq``: what a subscriber already handed up to it still needs."""
@@ -123,7 +124,9 @@ class Subscriber:
 
 
 class SocketSubscriber(Subscriber):
-    """A WebSocket: frames go straight onto its transport as they are published."""
+    """A WebSocket: frames go straight onto its transport as they are published. The
+    transport writes at once what the socket takes and keeps only the rest, so a frame costs
+    one ``send`` when the client keeps up; what it keeps is the backlog looked at here."""
 
     def __init__(
         self,
@@ -136,6 +139,7 @@ class SocketSubscriber(Subscriber):
         super().__init__(viewer, token_hash, backlog)
         self.transport = transport
         self._close = close
+        self._waiting: asyncio.Future[None] | None = None  # see sent_through
 
     def push(self, frame: Frame, *, catching_up: bool = False) -> bool:
         # Once per subscriber per command: kept to the backlog check and the write.
@@ -149,12 +153,30 @@ class SocketSubscriber(Subscriber):
         if not transport.is_closing():  # gone: it is unsubscribed as its handler ends
             transport.write(frame.ws)
             self.delivered = frame.seq
+        if self._waiting is not None:
+            self._wake()
         return True
 
     def say_goodbye(self) -> None:
         if not self.transport.is_closing():
             self.transport.write(bye_frame(self.delivered, self.reason or "").ws)
         self._close(self.reason or "")
+        self._wake()
+
+    async def sent_through(self, seq: int) -> None:
+        """Return once the events up to ``seq`` went out, or nothing more will: the subscriber
+        was dropped, or its connection is closing. Only a client waiting for its command's
+        answer waits here, so a push pays for a wake-up only then, not on every socket."""
+        while self.delivered < seq and self.reason is None and not self.transport.is_closing():
+            self._waiting = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiting
+            finally:
+                self._waiting = None
+
+    def _wake(self) -> None:
+        if self._waiting is not None and not self._waiting.done():
+            self._waiting.set_result(None)
 
 
 class StreamSubscriber(Subscriber):
@@ -250,8 +272,14 @@ class Hub:
                     for subscriber in group:
                         subscriber.drop(MISSED)
                 elif frame is not None:
+                    after = first - 1
                     for subscriber in group:
-                        self._hand(subscriber, frame, first)
+                        # The usual case inline; the rest (a partial or a gap) in _hand.
+                        if subscriber.handed == after:
+                            if not subscriber.push(frame):
+                                self.dropped_slow += 1
+                        else:
+                            self._hand(subscriber, frame, first)
 
         return deliver
 

@@ -122,12 +122,17 @@ class Runner:
         key: str | None,
         if_match: int | None,
     ) -> Attempt:
-        """Decide the command on the copy held here and append it: one try."""
-        if (replay := await self._answered(game, principal, key)) is not None:
-            return Answered(replay)
+        """Decide the command on the copy held here and append it: one try.
+
+        A retry of a command already run (its idempotency key) is not looked up first: that
+        would be a read of the store for every command with a key, which is every command a
+        page sends. The key is stored with the events in one transaction, so a retry whose
+        command was applied cannot append again: its append fails on the key, and the first
+        answer is read then. Only when the retry would be refused (the table moved on since,
+        or its ``If-Match`` is now behind) is the first answer looked for before refusing."""
         table = game.table
         if if_match is not None and if_match != table.version:
-            return Refused(StaleError(table.version))
+            return await self._refused(game, principal, key, StaleError(table.version))
         first = table.version + 1
         try:
             outcome = show(game, command, principal.viewer, first)
@@ -136,7 +141,7 @@ class Runner:
             # another worker just took); only a refusal of the latest stands.
             if self.neighbours.shared and await self.follower.caught_up(game):
                 return Retry()
-            return Refused(refusal)
+            return await self._refused(game, principal, key, refusal)
         answer = {
             "seq": first + len(outcome.events) - 1,
             "events": outcome.by[principal.viewer].events,
@@ -163,11 +168,11 @@ class Runner:
             raise
         except ConflictError:
             # Another server sharing the database appended first: this copy is behind. It
-            # takes in what it missed, and the command is decided again (or answered as
-            # before, when what was taken is its idempotency key).
-            if await self.follower.caught_up(game) or await self._answered(game, principal, key):
+            # takes in what it missed, and the command is decided again; or what was taken is
+            # its idempotency key, and it is answered as before.
+            if await self.follower.caught_up(game):
                 return Retry()
-            return Refused(StaleError(table.version))
+            return await self._refused(game, principal, key, StaleError(table.version))
         return Committed(answer, outcome, first, bodies)
 
     async def _apply(self, game: Game, committed: Committed) -> None:
@@ -187,11 +192,12 @@ class Runner:
                 # only shortens the next load, and the next one will be taken all the same.
                 logger.exception("snapshot not saved", extra={"table": game.id})
 
-    async def _answered(
-        self, game: Game, principal: Principal, key: str | None
-    ) -> dict[str, Any] | None:
-        """The answer already given to this command, when its idempotency key was used."""
+    async def _refused(
+        self, game: Game, principal: Principal, key: str | None, error: RuleError | StaleError
+    ) -> Answered | Refused:
+        """The answer already given to this command when its idempotency key was used (a
+        retry, refused now only because the first try moved the table on), else the refusal."""
         if key is None:
-            return None
+            return Refused(error)
         answered = await self.store.idempotent(game.id, principal.token_hash, key)
-        return None if answered is None else dict(json.loads(answered))
+        return Refused(error) if answered is None else Answered(dict(json.loads(answered)))

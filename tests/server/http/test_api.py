@@ -183,6 +183,26 @@ async def test_an_idempotent_retry_returns_the_first_answer_and_applies_once(
     assert deals == 1
 
 
+async def test_a_retry_the_rules_would_allow_again_is_still_answered_as_before_once(
+    client: Client, settings: Any
+) -> None:
+    """A command legal again on the table it left (a pool set) is not looked up before it is
+    decided: its append finds the key taken, and the first answer is given, with nothing
+    applied twice; a retry whose ``If-Match`` is now behind gets the first answer too."""
+    table = await new_table(client, "megatraveller-rcs")
+    crew = {"id": "a", "name": "A", "side": "crew", "dex": 1, "movement": 1}
+    await send(client, table, {"type": "join", "character": crew})
+    pool = {"type": "set_pool", "side": "crew", "points": 3}
+    first = await send(client, table, pool, **{"Idempotency-Key": "pool-1"})
+    again = await send(client, table, pool, **{"Idempotency-Key": "pool-1"})
+    guarded = {"Idempotency-Key": "pool-2", "If-Match": str(first[1]["seq"])}
+    once = await send(client, table, pool, **guarded)
+    twice = await send(client, table, pool, **guarded)
+    assert first == again and first[0] == 200 and once == twice and once[0] == 200
+    [(events,)] = await query(settings.db, "select count(*) from events")
+    assert events == 3  # the join and two pools
+
+
 async def test_an_oversized_body_is_413(make_client: MakeClient) -> None:
     client = await make_client(max_body=1024)
     table = await new_table(client, "four-color")
