@@ -251,3 +251,24 @@ def test_a_role_the_command_was_not_shown_to_is_told_to_resume_not_skipped() -> 
     assert [m["seq"] for m in gm_transport.messages()] == [3]
     assert [(m["type"], m["resume_after"]) for m in overlay_transport.messages()] == [("bye", 2)]
     assert closed == [MISSED]
+
+
+async def test_a_client_waiting_for_its_answer_is_woken_once_its_events_went_out_or_it_left() -> (
+    None
+):
+    """``sent_through`` returns once the socket was written the command's events, and only
+    then; or at once on a goodbye, since nothing more will go out."""
+    hub = Hub()
+    subscriber, transport, _ = socket(GM)
+    hub.subscribe(TABLE, subscriber)
+    waiting = asyncio.ensure_future(subscriber.sent_through(2))
+    hub.publish(TABLE, 1, {GM: shown('{"type": "a"}')})()
+    await asyncio.sleep(0)
+    assert not waiting.done()  # the first of two went out
+    hub.publish(TABLE, 2, {GM: shown('{"type": "b"}')})()
+    await asyncio.wait_for(waiting, 1)
+    assert [m["seq"] for m in transport.messages()] == [1, 2]
+    left = asyncio.ensure_future(subscriber.sent_through(3))
+    await asyncio.sleep(0)
+    subscriber.drop(TOO_SLOW)
+    await asyncio.wait_for(left, 1)

@@ -1,0 +1,103 @@
+"""Group commit on SQLite: commands that arrive together share one transaction and one fsync,
+and each is answered only once that transaction is committed.
+
+The writer's connection is watched: it records each commit as it returns (on the writer's
+thread, before any command of the batch can be answered), and it can be held at the start of
+a transaction, so that the commands sent meanwhile queue up and are committed together. The
+answers are recorded as they reach the client; every one must come after its commit."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.http.context import SEIZE
+from server.run.app import make_app
+from server.settings import Settings
+from server.store import sqlite as sqlite_store
+from tests.server.conftest import Client, bearer, new_table, send
+from tests.server.following import CHARACTER, POOL
+
+pytestmark = pytest.mark.sqlite_only
+
+HELD = 10.0
+"""Seconds the writer may be held at most: a test that fails does not hang."""
+
+
+class Watched:
+    """A connection that records its commits on the writer's thread, and waits at the start of
+    a transaction while it is held."""
+
+    def __init__(self, connection: sqlite3.Connection, journal: list[Any]) -> None:
+        self._connection, self._journal = connection, journal
+        self.release = threading.Event()
+        self.release.set()
+        self.waiting = threading.Event()
+        self._writes = 0
+
+    def execute(self, text: str, *values: Any) -> sqlite3.Cursor:
+        writer = threading.current_thread().name == "seize-store"
+        if writer and text == "begin immediate":
+            self._writes = 0
+            self.waiting.set()
+            assert self.release.wait(HELD), "the writer was held too long"
+        if writer and text == "savepoint write":
+            self._writes += 1
+        cursor = self._connection.execute(text, *values)
+        if writer and text == "commit":
+            self._journal.append(("commit", self._writes))
+        return cursor
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._connection, name)
+
+
+async def test_commands_sent_together_share_one_commit_and_are_answered_only_after_it(
+    aiohttp_client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    journal: list[Any] = []
+    connections: list[Watched] = []
+    connect = sqlite_store._connect
+
+    def watched(path: Path) -> Any:
+        connections.append(Watched(connect(path), journal))
+        return connections[-1]
+
+    monkeypatch.setattr(sqlite_store, "_connect", watched)
+    app = make_app(Settings(db=tmp_path / "seize.db", port=0))
+    client: Client = await aiohttp_client(app)
+    tables = [await new_table(client, "megatraveller-rcs") for _ in range(4)]
+    for table in tables:
+        await send(client, table, {"type": "join", "character": CHARACTER})
+    writer = connections[-1]  # the reading connection opened first, the writer's last
+
+    async def answered(n: int) -> None:
+        status, _ = await send(client, tables[n], POOL)
+        journal.append(("answer", n, status))
+
+    writer.release.clear()
+    writer.waiting.clear()
+    first = asyncio.create_task(answered(0))
+    while not writer.waiting.is_set():  # the first command's transaction is being held
+        await asyncio.sleep(0.01)
+    together = [asyncio.create_task(answered(n)) for n in (1, 2, 3)]
+    queued = app[SEIZE].store._queue  # type: ignore[attr-defined]
+    while queued.qsize() < 3:  # the other three wait behind it, together
+        await asyncio.sleep(0.01)
+    del journal[:]
+    writer.release.set()
+    await asyncio.gather(first, *together)
+
+    commits = [entry for entry in journal if entry[0] == "commit"]
+    assert commits == [("commit", 1), ("commit", 3)], "the three queued share one commit"
+    answers = {n: journal.index(("answer", n, 200)) for n in range(4)}
+    assert answers[0] > journal.index(("commit", 1))
+    assert min(answers[n] for n in (1, 2, 3)) > journal.index(("commit", 3))
+    for table in tables[1:]:
+        read = await client.get(f"/api/tables/{table['id']}", headers=bearer(table["gm_token"]))
+        assert (await read.json())["seq"] == 2  # each table's command applied once
