@@ -24,7 +24,7 @@ from server.store import Snapshot, Store, TableRow
 from server.tables.access import OVERLAY_LABEL, mint, token_row
 from server.tables.audience import Audience, Neighbours
 from server.tables.games import AnyTable, Game, LazyLog
-from server.tables.systems import SYSTEMS
+from server.tables.systems import SYSTEMS, AnySystem
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ class Tables:
                 token_row(overlay_token, table_id, OVERLAY, OVERLAY_LABEL),
             ],
         )
-        game = Game(id=table_id, name=name, table=system.table(parsed))
+        game = Game(id=table_id, name=name, table=_fresh(system, parsed))
         self._hold(game)
         return Created(game, gm_token, overlay_token)
 
@@ -148,9 +148,11 @@ class Tables:
             table = Table.restore(system, options, log, state, snapshot.standing)
             after = snapshot.seq
         except (LookupError, ValidationError):  # no snapshot, or one the code outgrew
-            table, after = system.table(options), 0
+            table, after = _fresh(system, options), 0
         for body in stored[after:]:
             table.apply(system.events.validate_json(body))
+        assert isinstance(table.log, LazyLog)
+        table.log.keep(after + 1, stored[after:])
         return table, after
 
     async def mint_player(self, game: Game, participants: frozenset[str], label: str) -> str:
@@ -164,3 +166,8 @@ class Tables:
         snapshot = Snapshot(table.version, table.state.model_dump_json(), table.standing)
         await self.store.save_snapshot(game.id, snapshot)
         game.snapshotted = snapshot.seq
+
+
+def _fresh(system: AnySystem, options: Any) -> AnyTable:
+    """A new table whose log keeps its events as their JSON (``LazyLog``)."""
+    return Table.restore(system, options, LazyLog(system, []), system.initial_state(options), ())

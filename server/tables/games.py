@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator, MutableSequence
+from collections.abc import Iterator, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
@@ -18,18 +18,20 @@ AnyTable = Table[Any, Any, Any, Any]
 
 
 class LazyLog(MutableSequence[Any]):
-    """A table's log whose events up to its snapshot are kept as the stored JSON and parsed
-    only when read (by an undo's replay, a catch-up, the events route): a table restored from
+    """A table's log, each event kept as its stored JSON and parsed only when read (by an
+    undo's replay, a catch-up, the events route), and not kept parsed after: a table in play
+    holds its log as text, a fraction of the memory of the parsed events, and one restored from
     a snapshot does not parse what the snapshot already folded.
 
     The JSON is fetched with the rest of the log when the table loads, rather than when an
     event is read: the readers are synchronous (an undo decides inside the rules, a catch-up
     must follow a subscriber's registration with no await between), and a backend's reads are
-    not. Fetching text is cheap; parsing it is what the snapshot saves."""
+    not. Fetching text is cheap; parsing it is what is saved. An event appended is kept as it
+    comes (the rules append what they fold) until ``keep`` swaps in its JSON, once stored."""
 
     def __init__(self, system: AnySystem, stored: list[str]) -> None:
-        self._system, self._stored = system, stored
-        self._items: list[Any] = [None] * len(stored)
+        self._system = system
+        self._items: list[Any] = list(stored)  # each the stored JSON, or the event itself
 
     def __len__(self) -> int:
         return len(self._items)
@@ -41,9 +43,8 @@ class LazyLog(MutableSequence[Any]):
     def __getitem__(self, index: int | slice) -> Any:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        if self._items[index] is None:
-            self._items[index] = self._system.events.validate_json(self._stored[index])
-        return self._items[index]
+        item = self._items[index]
+        return self._system.events.validate_json(item) if isinstance(item, str) else item
 
     def __setitem__(self, index: Any, value: Any) -> None:
         self._items[index] = value
@@ -58,6 +59,10 @@ class LazyLog(MutableSequence[Any]):
 
     def __iter__(self) -> Iterator[Any]:
         return (self[i] for i in range(len(self)))
+
+    def keep(self, first: int, stored: Sequence[str]) -> None:
+        """Keep the events from sequence ``first`` on as their stored JSON."""
+        self._items[first - 1 : first - 1 + len(stored)] = stored
 
 
 @dataclass
@@ -80,3 +85,10 @@ class Game:
     @property
     def system(self) -> AnySystem:
         return self.table.system
+
+    def stored(self, first: int, bodies: Sequence[str]) -> None:
+        """The events from ``first`` on are stored as ``bodies``: the log keeps those rather
+        than the events (see ``LazyLog``)."""
+        log = self.table.log
+        if isinstance(log, LazyLog):
+            log.keep(first, bodies)

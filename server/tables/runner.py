@@ -180,6 +180,7 @@ class Runner:
         of it, and now and then a snapshot shortens the next load."""
         table, first, events = game.table, committed.first, committed.outcome.events
         table.record(events, committed.outcome.state)
+        game.stored(first, committed.bodies)
         delivery = self.audience.publish(game.id, first, committed.outcome.by)
         asyncio.get_running_loop().call_soon(delivery)
         self.neighbours.publish(game.id, first, committed.bodies)
