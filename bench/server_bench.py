@@ -40,15 +40,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import json
 import math
 import multiprocessing
 import os
 import re
 import socket
+import sqlite3
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from multiprocessing.queues import Queue
@@ -59,6 +61,7 @@ from urllib.parse import urlsplit
 
 import aiohttp
 
+from server.live.hub import websocket_frame
 from tests.server.databases import postgres_missing, postgres_schema
 from tests.server.process import UNLIMITED, ServerProcess, call
 
@@ -211,9 +214,7 @@ class Follower(asyncio.Protocol):
         self.received += 1
         self.lost += seq - self.expected
         self.expected = seq + 1
-        first_last = self.arrivals.setdefault(seq, [now, now])
-        first_last[0] = min(first_last[0], now)
-        first_last[1] = max(first_last[1], now)
+        self.arrivals.setdefault(seq, []).append(now)
         if seq >= self.final and not self.done.done():
             self.done.set_result(None)
 
@@ -279,9 +280,37 @@ async def _send_paced(table: Table, count: int, rate: float) -> dict[int, tuple[
     return sent
 
 
+async def _send_paced_ws(table: Table, count: int, rate: float) -> dict[int, tuple[int, int]]:
+    """As ``_send_paced``, with the commands sent on the GM's WebSocket (as the console sends
+    them), one after another: each is answered on the socket once durable."""
+    sent: dict[int, tuple[int, int]] = {}
+    socket_url = table["url"].replace("http", "ws", 1) + "/ws"
+    body = {"type": "set_pool", "side": "crew", "points": 3}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(socket_url, headers=table["headers"]) as ws,
+    ):
+        await ws.receive_json()  # the view
+        start = time.monotonic()
+        for n in range(count):
+            delay = start + n / rate - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            at = time.monotonic_ns()
+            await ws.send_str(json.dumps({"type": "command", "id": str(n), "command": body}))
+            while (message := await ws.receive_json())["type"] != "answer":
+                assert message["type"] != "refused", message
+            sent[message["seq"]] = (at, time.monotonic_ns())
+    return sent
+
+
+SENDERS = {"HTTP": _send_paced, "WebSocket": _send_paced_ws}
+"""How a fan-out's commands are sent: over HTTP, or on the sender's own WebSocket."""
+
+
 @dataclass
 class FanOut:
-    """One fan-out run: each sequence's (sent, acknowledged) and (first, last) arrival, the
+    """One fan-out run: each sequence's (sent, acknowledged) and every arrival of it, the
     messages lost and received, and the server's CPU seconds while it ran."""
 
     sent: dict[int, tuple[int, int]]
@@ -298,6 +327,7 @@ def fan_out(
     count: int,
     rate: float,
     processes: int = 4,
+    sender: str = "HTTP",
 ) -> FanOut:
     """Subscribers in ``processes`` processes, ``count`` commands at ``rate`` to them."""
     context = multiprocessing.get_context("spawn")
@@ -324,16 +354,15 @@ def fan_out(
     for _ in workers:
         ready.get(timeout=120)
     before = server_cpu(server)
-    sent = asyncio.run(_send_paced(table, count, rate))
+    sent = asyncio.run(SENDERS[sender](table, count, rate))
     arrivals: dict[int, list[int]] = {}
     lost = received = 0
     for _ in workers:
         report = results.get(timeout=120)
         lost += report["lost"]
         received += report["received"]
-        for seq, (first, last) in report["arrivals"].items():
-            merged = arrivals.setdefault(seq, [first, last])
-            merged[0], merged[1] = min(merged[0], first), max(merged[1], last)
+        for seq, times in report["arrivals"].items():
+            arrivals.setdefault(seq, []).extend(times)
     cpu = server_cpu(server) - before
     finished.set()
     for worker in workers:
@@ -382,36 +411,161 @@ async def _version(table: Table) -> int:
         return seq
 
 
-def latencies(server: ServerProcess, count: int, rate: float) -> None:
-    """Latency at a pace the machine sustains; capacity is ``highest_rate``'s question."""
+FIGURES: dict[str, float] = {}
+"""Every figure the run printed, by name: written out with ``--save``, and read back by
+``--compare`` to print a previous run's beside today's."""
+
+
+def noted(name: str, value: float) -> float:
+    FIGURES[name] = value
+    return value
+
+
+SUBSCRIBERS = (1, 10, 100, 1000)
+"""Table sizes the fan-out is measured at; 10 and 100 give the marginal cost of a subscriber."""
+
+
+def latencies(server: ServerProcess, setup: str, count: int, rate: float) -> None:
+    """Latency at a pace the machine sustains, for commands sent over HTTP and on the sender's
+    WebSocket; capacity is ``highest_rate``'s question. Each delivery counts: a command's
+    arrival at every subscriber, from the moment its sender sent it."""
     table = asyncio.run(_table(server.url))
-    print(f"  fan-out, {count} commands at {rate:.0f}/s:")
-    per_command = 0.0  # the server's CPU for a command itself, from the one-subscriber run
-    for subscribers in (1, 100, 1000):
-        run = fan_out(server, table, subscribers, count, rate)
-        sent, arrivals = run.sent, run.arrivals
-        figures = {}
-        for name, index in (("first", 0), ("last", 1)):
-            ack = [(arrivals[s][index] - sent[s][1]) / 1e6 for s in sent if s in arrivals]
-            send = [(arrivals[s][index] - sent[s][0]) / 1e6 for s in sent if s in arrivals]
-            figures[name] = (pct(ack, 0.5), pct(ack, 0.99), pct(send, 0.5), pct(send, 0.99))
-        for name, (a50, a99, s50, s99) in figures.items():
+    print(f"  fan-out, {count} commands at {rate:.0f}/s, sent → arrival at each subscriber:")
+    for sender in SENDERS:
+        cpu: dict[int, tuple[float, int]] = {}
+        for subscribers in SUBSCRIBERS:
+            run = fan_out(server, table, subscribers, count, rate, sender=sender)
+            sent, arrivals = run.sent, run.arrivals
+            each = [(at - sent[s][0]) / 1e6 for s in sent for at in arrivals.get(s, ())]
+            first = [(min(arrivals[s]) - sent[s][0]) / 1e6 for s in sent if s in arrivals]
+            answered = [(ack - at) / 1e6 for at, ack in sent.values()]
+            name = f"{setup}, {sender} commands, {subscribers} subscribers"
             print(
-                f"  ack → arrival, {subscribers:4} subscribers, {name:5}  p50 {a50:6.2f} ms  "
-                f"p99 {a99:6.2f} ms   (sent → arrival p50 {s50:6.2f}  p99 {s99:6.2f})"
+                f"  {sender:9} {subscribers:4} subscribers: per delivery "
+                f"p50 {noted(f'{name}: delivery p50 ms', pct(each, 0.5)):6.2f} ms  "
+                f"p99 {noted(f'{name}: delivery p99 ms', pct(each, 0.99)):6.2f} ms   "
+                f"first p50 {pct(first, 0.5):6.2f}   answered p50 "
+                f"{noted(f'{name}: answered p50 ms', pct(answered, 0.5)):6.2f}  "
+                f"p99 {noted(f'{name}: answered p99 ms', pct(answered, 0.99)):6.2f}"
                 + (f"   LOST {run.lost}" if run.lost else "")
             )
-        if subscribers == 1:
-            per_command = run.cpu / max(1, len(run.sent))
-        delivering = (run.cpu - per_command * len(run.sent)) / max(1, run.received)
+            cpu[subscribers] = (run.cpu, run.received)
+        (low, low_received), (high, high_received) = cpu[10], cpu[100]
+        marginal = (high - low) / max(1, high_received - low_received)
         print(
-            f"  server CPU per delivered message, {subscribers:4} subscribers: "
-            f"{run.cpu / max(1, run.received) * 1e6:7.2f} µs   "
-            f"({run.cpu:.2f} s for {run.received} messages"
-            + (f"; {delivering * 1e6:.2f} µs less the commands' own" if subscribers > 1 else "")
-            + ")"
+            f"  {sender:9} server CPU per delivery, marginal from 10 to 100 subscribers: "
+            f"{noted(f'{setup}, {sender} commands: CPU µs per delivery', marginal * 1e6):6.2f} µs"
+            f"   (at 1000: {cpu[1000][0] / max(1, cpu[1000][1]) * 1e6:.2f} µs, commands' "
+            "own included; /proc counts in 10 ms ticks)"
         )
-    print("     targets: p99 to the last of 1000 subscribers ≤ 10 ms; ≤ 4.5 µs per delivery")
+
+
+def send_floor(size: int, count: int, rate: float) -> float:
+    """The ``send`` floor: CPU µs per frame for a loop that writes a frame of ``size`` bytes to
+    plain non-blocking loopback sockets, as many and as often as the fan-out does, marginal
+    from 10 to 100 sockets (as the server's figure is), the reader in another process."""
+    context = multiprocessing.get_context("spawn")
+    ports: Queue[int] = context.Queue()
+    finished = context.Event()
+    sink = context.Process(target=_sink, args=(ports, finished))
+    sink.start()
+    port = ports.get(timeout=60)
+    frame = bytes(size)
+    used: dict[int, float] = {}
+    try:
+        for sockets in (10, 100):
+            plain = [socket.create_connection(("127.0.0.1", port)) for _ in range(sockets)]
+            for each in plain:
+                each.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 64 * 1024)
+                each.setblocking(False)
+            spent = 0.0
+            start = time.monotonic()
+            for n in range(count):
+                time.sleep(max(0.0, start + n / rate - time.monotonic()))
+                before = time.process_time()
+                for each in plain:
+                    each.send(frame)
+                spent += time.process_time() - before
+            used[sockets] = spent
+            for each in plain:
+                each.close()
+    finally:
+        finished.set()
+        sink.join()
+    return (used[100] - used[10]) / (90 * count)
+
+
+def _sink(ports: Queue[int], finished: EventType) -> None:
+    """Accept connections on a free port and read and drop whatever comes, until told."""
+
+    class Drain(asyncio.Protocol):
+        def data_received(self, data: bytes) -> None:
+            """Dropped: only the sender's cost is measured."""
+
+    async def serve() -> None:
+        loop = asyncio.get_running_loop()
+        server = await loop.create_server(Drain, "127.0.0.1", 0)
+        ports.put(server.sockets[0].getsockname()[1])
+        await loop.run_in_executor(None, finished.wait)
+        server.close()
+
+    asyncio.run(serve())
+
+
+async def _frame_size(table: Table) -> int:
+    """The bytes of one command's frame as the overlay's subscribers get it."""
+    socket_url = table["url"].replace("http", "ws", 1) + "/ws"
+    overlay = {"Authorization": f"Bearer {table['overlay_token']}"}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(socket_url, headers=overlay) as ws,
+    ):
+        await ws.receive_json()  # the view
+        await command(session, table)
+        text = (await ws.receive()).data
+    return len(websocket_frame(text.encode()))
+
+
+def fsync_floor(folder: Path, commits: int) -> tuple[float, float]:
+    """p50 and p99 ms of one small WAL commit with synchronous=FULL on the server's disk."""
+    connection = sqlite3.connect(folder / "fsync.db", isolation_level=None)
+    connection.execute("pragma journal_mode=wal")
+    connection.execute("pragma synchronous=full")
+    connection.execute("create table if not exists t (body text)")
+    times = []
+    for _ in range(commits):
+        start = time.perf_counter()
+        connection.execute("begin immediate")
+        connection.execute("insert into t values (?)", ("x" * 300,))
+        connection.execute("commit")
+        times.append((time.perf_counter() - start) * 1000)
+    connection.close()
+    return pct(times, 0.5), pct(times, 0.99)
+
+
+def floors(server: ServerProcess, setup: str, folder: Path, count: int, rate: float) -> None:
+    """The floors the fan-out and the command path are compared with, measured in the same
+    run: a plain ``send`` per delivery, and an fsync per command."""
+    size = asyncio.run(_frame_size(asyncio.run(_table(server.url))))
+    floor = noted(f"{setup}: send floor µs", send_floor(size, count, rate) * 1e6)
+    for sender in SENDERS:
+        cost = FIGURES.get(f"{setup}, {sender} commands: CPU µs per delivery", math.nan)
+        print(
+            f"  {sender:9} CPU per delivery {cost:6.2f} µs, send floor {floor:5.2f} µs "
+            f"({size} bytes): ratio "
+            f"{noted(f'{setup}, {sender}: CPU / send floor', cost / floor):.2f}   (goal ≤ 1.5)"
+        )
+    fsync50, fsync99 = fsync_floor(folder, 200)
+    noted(f"{setup}: fsync p50 ms", fsync50)
+    answered = FIGURES.get(f"{setup}, WebSocket commands, 1 subscribers: answered p50 ms", math.nan)
+    answered99 = FIGURES.get(
+        f"{setup}, WebSocket commands, 1 subscribers: answered p99 ms", math.nan
+    )
+    print(
+        f"  fsync floor (WAL commit, synchronous=FULL) p50 {fsync50:5.2f} ms  p99 {fsync99:5.2f} "
+        f"ms; WebSocket command, 1 subscriber, answered p50 {answered:5.2f} ms "
+        f"(goal ≤ fsync + 0.5 = {fsync50 + 0.5:.2f}), p99 {answered99:5.2f} ms (goal ≤ 4)"
+    )
 
 
 async def _table(url: str) -> Table:
@@ -536,9 +690,12 @@ def redis_missing() -> str | None:
     return None
 
 
-def setups(args: argparse.Namespace, count: int, folder: Path) -> None:
+def setups(args: argparse.Namespace, folder: Path) -> None:
     """Round trip, fan-out latency and CPU, and the lossless rate, on each setup in turn."""
+    count = 50 if args.quick else 200
     for name, flags in SETUPS.items():
+        if args.setup and name not in args.setup:
+            continue
         if REDIS in flags and (missing := redis_missing()) is not None:
             print(f"{name}: skipped: {missing}")
             continue
@@ -552,7 +709,8 @@ def setups(args: argparse.Namespace, count: int, folder: Path) -> None:
                 continue
             print(f"{name}:")
             asyncio.run(round_trip(server.url, count * 2))
-            latencies(server, count, rate=20)
+            latencies(server, name, count, rate=20)
+            floors(server, name, folder, count, rate=20)
             if name == "uvloop":  # the default loop
                 overlay_latency(server.url, count)
             highest_rate(server, 0.5 if args.quick else 2.0)
@@ -596,12 +754,24 @@ def throughputs(args: argparse.Namespace, folder: Path) -> None:
                 if isinstance(server, str):
                     print(f"{label}: skipped: {server}")
                     continue
+                if workers == 1:
+                    assert server.process is not None
+                    pin(server.process.pid, 0)
                 rate, stale = asyncio.run(throughput(server.url, seconds, tables=100))
             print(
-                f"{label:52} {rate:7.0f}   (100 tables, a sender each, answered once durable"
+                f"{label:52} {noted(label, rate):7.0f}   (100 tables, a sender each, answered "
+                f"once durable; {'on one core' if workers == 1 else 'on every core'}"
                 + (f"; {stale} refused as stale and sent again" if stale else "")
                 + ")"
             )
+
+
+def pin(pid: int, core: int) -> None:
+    """Hold every thread of a process (the event loop and the store's writer) to one core."""
+    cores = os.sched_getaffinity(0)
+    if core in cores and len(cores) > 1:
+        for thread in Path(f"/proc/{pid}/task").iterdir():
+            os.sched_setaffinity(int(thread.name), {core})
 
 
 def resident_kb(pid: int) -> int:
@@ -653,6 +823,59 @@ def memory(args: argparse.Namespace, folder: Path) -> None:
         )
     print(f"memory per table in memory (20 events)  {per_table:6.1f} KB   ({tables} tables)")
     print(f"memory per WebSocket subscriber          {per_socket:6.1f} KB   ({subscribers})")
+    noted("memory per table, 20 events, KB", per_table)
+    noted("memory per WebSocket subscriber, KB", per_socket)
+    long_tables = 2 if args.quick else 10
+    with serving(folder / "long.db", [], folder) as server:
+        if isinstance(server, str):
+            print(f"memory: skipped: {server}")
+            return
+        assert server.process is not None
+        grown = asyncio.run(_long_tables(server.url, long_tables, server.process.pid))
+    for events, per in grown.items():
+        print(
+            f"memory per table after {events:6} events  "
+            f"{noted(f'memory per table, {events} events, KB', per):8.1f} KB   "
+            f"({long_tables} tables)"
+        )
+    (low, low_kb), (high, high_kb) = grown.items()
+    print(f"  growth per event between them: {(high_kb - low_kb) * 1024 / (high - low):.0f} bytes")
+
+
+LONG = (1000, 10000)
+"""The events a long-lived table is measured after: memory should not grow with them."""
+
+
+async def _long_tables(url: str, tables: int, pid: int) -> dict[int, float]:
+    """KB of the server's memory per table after each of ``LONG`` events, the commands sent on
+    each table's WebSocket, many in flight at once."""
+    async with aiohttp.ClientSession() as session:
+        made = [await new_table(session, url) for _ in range(tables)]
+        before = resident_kb(pid)
+        grown: dict[int, float] = {}
+        done = 1  # the join
+        for events in LONG:
+            await asyncio.gather(*(_pipelined(session, t, events - done) for t in made))
+            done = events
+            grown[events] = (resident_kb(pid) - before) / tables
+    return grown
+
+
+async def _pipelined(session: aiohttp.ClientSession, table: Table, count: int) -> None:
+    """Send ``count`` commands on the table's WebSocket, up to 100 unanswered at a time."""
+    message = json.dumps(
+        {"type": "command", "id": "m", "command": {"type": "set_pool", "side": "crew", "points": 3}}
+    )
+    socket_url = table["url"].replace("http", "ws", 1) + "/ws"
+    async with session.ws_connect(socket_url, headers=table["headers"]) as ws:
+        sent = answered = 0
+        while answered < count:
+            while sent < count and sent - answered < 100:
+                await ws.send_str(message)
+                sent += 1
+            reply = await ws.receive_json()
+            assert reply["type"] != "refused", reply
+            answered += reply["type"] == "answer"
 
 
 def main() -> None:
@@ -661,12 +884,41 @@ def main() -> None:
     )
     parser.add_argument("--quick", action="store_true", help="fewer commands, for a smoke run")
     parser.add_argument("--db", help="a postgresql:// URL to run the fan-out over, not SQLite")
+    parser.add_argument(
+        "--setup", action="append", choices=list(SETUPS), help="only this setup (repeatable)"
+    )
+    parser.add_argument(
+        "--part", action="append", choices=list(PARTS), help="only this part (repeatable)"
+    )
+    parser.add_argument("--save", type=Path, help="write the figures to this JSON file")
+    parser.add_argument(
+        "--compare", type=Path, help="print the figures a previous --save wrote beside today's"
+    )
     args = parser.parse_args()
-    count = 50 if args.quick else 200
     with tempfile.TemporaryDirectory() as folder:
-        setups(args, count, Path(folder))
-        throughputs(args, Path(folder))
-        memory(args, Path(folder))
+        for name, part in PARTS.items():
+            if not args.part or name in args.part:
+                part(args, Path(folder))
+    if args.save is not None:
+        args.save.write_text(json.dumps(FIGURES, indent=1, ensure_ascii=False) + "\n")
+    if args.compare is not None:
+        compare(json.loads(args.compare.read_text()))
+
+
+def compare(before: dict[str, float]) -> None:
+    """Each figure of today's run beside the same figure of a previous one."""
+    print(f"\n{'figure':78} {'before':>9} {'today':>9}  today/before")
+    for name, today in FIGURES.items():
+        earlier = before.get(name, math.nan)
+        print(f"{name:78} {earlier:9.2f} {today:9.2f}  {today / earlier:6.2f}")
+
+
+PARTS: dict[str, Callable[[argparse.Namespace, Path], None]] = {
+    "fan-out": setups,
+    "throughput": throughputs,
+    "memory": memory,
+}
+"""The bench's parts, in the order they run; ``--part`` picks some."""
 
 
 if __name__ == "__main__":
