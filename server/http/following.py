@@ -139,9 +139,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
             if message.type == WSMsgType.ERROR:
                 break
             reply = await socket_commands.reply(seize, game.id, token, message)
-            if reply.seq is not None:
-                await subscriber.sent_through(reply.seq)
-            await ws.send_str(reply.json)
+            subscriber.reply(reply.json, reply.seq or 0)
     except ConnectionError:  # the client left while its command ran
         pass
     finally:

@@ -17,11 +17,12 @@ from __future__ import annotations
 import asyncio
 import json
 import struct
+from collections import deque
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from rules.roles import Viewer
+from rules.roles import Role, Viewer
 from server.tables.audience import Shown
 
 TOO_SLOW = "too slow to keep up"
@@ -126,7 +127,11 @@ class Subscriber:
 class SocketSubscriber(Subscriber):
     """A WebSocket: frames go straight onto its transport as they are published. The
     transport writes at once what the socket takes and keeps only the rest, so a frame costs
-    one ``send`` when the client keeps up; what it keeps is the backlog looked at here."""
+    one ``send`` when the client keeps up; what it keeps is the backlog looked at here.
+
+    Its client may send commands on it, and each reply goes out after the events its command
+    made (``reply``): in the same turn of the loop as they do, right behind them, so a sender
+    is not kept waiting while the rest of a large table is written to."""
 
     def __init__(
         self,
@@ -139,7 +144,7 @@ class SocketSubscriber(Subscriber):
         super().__init__(viewer, token_hash, backlog)
         self.transport = transport
         self._close = close
-        self._waiting: asyncio.Future[None] | None = None  # see sent_through
+        self._replies: deque[tuple[int, bytes]] = deque()  # each behind the events up to its seq
 
     def push(self, frame: Frame, *, catching_up: bool = False) -> bool:
         # Once per subscriber per command: kept to the backlog check and the write.
@@ -153,30 +158,29 @@ class SocketSubscriber(Subscriber):
         if not transport.is_closing():  # gone: it is unsubscribed as its handler ends
             transport.write(frame.ws)
             self.delivered = frame.seq
-        if self._waiting is not None:
-            self._wake()
+        if self._replies:
+            self._send_replies()
         return True
+
+    def reply(self, text: str, seq: int = 0) -> None:
+        """Send a reply to the client's message once the socket has been sent the events up to
+        ``seq`` (a command's answer), and after every reply before it; or at once, if nothing
+        more will be sent (the subscriber was dropped)."""
+        self._replies.append((seq, websocket_frame(text.encode())))
+        self._send_replies()
+
+    def _send_replies(self) -> None:
+        replies, transport = self._replies, self.transport
+        while replies and (replies[0][0] <= self.delivered or self.reason is not None):
+            _, data = replies.popleft()
+            if not transport.is_closing():
+                transport.write(data)
 
     def say_goodbye(self) -> None:
         if not self.transport.is_closing():
             self.transport.write(bye_frame(self.delivered, self.reason or "").ws)
         self._close(self.reason or "")
-        self._wake()
-
-    async def sent_through(self, seq: int) -> None:
-        """Return once the events up to ``seq`` went out, or nothing more will: the subscriber
-        was dropped, or its connection is closing. Only a client waiting for its command's
-        answer waits here, so a push pays for a wake-up only then, not on every socket."""
-        while self.delivered < seq and self.reason is None and not self.transport.is_closing():
-            self._waiting = asyncio.get_running_loop().create_future()
-            try:
-                await self._waiting
-            finally:
-                self._waiting = None
-
-    def _wake(self) -> None:
-        if self._waiting is not None and not self._waiting.done():
-            self._waiting.set_result(None)
+        self._send_replies()
 
 
 class StreamSubscriber(Subscriber):
@@ -228,6 +232,13 @@ def _nobody() -> None:
     """The delivery of a command no one follows."""
 
 
+def _watching(group: tuple[Viewer, object]) -> bool:
+    """Overlays, which only watch, are written to after those who send commands (the GM, the
+    players): a sender's answer follows its events, and a stream's hundreds of overlays need
+    not be written to before it."""
+    return group[0].role is Role.OVERLAY
+
+
 class Hub:
     def __init__(self) -> None:
         self._tables: dict[str, dict[Viewer, set[Subscriber]]] = {}
@@ -263,7 +274,7 @@ class Hub:
             return _nobody
         targets = [
             (group, viewer in shown and shown_frame(shown[viewer], first))
-            for viewer, group in groups.items()
+            for viewer, group in sorted(groups.items(), key=_watching)
         ]
 
         def deliver() -> None:

@@ -253,22 +253,28 @@ def test_a_role_the_command_was_not_shown_to_is_told_to_resume_not_skipped() -> 
     assert closed == [MISSED]
 
 
-async def test_a_client_waiting_for_its_answer_is_woken_once_its_events_went_out_or_it_left() -> (
+def test_a_reply_goes_out_right_behind_its_commands_events_and_after_the_replies_before_it() -> (
     None
 ):
-    """``sent_through`` returns once the socket was written the command's events, and only
-    then; or at once on a goodbye, since nothing more will go out."""
+    """A command's answer waits for the events up to its sequence; a refusal sent after it
+    waits behind it; once the events go out, both follow them in order, the overlays after."""
     hub = Hub()
+    gm, gm_transport, _ = socket(GM)
+    overlay, overlay_transport, _ = socket(OVERLAY)
+    hub.subscribe(TABLE, overlay)
+    hub.subscribe(TABLE, gm)
+    gm.reply('{"type": "answer", "seq": 1}', 1)
+    gm.reply('{"type": "refused"}')
+    assert gm_transport.writes == []
+    order: list[str] = []
+    gm_transport.write = lambda data: order.append("gm")  # type: ignore[method-assign]
+    overlay_transport.write = lambda data: order.append("overlay")  # type: ignore[method-assign]
+    hub.publish(TABLE, 1, {GM: shown('{"type": "a"}'), OVERLAY: shown('{"type": "a"}')})()
+    assert order == ["gm", "gm", "gm", "overlay"]
+
+
+def test_a_reply_to_a_dropped_subscriber_goes_out_at_once() -> None:
     subscriber, transport, _ = socket(GM)
-    hub.subscribe(TABLE, subscriber)
-    waiting = asyncio.ensure_future(subscriber.sent_through(2))
-    hub.publish(TABLE, 1, {GM: shown('{"type": "a"}')})()
-    await asyncio.sleep(0)
-    assert not waiting.done()  # the first of two went out
-    hub.publish(TABLE, 2, {GM: shown('{"type": "b"}')})()
-    await asyncio.wait_for(waiting, 1)
-    assert [m["seq"] for m in transport.messages()] == [1, 2]
-    left = asyncio.ensure_future(subscriber.sent_through(3))
-    await asyncio.sleep(0)
     subscriber.drop(TOO_SLOW)
-    await asyncio.wait_for(left, 1)
+    subscriber.reply('{"type": "answer", "seq": 5}', 5)
+    assert [m["type"] for m in transport.messages()] == ["bye", "answer"]
