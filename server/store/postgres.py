@@ -1,11 +1,13 @@
 """The PostgreSQL backend, over asyncpg: for a server whose database lives elsewhere, or is
 shared by several servers.
 
-A write is one transaction on a pooled connection and returns once PostgreSQL has committed it
-(``synchronous_commit`` as the server configures it, on by default): PostgreSQL groups the
-commits of concurrent transactions into one flush itself, so no writer thread is needed here.
-Migrations run under a transaction-scoped advisory lock, so servers starting together migrate
-once.
+A write returns once PostgreSQL has committed it (``synchronous_commit`` as the server
+configures it, on by default). Writes are committed in groups: one transaction at a time, and
+whatever was asked meanwhile goes into the next, so commands that arrive together share one
+commit (one flush) and one connection, each still answered only once it is committed. Should
+the database refuse one write of a group (a sequence another server took), the group is
+committed again one write at a time, so that write fails alone. Migrations run under a
+transaction-scoped advisory lock, so servers starting together migrate once.
 """
 
 from __future__ import annotations
@@ -72,6 +74,8 @@ class PostgresStore(SqlStore):
     def __init__(self, url: str) -> None:
         self.url = url
         self._pool: asyncpg.Pool | None = None
+        self._queued: list[Write] = []  # writes asked for while a group commits
+        self._committing: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         try:
@@ -95,7 +99,11 @@ class PostgresStore(SqlStore):
 
     async def close(self) -> None:
         """Let go of every connection: gracefully, or, for one still busy after a statement's
-        timeout, at once, so no session of ours lingers in the database holding locks."""
+        timeout, at once, so no session of ours lingers in the database holding locks. The
+        group being committed is let finish first."""
+        if self._committing is not None:
+            with suppress(Exception):
+                await self._committing
         if self._pool is not None:
             try:
                 await asyncio.wait_for(self._pool.close(), TIMEOUT)
@@ -122,13 +130,42 @@ class PostgresStore(SqlStore):
                 await pool.release(connection, timeout=TIMEOUT)
 
     async def _write(self, *queries: Query) -> Rows:
-        async def run(connection: Connection) -> Rows:
-            rows: Rows = []
-            for query in queries:
-                rows = await _execute(connection, query)
-            return rows
+        """Queue the queries for the next group; returns once they are committed."""
+        future: asyncio.Future[Rows] = asyncio.get_running_loop().create_future()
+        self._queued.append((queries, future))
+        if self._committing is None:
+            self._committing = asyncio.create_task(self._commit_queued())
+        return await future
 
-        return await self._transaction(run)
+    async def _commit_queued(self) -> None:
+        try:
+            while self._queued:
+                group, self._queued = self._queued, []
+                await self._commit(group)
+        finally:
+            self._committing = None
+
+    async def _commit(self, group: list[Write]) -> None:
+        """Commit a group in one transaction, and settle each write's future after."""
+        try:
+            results = await self._transaction(partial(_each_write, group))
+        except asyncpg.PostgresError as refused:
+            if len(group) == 1:
+                _settle(group[0][1], refused)
+                return
+            for write in group:  # each alone, so only the refused one fails
+                await self._commit([write])
+            return
+        except Exception as lost:  # the database lost: every write's outcome is unknown
+            for _, future in group:
+                _settle(future, lost)
+            return
+        except BaseException:  # cancelled, the server stopping
+            for _, future in group:
+                future.cancel()
+            raise
+        for (_, future), rows in zip(group, results, strict=True):
+            _settle(future, rows)
 
     async def _fetch(self, query: Query) -> Rows:
         assert self._pool is not None, "the store is not open"
@@ -136,6 +173,29 @@ class PostgresStore(SqlStore):
         async with _reaching():
             found = await self._pool.fetch(text, *bound, timeout=TIMEOUT)
         return [tuple(row) for row in found]
+
+
+Write = tuple[tuple[Query, ...], asyncio.Future[Rows]]
+
+
+async def _each_write(group: list[Write], connection: Connection) -> list[Rows]:
+    """Each write's queries in turn; each write's result is its last query's rows."""
+    results = []
+    for queries, _ in group:
+        rows: Rows = []
+        for query in queries:
+            rows = await _execute(connection, query)
+        results.append(rows)
+    return results
+
+
+def _settle(future: asyncio.Future[Rows], outcome: Rows | BaseException) -> None:
+    if future.done():  # its caller gave up waiting; the write stands or falls all the same
+        return
+    if isinstance(outcome, BaseException):
+        future.set_exception(outcome)
+    else:
+        future.set_result(outcome)
 
 
 async def _execute(connection: Connection, query: Query) -> Rows:

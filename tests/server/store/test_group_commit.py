@@ -1,5 +1,5 @@
-"""Group commit on SQLite: commands that arrive together share one transaction and one fsync,
-and each is answered only once that transaction is committed.
+"""Group commit: commands that arrive together share one transaction and one fsync, and each is
+answered only once that transaction is committed (SQLite, and PostgreSQL below).
 
 The writer's connection is watched: it records each commit as it returns (on the writer's
 thread, before any command of the batch can be answered), and it can be held at the start of
@@ -19,8 +19,10 @@ import pytest
 from server.http.context import SEIZE
 from server.run.app import make_app
 from server.settings import Settings
+from server.store import Append, TableRow, open_store
 from server.store import sqlite as sqlite_store
 from tests.server.conftest import Client, bearer, new_table, send
+from tests.server.databases import postgres_schema, require_postgres
 from tests.server.following import CHARACTER, POOL
 
 pytestmark = pytest.mark.sqlite_only
@@ -101,3 +103,36 @@ async def test_commands_sent_together_share_one_commit_and_are_answered_only_aft
     for table in tables[1:]:
         read = await client.get(f"/api/tables/{table['id']}", headers=bearer(table["gm_token"]))
         assert (await read.json())["seq"] == 2  # each table's command applied once
+
+
+async def test_postgres_commits_writes_asked_together_in_one_transaction_and_answers_after_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On PostgreSQL, appends to four tables asked at once go in one transaction; none returns
+    before it is committed."""
+    require_postgres()
+    with postgres_schema() as url:
+        store = open_store(url)
+        await store.open()
+        try:
+            rows = [TableRow(f"t{n}", "megatraveller-rcs", "t", "{}") for n in range(4)]
+            for row in rows:
+                await store.create_table(row, [])
+            journal: list[Any] = []
+            commit = store._transaction  # type: ignore[attr-defined]
+
+            async def watched(action: Any) -> Any:
+                done = await commit(action)
+                journal.append("commit")
+                return done
+
+            monkeypatch.setattr(store, "_transaction", watched)
+
+            async def appended(row: TableRow) -> None:
+                await store.append(Append(row.id, 1, [("joined", '"x"')]))
+                journal.append(row.id)
+
+            await asyncio.gather(*(appended(row) for row in rows))
+        finally:
+            await store.close()
+    assert journal[0] == "commit" and sorted(journal[1:]) == [row.id for row in rows]
