@@ -1,14 +1,14 @@
 """Server benchmark. Prints figures; asserts nothing.
 
-    .venv/bin/python -m bench.server_bench [--quick] [--db postgresql://…]
+    .venv/bin/python -m bench.server_bench [--quick] [--db postgresql://…] [--setup NAME]
+        [--part fan-out|throughput|memory] [--save FILE] [--compare FILE]
 
 The server runs in its own process over a fresh SQLite file (synchronous=FULL), or over the
 PostgreSQL database ``--db`` names (its tables are created there if missing); the sender and
 the WebSocket subscribers run in other processes (subscribers split over several, each reading
 its sockets' bytes with little more than a pattern match, so that the time to the last of a
-thousand subscribers is mostly the server's). Times are
-taken on CLOCK_MONOTONIC, which every process on the machine shares, so an acknowledgement seen
-by the sender and an arrival seen by a subscriber compare directly.
+thousand subscribers is mostly the server's). Times are taken on CLOCK_MONOTONIC, which every
+process on the machine shares, so a command sent and its arrival compare directly.
 
 Each setup in turn: the server on asyncio's own loop, on uvloop, and as two workers sharing the
 port with Redis carrying events between them (subscribers are spread over the workers by the
@@ -16,23 +16,30 @@ kernel). A setup whose server does not start, or on which no WebSocket can follo
 reported as skipped with the reason. For each:
 
 - round trip: one client sending commands one after another over a kept-alive connection;
-- fan-out: a command's acknowledgement (the sender has the 200) to its arrival at the first and
-  the last of 1, 100 and 1000 subscribers, at 20 commands a second (at 1000 subscribers that is
-  20,000 messages a second for the clients, which share the machine's two cores with the
-  server). The server publishes before it answers, so an arrival can precede the
-  acknowledgement: such latencies are negative. Command sent to arrival is printed too;
-- the server's CPU time per delivered message: user and system time of the server's process
-  and every process under it (from /proc, so in ticks of 10 ms), from the subscribers all
-  connected to their last message, over the messages they received. It includes the commands'
-  own handling; the figure less that (as measured with one subscriber) is printed beside it;
-- on uvloop (the default where installed), a command's acknowledgement to the overlay's DOM showing
-  it, in Debian's Chromium;
+- fan-out: 1, 10, 100 and 1000 subscribers, commands at 20 a second sent over HTTP and then on
+  the sender's own WebSocket (as the console and the adapters can): each delivery's time from
+  the command sent to its arrival, p50 and p99, and the command's answer;
+- the server's CPU per delivery, as the marginal cost of a subscriber: its CPU time (user and
+  system, of its process and every process under it, from /proc, in ticks of 10 ms) at 100
+  subscribers less that at 10, over the deliveries added, so that idle and per-command costs
+  cancel; beside it the ``send`` floor, measured in the same run: a loop writing a frame of the
+  same size to as many plain non-blocking loopback sockets, as often, the same way;
+- the fsync floor (a small WAL commit with synchronous=FULL on the same disk) beside a
+  WebSocket command's answer with one subscriber;
+- on uvloop (the default where installed), a command's acknowledgement to the overlay's DOM
+  showing it, in Debian's Chromium (``bench/glass_bench.py`` times a tap in the console to the
+  overlay's paint);
 - the highest event rate 100 subscribers receive with nothing lost (no gap, no goodbye).
 
-Then durable commands per second over 100 tables, one sender each, with one worker and with
-two (and Redis), on SQLite and on PostgreSQL (the tests' server, ``SEIZE_TEST_POSTGRES``); and
-the server's memory per table held and per live subscriber (its resident memory before and
-after), the units of the sizing model in docs/deploy.md.
+Then durable commands per second over 100 tables, one sender each, with one worker held to one
+core and with two workers (and Redis), on SQLite and on PostgreSQL (the tests' server,
+``SEIZE_TEST_POSTGRES``); and the server's memory per table held and per live subscriber (its
+resident memory before and after), the units of the sizing model in docs/deploy.md, and per
+table after 1,000 and 10,000 events, which a table's log should not grow much with.
+
+``--save FILE`` writes every figure printed to a JSON file; ``--compare FILE`` prints the figures
+of such a file beside today's, with their ratio. The machine's other work shows in every figure:
+repeat a run before believing a difference.
 """
 
 from __future__ import annotations
