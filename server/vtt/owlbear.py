@@ -16,7 +16,6 @@ so nothing is built or fetched at install or run time.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from aiohttp import web
@@ -53,14 +52,15 @@ in for the part of it the SDK uses (docs/owlbear.md)."""
 
 def import_map() -> dict[str, dict[str, str]]:
     """The bare names, and each SDK module under the extension-less name its siblings import it
-    by."""
+    by (a folder's ``index.js`` under the folder's name too, as a bundler resolves it)."""
     root = VENDOR / SDK
-    modules = {
-        f"/static/vendor/{SDK}/{path.relative_to(root).with_suffix('').as_posix()}": (
-            f"/static/vendor/{SDK}/{path.relative_to(root).as_posix()}"
-        )
-        for path in sorted(root.rglob("*.js"))
-    }
+    prefix = f"/static/vendor/{SDK}"
+    modules: dict[str, str] = {}
+    for path in sorted(root.rglob("*.js")):
+        served = f"{prefix}/{path.relative_to(root).as_posix()}"
+        modules[served.removesuffix(".js")] = served
+        if path.name == "index.js" and path.parent != root:
+            modules[f"{prefix}/{path.parent.relative_to(root).as_posix()}"] = served
     return {"imports": {**BARE, **modules}}
 
 
