@@ -26,6 +26,26 @@ let writer = false; // this client is the GM's client elected to write the map
 let choosing = null; // the tokens the GM is linking, from the context menu
 
 const stored = () => `seize-owlbear:${OBR.room.id}`;
+let kept = null; // where a browser denies this frame its storage, the link lasts the session
+
+/** This browser's storage for the popover's own origin, or null where it is denied. */
+function storage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+const remember = (link) => {
+  kept = link;
+  storage()?.setItem(stored(), JSON.stringify(link));
+};
+const forget = () => {
+  kept = null;
+  storage()?.removeItem(stored());
+};
+const remembered = () => kept ?? JSON.parse(storage()?.getItem(stored()) ?? "null");
 
 /** Owlbear's theme as the popover's colours. */
 function paint(theme) {
@@ -56,7 +76,7 @@ async function linking(problem) {
       report(`That link is for the Seize at ${found.server}: install the extension from there.`);
       return;
     }
-    localStorage.setItem(stored(), JSON.stringify(found));
+    remember(found);
     report("");
     follow(found);
   };
@@ -77,7 +97,7 @@ function follow(link) {
       await OBR.room.setMetadata({ [TABLE]: { server: link.server, table: link.table } });
     }
   }, () => {
-    localStorage.removeItem(stored());
+    forget();
     linking("That link no longer opens the table: paste a new one.");
   });
 }
@@ -291,7 +311,7 @@ OBR.onReady(async () => {
   OBR.theme.onChange(paint);
   role = viewer;
   if (role === "GM") await asGm();
-  const saved = JSON.parse(localStorage.getItem(stored()) ?? "null");
+  const saved = remembered();
   if (saved) follow(saved);
   else await linking();
 });

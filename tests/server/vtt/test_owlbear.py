@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from server.http.pages import STATIC
 from server.vtt import owlbear
 from tests.server.conftest import Client
 
@@ -98,7 +99,7 @@ async def test_the_import_map_answers_every_import_of_the_sdk(client: Client) ->
         ):
             spec = imported
             if imported.startswith("."):
-                url = (module.parent / imported).resolve().relative_to(owlbear.STATIC.resolve())
+                url = (module.parent / imported).resolve().relative_to(STATIC.resolve())
                 spec = f"/static/{url.as_posix()}"
             assert spec in imports, (module.name, spec)
     for target in imports.values():

@@ -1,0 +1,342 @@
+"""The Owlbear Rodeo extension in Chromium, with the SDK Seize serves, inside a page that stands in
+for Owlbear (owlbear_host.html) on Owlbear's own origin. One room, a GM's client and two players'
+clients, each a browser of its own: the map's tokens follow the table, each player sees only their
+own, no token (Seize's kind) ever lands where the room's players can read, and of two GMs only one
+writes."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from tests.server.process import ServerProcess, call
+
+from .conftest import CHROMIUM, FLAGS, Table
+
+OWLBEAR = "https://www.owlbear.rodeo"
+HOST = (Path(__file__).parent / "owlbear_host.html").read_text(encoding="utf-8")
+LINK_MENU = "seize.initiative/link"
+TURN = "seize.initiative/turn"
+MARKER = "seize.initiative/marker"
+
+
+def token_item(pid: str, name: str) -> dict[str, Any]:
+    """A character token as Owlbear's scene holds it."""
+    return {
+        "id": f"token-{pid}", "type": "IMAGE", "name": name, "layer": "CHARACTER",
+        "visible": True, "locked": False, "metadata": {}, "position": {"x": 0, "y": 0},
+        "rotation": 0, "scale": {"x": 1, "y": 1}, "text": {"plainText": name},
+        "attachedTo": None, "createdUserId": "gm", "zIndex": 1,
+    }  # fmt: skip
+
+
+class Room:
+    """One Owlbear room the test keeps: every client writes through it, and it hands every
+    client the room as it now is."""
+
+    def __init__(self, browser: Any, server: ServerProcess, tokens: list[dict[str, Any]]) -> None:
+        self.browser = browser
+        self.server = server
+        self.state: dict[str, Any] = {"items": tokens, "room": {}, "scene": {}, "party": []}
+        self.clients: list[Any] = []
+        self.writes: list[tuple[str, str]] = []
+        self.secrets: list[str] = []
+
+    def join(self, name: str, role: str, connection: str) -> Any:
+        context = self.browser.new_context(viewport={"width": 800, "height": 700})
+        context.set_default_timeout(10_000)
+        # Owlbear's public page framing a server on this machine or network: Chromium asks the
+        # user, once, to allow local network access (docs/owlbear.md); these users said yes.
+        context.grant_permissions(["local-network-access"], origin=OWLBEAR)
+        page = context.new_page()
+        page.route(f"{OWLBEAR}/**", lambda route: route.fulfill(body=HOST,
+                                                                content_type="text/html"))
+        page.expose_binding("roomWrite",
+                            lambda source, kind, payload: self.write(connection, kind, payload))
+        page.expose_binding("roomBroadcast", lambda source, message: self.broadcast(message))
+        self.state["party"].append({"id": f"player-{connection}", "connectionId": connection,
+                                    "role": role, "name": name, "color": "#fff",
+                                    "syncView": False, "metadata": {}, "selection": None})
+        query = urlencode({"player": f"player-{connection}", "connection": connection,
+                           "role": role, "name": name,
+                           "popover": f"{self.server.url}/owlbear/popover.html"})
+        page.goto(f"{OWLBEAR}/room/room-1?{query}")
+        self.clients.append(page)
+        self.spread()
+        return page
+
+    def write(self, connection: str, kind: str, payload: Any) -> dict[str, Any]:
+        if kind == "items":
+            self.state["items"] = payload
+        else:
+            self.state[kind] = {**self.state[kind], **payload}
+        self.writes.append((connection, kind))
+        self.check_no_secret()
+        return self.state
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        for page in self.clients:
+            page.evaluate("([c, d]) => window.host.deliver(c, d)",
+                          [message["channel"], message["data"]])
+
+    def spread(self) -> None:
+        for page in self.clients:
+            page.evaluate("state => window.host.receive(state)", self.state)
+
+    def until(self, check: Callable[[], bool], what: str, seconds: float = 10) -> None:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            self.spread()
+            if check():
+                return
+            self.clients[0].wait_for_timeout(100)
+        pytest.fail(f"the room never came to {what}: {json.dumps(self.state)[:2000]}")
+
+    def check_no_secret(self) -> None:
+        """No Seize token, the GM's or a player's, in anything the room's players can read."""
+        shared = json.dumps(self.state)
+        for secret in self.secrets:
+            assert secret not in shared
+
+    def tokens(self) -> dict[str, dict[str, Any]]:
+        """Each linked token's Seize metadata, by participant."""
+        return {item["metadata"][TURN]["participant"]: item["metadata"][TURN]
+                for item in self.state["items"] if TURN in item["metadata"]}
+
+    def ring_on(self) -> str | None:
+        rings = [item for item in self.state["items"] if MARKER in item["metadata"]]
+        assert len(rings) <= 1
+        return rings[0]["attachedTo"] if rings else None
+
+    def done(self) -> None:
+        for page in self.clients:
+            assert page.evaluate("window.host.unknown") == []
+        self.check_no_secret()
+        for page in self.clients:
+            page.context.close()
+
+
+def popover(page: Any) -> Any:
+    return page.frame_locator("iframe")
+
+
+def paste(page: Any, link: str) -> None:
+    popover(page).locator("input[name=link]").fill(link)
+    popover(page).locator("button[type=submit]").click()
+    popover(page).locator("[data-stage]").wait_for()
+
+
+def player_link(table: Table, participant: str) -> str:
+    status, answer = call(f"{table.url}/handoff/players/{participant}", "POST", {}, table.gm)
+    assert status == 201, answer
+    return str(answer["url"])
+
+
+def public_order(table: Table) -> tuple[dict[str, int | None], str | None]:
+    """Where each participant first plays in the public order, and who acts now."""
+    _, combat = call(f"{table.url}/foundry/combat?as=public", token=table.gm)
+    places: dict[str, int | None] = {}
+    acting = None
+    place = 0
+    for combatant in combat["combatants"]:
+        seize = combatant["flags"]["seize"]
+        placed = combatant["initiative"] is not None
+        if placed:
+            place += 1
+        if seize["participant"]:
+            places.setdefault(seize["participant"], place if placed else None)
+            if seize["current"]:
+                acting = seize["participant"]
+    return places, acting
+
+
+def follows(room: Room, table: Table) -> None:
+    """The tokens say the public order, and the ring is on whoever acts."""
+    def agrees() -> bool:
+        places, acting = public_order(table)
+        said = room.tokens()
+        return all(said[p]["place"] == places.get(p) for p in said) and room.ring_on() == (
+            f"token-{acting}" if acting in said else None
+        ) and all(said[p]["acting"] == (p == acting) for p in said)
+
+    room.until(agrees, "the table's order")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium as a user's own profile has it: a private window (which a new context is) denies
+    storage to a framed page of another site, and a GM's browser keeps the link in the popover's
+    own storage, which an ordinary profile gives it."""
+    if not CHROMIUM.exists():
+        pytest.skip("no /usr/bin/chromium on this machine (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        flags = [*FLAGS, "--disable-features=BlockThirdPartyCookies,TrackingProtection3pcd"]
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=flags)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def room_of(browser: Any, server: ServerProcess) -> Iterator[Callable[..., Room]]:
+    made: list[Room] = []
+
+    def make(table: Table, people: dict[str, str]) -> Room:
+        room = Room(browser, server, [token_item(pid, name) for pid, name in people.items()])
+        room.secrets.append(table.gm)
+        made.append(room)
+        return room
+
+    yield make
+    for room in made:
+        room.done()
+
+
+def seated(room: Room, table: Table, players: dict[str, str]) -> tuple[Any, dict[str, Any]]:
+    """The GM links the room and every token; each player links with their own link."""
+    gm = room.join("Editor", "GM", "c1")
+    paste(gm, f"{room.server.url}/console/{table.id}#token={table.gm}")
+    assert room.state["room"]["seize.initiative/table"] == {"server": room.server.url,
+                                                            "table": table.id}
+    for item in room.state["items"]:
+        pid = item["id"].removeprefix("token-")
+        gm.evaluate("([menu, id]) => window.host.click(menu, [id])", [LINK_MENU, item["id"]])
+        popover(gm).locator(f"[data-link={pid}]").click()
+        room.until(lambda pid=pid: pid in room.tokens(), f"{pid}'s token linked")
+    pages = {}
+    for n, (pid, name) in enumerate(players.items(), start=2):
+        link = player_link(table, pid)
+        room.secrets.append(link.split("token=")[1])
+        pages[pid] = room.join(name, "PLAYER", f"c{n}")
+        paste(pages[pid], link)
+    return gm, pages
+
+
+def own_only(pages: dict[str, Any]) -> None:
+    for pid, page in pages.items():
+        popover(page).locator(f"#yours [data-id={pid}]").wait_for()
+        assert popover(page).locator("#yours [data-id]").evaluate_all(
+            "rows => rows.map((row) => row.dataset.id)") == [pid]
+
+
+def test_the_tokens_follow_a_four_color_page(room_of: Callable[..., Room],
+                                             server: ServerProcess) -> None:
+    table = Table(server, "four-color")
+    heroes = {"peter": "Spider-Man", "jessica": "Jessica Jones"}
+    for pid, name in heroes.items():
+        table.send({"type": "join", "member": {"id": pid, "name": name, "kind": "hero"}})
+    room = room_of(table, heroes)
+    gm, pages = seated(room, table, heroes)
+    table.send({"type": "deal", "source": "gm"})
+    for card in ("QH", "KS", "2C"):  # Spider-Man, Jessica Jones, then the Editor's extra card
+        table.send({"type": "deal_card", "card": card})
+    follows(room, table)
+    own_only(pages)
+    # The GM's one next action, pressed in the popover, is the console's: the next Panel.
+    before = table.view(table.gm)["seq"]
+    popover(gm).locator("#next button.primary").first.click()
+    room.until(lambda: table.view(table.gm)["seq"] > before, "the GM's next step taken")
+    follows(room, table)
+    assert room.tokens()["jessica"]["acting"]
+    assert popover(pages["jessica"]).locator("text=Your Panel: act now!").count() == 1
+    table.send({"type": "next_panel"})
+    follows(room, table)
+    assert room.tokens()["peter"]["acting"]
+
+
+def test_the_tokens_follow_an_rcs_round_with_a_seize(room_of: Callable[..., Room],
+                                                    server: ServerProcess) -> None:
+    table = Table(server, "megatraveller-rcs")
+    crew = {"jena": "Jena", "guard": "Guard"}
+    for pid, side in (("jena", "crew"), ("guard", "corp")):
+        table.send({"type": "join", "character": {"id": pid, "name": crew[pid], "side": side,
+                                                  "dex": 0, "movement": 0}})
+    room = room_of(table, crew)
+    _, pages = seated(room, table, crew)
+    table.send({"type": "roll_initiative", "source": "gm"})
+    table.send({"type": "enter_roll", "character": "jena", "dice": [1, 1], "source": "gm"})
+    table.send({"type": "enter_roll", "character": "guard", "dice": [6, 6], "source": "gm"})
+    follows(room, table)
+    own_only(pages)
+    assert popover(pages["jena"]).locator("[data-action^=seize]").count() == 0
+    popover(pages["guard"]).locator("[data-action=seize-guard]").click()
+    room.until(lambda: room.tokens()["guard"]["acting"], "the Guard's seize on the map")
+    follows(room, table)
+
+
+def test_the_tokens_follow_an_awareness_round(room_of: Callable[..., Room],
+                                             server: ServerProcess) -> None:
+    table = Table(server, "awareness")
+    people = {"kid": "Kid", "marshal": "Marshal"}
+    for pid, name in people.items():
+        table.send({"type": "join", "sheet": {"id": pid, "name": name, "perception": 5,
+                                              "stealth": 5, "coordination": 5}})
+    room = room_of(table, people)
+    _, pages = seated(room, table, people)
+    table.send({"type": "roll_initiative", "source": "gm"})
+    table.send({"type": "enter_initiative", "character": "kid", "die": 3, "source": "gm"})
+    table.send({"type": "enter_initiative", "character": "marshal", "die": 7, "source": "gm"})
+    follows(room, table)
+    own_only(pages)
+    # Each player's secret (their QR and Score) is on their own popover only.
+    kid = table.view(table.gm)["view"]["characters"]
+    marshal_qr = next(c for c in kid if c["id"] == "marshal")["initiative"]["qr"]
+    assert f"QR {marshal_qr}" not in popover(pages["kid"]).locator("body").inner_text()
+    table.send({"type": "act", "character": "marshal", "what": "draws",
+                "mode": "all_out_offensive"})
+    follows(room, table)
+
+
+def test_of_two_gms_only_one_writes(room_of: Callable[..., Room], server: ServerProcess) -> None:
+    table = Table(server, "four-color")
+    table.send({"type": "join", "member": {"id": "peter", "name": "Spider-Man", "kind": "hero"}})
+    table.send({"type": "join", "member": {"id": "doc", "name": "Doc Ock", "kind": "villain"}})
+    room = room_of(table, {"peter": "Spider-Man", "doc": "Doc Ock"})
+    seated(room, table, {})
+    other = room.join("Co-Editor", "GM", "c9")
+    paste(other, f"{server.url}/console/{table.id}#token={table.gm}")
+    room.writes.clear()
+    table.send({"type": "deal"})
+    follows(room, table)
+    table.send({"type": "next_panel"})
+    follows(room, table)
+    assert {who for who, kind in room.writes if kind == "items"} == {"c1"}
+    # The elected GM leaves: the other takes over.
+    room.state["party"] = [p for p in room.state["party"] if p["connectionId"] != "c1"]
+    room.clients[0].context.close()
+    room.clients.pop(0)
+    room.writes.clear()
+    table.send({"type": "next_panel"})
+    follows(room, table)
+    assert {who for who, kind in room.writes if kind == "items"} == {"c9"}
+
+
+def test_a_token_hidden_in_owlbear_is_a_hidden_participant(room_of: Callable[..., Room],
+                                                           server: ServerProcess) -> None:
+    table = Table(server, "megatraveller-rcs")
+    crew = {"jena": "Jena", "guard": "Guard"}
+    for pid, side in (("jena", "crew"), ("guard", "corp")):
+        table.send({"type": "join", "character": {"id": pid, "name": crew[pid], "side": side,
+                                                  "dex": 0, "movement": 0}})
+    status, _ = call(f"{table.url}/commands", "POST", {"type": "hide", "participant": "guard"},
+                     table.gm)
+    if status != 200:
+        pytest.skip("this server has no hidden participants yet")
+    table.send({"type": "reveal", "participant": "guard"})
+    room = room_of(table, crew)
+    _, pages = seated(room, table, {"jena": "Jena"})
+    guard = next(item for item in room.state["items"] if item["id"] == "token-guard")
+    room.state["items"] = [{**item, "visible": False} if item is guard else item
+                           for item in room.state["items"]]
+    room.until(lambda: any(p.get("hidden") for p in
+                           table.view(table.gm)["view"]["characters"]), "the Guard hidden")
+    table.send({"type": "roll_initiative", "source": "gm"})
+    follows(room, table)
+    assert room.tokens()["guard"]["place"] is None
+    assert "Guard" not in popover(pages["jena"]).locator("body").inner_text()
