@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -56,17 +57,34 @@ class Room:
         # user, once, to allow local network access (docs/owlbear.md); these users said yes.
         context.grant_permissions(["local-network-access"], origin=OWLBEAR)
         page = context.new_page()
-        page.route(f"{OWLBEAR}/**", lambda route: route.fulfill(body=HOST,
-                                                                content_type="text/html"))
-        page.expose_binding("roomWrite",
-                            lambda source, kind, payload: self.write(connection, kind, payload))
+        page.route(
+            f"{OWLBEAR}/**", lambda route: route.fulfill(body=HOST, content_type="text/html")
+        )
+        page.expose_binding(
+            "roomWrite", lambda source, kind, payload: self.write(connection, kind, payload)
+        )
         page.expose_binding("roomBroadcast", lambda source, message: self.broadcast(message))
-        self.state["party"].append({"id": f"player-{connection}", "connectionId": connection,
-                                    "role": role, "name": name, "color": "#fff",
-                                    "syncView": False, "metadata": {}, "selection": None})
-        query = urlencode({"player": f"player-{connection}", "connection": connection,
-                           "role": role, "name": name,
-                           "popover": f"{self.server.url}/owlbear/popover.html"})
+        self.state["party"].append(
+            {
+                "id": f"player-{connection}",
+                "connectionId": connection,
+                "role": role,
+                "name": name,
+                "color": "#fff",
+                "syncView": False,
+                "metadata": {},
+                "selection": None,
+            }
+        )
+        query = urlencode(
+            {
+                "player": f"player-{connection}",
+                "connection": connection,
+                "role": role,
+                "name": name,
+                "popover": f"{self.server.url}/owlbear/popover.html",
+            }
+        )
         page.goto(f"{OWLBEAR}/room/room-1?{query}")
         self.clients.append(page)
         self.spread()
@@ -83,8 +101,9 @@ class Room:
 
     def broadcast(self, message: dict[str, Any]) -> None:
         for page in self.clients:
-            page.evaluate("([c, d]) => window.host.deliver(c, d)",
-                          [message["channel"], message["data"]])
+            page.evaluate(
+                "([c, d]) => window.host.deliver(c, d)", [message["channel"], message["data"]]
+            )
 
     def spread(self) -> None:
         for page in self.clients:
@@ -107,8 +126,11 @@ class Room:
 
     def tokens(self) -> dict[str, dict[str, Any]]:
         """Each linked token's Seize metadata, by participant."""
-        return {item["metadata"][TURN]["participant"]: item["metadata"][TURN]
-                for item in self.state["items"] if TURN in item["metadata"]}
+        return {
+            item["metadata"][TURN]["participant"]: item["metadata"][TURN]
+            for item in self.state["items"]
+            if TURN in item["metadata"]
+        }
 
     def ring_on(self) -> str | None:
         rings = [item for item in self.state["items"] if MARKER in item["metadata"]]
@@ -159,12 +181,15 @@ def public_order(table: Table) -> tuple[dict[str, int | None], str | None]:
 
 def follows(room: Room, table: Table) -> None:
     """The tokens say the public order, and the ring is on whoever acts."""
+
     def agrees() -> bool:
         places, acting = public_order(table)
         said = room.tokens()
-        return all(said[p]["place"] == places.get(p) for p in said) and room.ring_on() == (
-            f"token-{acting}" if acting in said else None
-        ) and all(said[p]["acting"] == (p == acting) for p in said)
+        return (
+            all(said[p]["place"] == places.get(p) for p in said)
+            and room.ring_on() == (f"token-{acting}" if acting in said else None)
+            and all(said[p]["acting"] == (p == acting) for p in said)
+        )
 
     room.until(agrees, "the table's order")
 
@@ -198,17 +223,23 @@ def room_of(browser: Any, server: ServerProcess) -> Iterator[Callable[..., Room]
         room.done()
 
 
+def linked(room: Room, pid: str) -> bool:
+    return pid in room.tokens()
+
+
 def seated(room: Room, table: Table, players: dict[str, str]) -> tuple[Any, dict[str, Any]]:
     """The GM links the room and every token; each player links with their own link."""
     gm = room.join("Editor", "GM", "c1")
     paste(gm, f"{room.server.url}/console/{table.id}#token={table.gm}")
-    assert room.state["room"]["seize.initiative/table"] == {"server": room.server.url,
-                                                            "table": table.id}
+    assert room.state["room"]["seize.initiative/table"] == {
+        "server": room.server.url,
+        "table": table.id,
+    }
     for item in room.state["items"]:
         pid = item["id"].removeprefix("token-")
         gm.evaluate("([menu, id]) => window.host.click(menu, [id])", [LINK_MENU, item["id"]])
         popover(gm).locator(f"[data-link={pid}]").click()
-        room.until(lambda pid=pid: pid in room.tokens(), f"{pid}'s token linked")
+        room.until(partial(linked, room, pid), f"{pid}'s token linked")
     pages = {}
     for n, (pid, name) in enumerate(players.items(), start=2):
         link = player_link(table, pid)
@@ -222,11 +253,13 @@ def own_only(pages: dict[str, Any]) -> None:
     for pid, page in pages.items():
         popover(page).locator(f"#yours [data-id={pid}]").wait_for()
         assert popover(page).locator("#yours [data-id]").evaluate_all(
-            "rows => rows.map((row) => row.dataset.id)") == [pid]
+            "rows => rows.map((row) => row.dataset.id)"
+        ) == [pid]
 
 
-def test_the_tokens_follow_a_four_color_page(room_of: Callable[..., Room],
-                                             server: ServerProcess) -> None:
+def test_the_tokens_follow_a_four_color_page(
+    room_of: Callable[..., Room], server: ServerProcess
+) -> None:
     table = Table(server, "four-color")
     heroes = {"peter": "Spider-Man", "jessica": "Jessica Jones"}
     for pid, name in heroes.items():
@@ -238,6 +271,10 @@ def test_the_tokens_follow_a_four_color_page(room_of: Callable[..., Room],
         table.send({"type": "deal_card", "card": card})
     follows(room, table)
     own_only(pages)
+    # The popover follows the room's theme.
+    assert gm.frame_locator("iframe").locator("html[data-mode=dark]").count() == 1
+    gm.evaluate("window.host.setTheme('LIGHT')")
+    gm.frame_locator("iframe").locator("html[data-mode=light]").wait_for(state="attached")
     # The GM's one next action, pressed in the popover, is the console's: the next Panel.
     before = table.view(table.gm)["seq"]
     popover(gm).locator("#next button.primary").first.click()
@@ -250,15 +287,24 @@ def test_the_tokens_follow_a_four_color_page(room_of: Callable[..., Room],
     assert room.tokens()["peter"]["acting"]
 
 
-def test_the_tokens_follow_an_rcs_round_with_a_seize(room_of: Callable[..., Room],
-                                                    server: ServerProcess) -> None:
+CREW = {"jena": "Jena", "guard": "Guard"}
+
+
+def crew_table(server: ServerProcess) -> Table:
+    """An RCS table: Jena of the crew, and a corporate Guard."""
     table = Table(server, "megatraveller-rcs")
-    crew = {"jena": "Jena", "guard": "Guard"}
     for pid, side in (("jena", "crew"), ("guard", "corp")):
-        table.send({"type": "join", "character": {"id": pid, "name": crew[pid], "side": side,
-                                                  "dex": 0, "movement": 0}})
-    room = room_of(table, crew)
-    _, pages = seated(room, table, crew)
+        character = {"id": pid, "name": CREW[pid], "side": side, "dex": 0, "movement": 0}
+        table.send({"type": "join", "character": character})
+    return table
+
+
+def test_the_tokens_follow_an_rcs_round_with_a_seize(
+    room_of: Callable[..., Room], server: ServerProcess
+) -> None:
+    table = crew_table(server)
+    room = room_of(table, CREW)
+    _, pages = seated(room, table, CREW)
     table.send({"type": "roll_initiative", "source": "gm"})
     table.send({"type": "enter_roll", "character": "jena", "dice": [1, 1], "source": "gm"})
     table.send({"type": "enter_roll", "character": "guard", "dice": [6, 6], "source": "gm"})
@@ -270,13 +316,24 @@ def test_the_tokens_follow_an_rcs_round_with_a_seize(room_of: Callable[..., Room
     follows(room, table)
 
 
-def test_the_tokens_follow_an_awareness_round(room_of: Callable[..., Room],
-                                             server: ServerProcess) -> None:
+def test_the_tokens_follow_an_awareness_round(
+    room_of: Callable[..., Room], server: ServerProcess
+) -> None:
     table = Table(server, "awareness")
     people = {"kid": "Kid", "marshal": "Marshal"}
     for pid, name in people.items():
-        table.send({"type": "join", "sheet": {"id": pid, "name": name, "perception": 5,
-                                              "stealth": 5, "coordination": 5}})
+        table.send(
+            {
+                "type": "join",
+                "sheet": {
+                    "id": pid,
+                    "name": name,
+                    "perception": 5,
+                    "stealth": 5,
+                    "coordination": 5,
+                },
+            }
+        )
     room = room_of(table, people)
     _, pages = seated(room, table, people)
     table.send({"type": "roll_initiative", "source": "gm"})
@@ -288,8 +345,15 @@ def test_the_tokens_follow_an_awareness_round(room_of: Callable[..., Room],
     kid = table.view(table.gm)["view"]["characters"]
     marshal_qr = next(c for c in kid if c["id"] == "marshal")["initiative"]["qr"]
     assert f"QR {marshal_qr}" not in popover(pages["kid"]).locator("body").inner_text()
-    table.send({"type": "act", "character": "marshal", "what": "draws",
-                "mode": "all_out_offensive"})
+    # The Kid declares from the popover: they wait, and the Marshal's declaration comes up.
+    kid_popover = popover(pages["kid"])
+    kid_popover.locator("input[name=what]").fill("the Marshal draws")
+    kid_popover.locator("[data-action=wait]").click()
+    follows(room, table)
+    room.until(lambda: room.tokens()["marshal"]["acting"], "the Marshal declaring")
+    table.send(
+        {"type": "act", "character": "marshal", "what": "draws", "mode": "all_out_offensive"}
+    )
     follows(room, table)
 
 
@@ -317,25 +381,26 @@ def test_of_two_gms_only_one_writes(room_of: Callable[..., Room], server: Server
     assert {who for who, kind in room.writes if kind == "items"} == {"c9"}
 
 
-def test_a_token_hidden_in_owlbear_is_a_hidden_participant(room_of: Callable[..., Room],
-                                                           server: ServerProcess) -> None:
-    table = Table(server, "megatraveller-rcs")
-    crew = {"jena": "Jena", "guard": "Guard"}
-    for pid, side in (("jena", "crew"), ("guard", "corp")):
-        table.send({"type": "join", "character": {"id": pid, "name": crew[pid], "side": side,
-                                                  "dex": 0, "movement": 0}})
-    status, _ = call(f"{table.url}/commands", "POST", {"type": "hide", "participant": "guard"},
-                     table.gm)
+def test_a_token_hidden_in_owlbear_is_a_hidden_participant(
+    room_of: Callable[..., Room], server: ServerProcess
+) -> None:
+    table = crew_table(server)
+    status, _ = call(
+        f"{table.url}/commands", "POST", {"type": "hide", "participant": "guard"}, table.gm
+    )
     if status != 200:
         pytest.skip("this server has no hidden participants yet")
     table.send({"type": "reveal", "participant": "guard"})
-    room = room_of(table, crew)
+    room = room_of(table, CREW)
     _, pages = seated(room, table, {"jena": "Jena"})
     guard = next(item for item in room.state["items"] if item["id"] == "token-guard")
-    room.state["items"] = [{**item, "visible": False} if item is guard else item
-                           for item in room.state["items"]]
-    room.until(lambda: any(p.get("hidden") for p in
-                           table.view(table.gm)["view"]["characters"]), "the Guard hidden")
+    room.state["items"] = [
+        {**item, "visible": False} if item is guard else item for item in room.state["items"]
+    ]
+    room.until(
+        lambda: any(p.get("hidden") for p in table.view(table.gm)["view"]["characters"]),
+        "the Guard hidden",
+    )
     table.send({"type": "roll_initiative", "source": "gm"})
     follows(room, table)
     assert room.tokens()["guard"]["place"] is None
