@@ -7,17 +7,19 @@ writes."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
-from urllib.parse import urlencode
+from typing import Any, Protocol
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.server.process import ServerProcess, call
+from tests.server.process import UNLIMITED, ServerProcess, call
 
 from .conftest import CHROMIUM, FLAGS, Table
 
@@ -42,9 +44,10 @@ class Room:
     """One Owlbear room the test keeps: every client writes through it, and it hands every
     client the room as it now is."""
 
-    def __init__(self, browser: Any, server: ServerProcess, tokens: list[dict[str, Any]]) -> None:
+    def __init__(self, browser: Any, popover: str, tokens: list[dict[str, Any]]) -> None:
         self.browser = browser
-        self.server = server
+        self.popover = popover
+        self.seize = popover.removesuffix("/owlbear/popover.html")
         self.state: dict[str, Any] = {"items": tokens, "room": {}, "scene": {}, "party": []}
         self.clients: list[Any] = []
         self.writes: list[tuple[str, str]] = []
@@ -82,7 +85,7 @@ class Room:
                 "connection": connection,
                 "role": role,
                 "name": name,
-                "popover": f"{self.server.url}/owlbear/popover.html",
+                "popover": self.popover,
             }
         )
         page.goto(f"{OWLBEAR}/room/room-1?{query}")
@@ -155,13 +158,34 @@ def paste(page: Any, link: str) -> None:
     popover(page).locator("[data-stage]").wait_for()
 
 
-def player_link(table: Table, participant: str) -> str:
-    status, answer = call(f"{table.url}/handoff/players/{participant}", "POST", {}, table.gm)
-    assert status == 201, answer
-    return str(answer["url"])
+def player_links(table: Table, *participants: str) -> dict[str, str]:
+    """The links the console's Phone buttons would show."""
+    links = {}
+    for pid in participants:
+        status, answer = call(f"{table.url}/handoff/players/{pid}", "POST", {}, table.gm)
+        assert status == 201, answer
+        links[pid] = str(answer["url"])
+    return links
 
 
-def public_order(table: Table) -> tuple[dict[str, int | None], str | None]:
+class Followed(Protocol):
+    """A table the test follows with its GM's token."""
+
+    id: str
+    gm: str
+
+    @property
+    def url(self) -> str: ...
+
+
+@dataclass
+class DemoTable:
+    id: str
+    gm: str
+    url: str
+
+
+def public_order(table: Followed) -> tuple[dict[str, int | None], str | None]:
     """Where each participant first plays in the public order, and who acts now."""
     _, combat = call(f"{table.url}/foundry/combat?as=public", token=table.gm)
     places: dict[str, int | None] = {}
@@ -179,7 +203,7 @@ def public_order(table: Table) -> tuple[dict[str, int | None], str | None]:
     return places, acting
 
 
-def follows(room: Room, table: Table) -> None:
+def follows(room: Room, table: Followed) -> None:
     """The tokens say the public order, and the ring is on whoever acts."""
 
     def agrees() -> bool:
@@ -213,7 +237,8 @@ def room_of(browser: Any, server: ServerProcess) -> Iterator[Callable[..., Room]
     made: list[Room] = []
 
     def make(table: Table, people: dict[str, str]) -> Room:
-        room = Room(browser, server, [token_item(pid, name) for pid, name in people.items()])
+        tokens = [token_item(pid, name) for pid, name in people.items()]
+        room = Room(browser, f"{server.url}/owlbear/popover.html", tokens)
         room.secrets.append(table.gm)
         made.append(room)
         return room
@@ -227,24 +252,21 @@ def linked(room: Room, pid: str) -> bool:
     return pid in room.tokens()
 
 
-def seated(room: Room, table: Table, players: dict[str, str]) -> tuple[Any, dict[str, Any]]:
-    """The GM links the room and every token; each player links with their own link."""
+def seated(room: Room, table: Followed, links: dict[str, str]) -> tuple[Any, dict[str, Any]]:
+    """The GM links the room and every token; each player links with their own link (``links``,
+    by participant)."""
     gm = room.join("Editor", "GM", "c1")
-    paste(gm, f"{room.server.url}/console/{table.id}#token={table.gm}")
-    assert room.state["room"]["seize.initiative/table"] == {
-        "server": room.server.url,
-        "table": table.id,
-    }
+    paste(gm, f"{room.seize}/console/{table.id}#token={table.gm}")
+    assert room.state["room"]["seize.initiative/table"] == {"server": room.seize, "table": table.id}
     for item in room.state["items"]:
         pid = item["id"].removeprefix("token-")
         gm.evaluate("([menu, id]) => window.host.click(menu, [id])", [LINK_MENU, item["id"]])
         popover(gm).locator(f"[data-link={pid}]").click()
         room.until(partial(linked, room, pid), f"{pid}'s token linked")
     pages = {}
-    for n, (pid, name) in enumerate(players.items(), start=2):
-        link = player_link(table, pid)
+    for n, (pid, link) in enumerate(links.items(), start=2):
         room.secrets.append(link.split("token=")[1])
-        pages[pid] = room.join(name, "PLAYER", f"c{n}")
+        pages[pid] = room.join(pid, "PLAYER", f"c{n}")
         paste(pages[pid], link)
     return gm, pages
 
@@ -265,7 +287,7 @@ def test_the_tokens_follow_a_four_color_page(
     for pid, name in heroes.items():
         table.send({"type": "join", "member": {"id": pid, "name": name, "kind": "hero"}})
     room = room_of(table, heroes)
-    gm, pages = seated(room, table, heroes)
+    gm, pages = seated(room, table, player_links(table, *heroes))
     table.send({"type": "deal", "source": "gm"})
     for card in ("QH", "KS", "2C"):  # Spider-Man, Jessica Jones, then the Editor's extra card
         table.send({"type": "deal_card", "card": card})
@@ -304,7 +326,7 @@ def test_the_tokens_follow_an_rcs_round_with_a_seize(
 ) -> None:
     table = crew_table(server)
     room = room_of(table, CREW)
-    _, pages = seated(room, table, CREW)
+    _, pages = seated(room, table, player_links(table, *CREW))
     table.send({"type": "roll_initiative", "source": "gm"})
     table.send({"type": "enter_roll", "character": "jena", "dice": [1, 1], "source": "gm"})
     table.send({"type": "enter_roll", "character": "guard", "dice": [6, 6], "source": "gm"})
@@ -335,7 +357,7 @@ def test_the_tokens_follow_an_awareness_round(
             }
         )
     room = room_of(table, people)
-    _, pages = seated(room, table, people)
+    _, pages = seated(room, table, player_links(table, *people))
     table.send({"type": "roll_initiative", "source": "gm"})
     table.send({"type": "enter_initiative", "character": "kid", "die": 3, "source": "gm"})
     table.send({"type": "enter_initiative", "character": "marshal", "die": 7, "source": "gm"})
@@ -392,7 +414,7 @@ def test_a_token_hidden_in_owlbear_is_a_hidden_participant(
         pytest.skip("this server has no hidden participants yet")
     table.send({"type": "reveal", "participant": "guard"})
     room = room_of(table, CREW)
-    _, pages = seated(room, table, {"jena": "Jena"})
+    _, pages = seated(room, table, player_links(table, "jena"))
     guard = next(item for item in room.state["items"] if item["id"] == "token-guard")
     room.state["items"] = [
         {**item, "visible": False} if item is guard else item for item in room.state["items"]
@@ -405,3 +427,32 @@ def test_a_token_hidden_in_owlbear_is_a_hidden_participant(
     follows(room, table)
     assert room.tokens()["guard"]["place"] is None
     assert "Guard" not in popover(pages["jena"]).locator("body").inner_text()
+
+
+def test_the_demo_installs_in_owlbear_and_drives_its_tokens(browser: Any, tmp_path: Path) -> None:
+    """From ``seize serve --demo``: the printed manifest URL installs, the printed GM link links
+    the room, and the demo's Four Color table drives the map while a player follows their own."""
+    printed = tmp_path / "printed.txt"
+    with ServerProcess(tmp_path / "seize.db", printed, extra_args=["--demo"], **UNLIMITED):
+        said = printed.read_text()
+        installed = re.search(r"Owlbear Rodeo extension: (\S+)", said)
+        console = re.search(r"GM console: +(\S+)", said)
+        player = re.search(r"Spider-Man's player page: (\S+)", said)
+        assert installed and console and player, said
+        status, manifest = call(installed.group(1))
+        assert status == 200, manifest
+        address = urlsplit(console.group(1))
+        table_id = address.path.rsplit("/", 1)[1]
+        base = f"{address.scheme}://{address.netloc}"
+        table = DemoTable(
+            table_id, parse_qs(address.fragment)["token"][0], f"{base}/api/tables/{table_id}"
+        )
+        _, seen = call(table.url, token=table.gm)
+        heroes = [m for m in seen["view"]["members"] if m["kind"] == "hero"]
+        tokens = [token_item(m["id"], m["name"]) for m in heroes]
+        room = Room(browser, manifest["action"]["popover"], tokens)
+        room.secrets.append(table.gm)
+        _, pages = seated(room, table, {"peter": player.group(1)})
+        follows(room, table)
+        own_only(pages)
+        room.done()
