@@ -51,13 +51,13 @@ export function places(order) {
   const found = new Map();
   let place = 0;
   for (const turn of order.turns) {
+    if (turn.placed) place += 1; // a turn without a token (an Element) still takes its place
     if (!turn.participant) continue;
     const had = found.get(turn.participant) ?? { place: null, acting: false };
     found.set(turn.participant, {
-      place: had.place ?? (turn.placed ? place + 1 : null),
+      place: had.place ?? (turn.placed ? place : null),
       acting: had.acting || turn.current,
     });
-    if (turn.placed) place += 1;
   }
   return found;
 }

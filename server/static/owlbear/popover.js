@@ -9,7 +9,7 @@
 import OBR, { buildShape } from "@owlbear-rodeo/sdk";
 import { awareness, d10, declare, reactions } from "/static/shared/awareness.js";
 import { Table, h } from "/static/shared/client.js";
-import { button, card, keeping, report, run } from "/static/shared/forms.js";
+import { button, card, keeping, report } from "/static/shared/forms.js";
 import { declaring, diceFor, rcs } from "/static/shared/index-cards.js";
 import { fourColor } from "/static/shared/panels.js";
 import {
@@ -270,11 +270,18 @@ async function mark(items, acting) {
   await OBR.scene.items.addItems([ring]);
 }
 
-/** The GM's hiding or showing of a linked token in Owlbear, as Seize's commands. */
+/** The GM's hiding or showing of a linked token in Owlbear, as Seize's commands. They are sent
+ * unguarded: hiding someone means the same whatever the table did meanwhile. */
 async function followHiding(items) {
   if (!writer || !ctx.view) return;
   for (const command of visibilityCommands(items, seen, participants(ctx.view))) {
-    await run(ctx.table, command, ctx.names);
+    const answer = await fetch(`${ctx.table.base}/commands`, {
+      method: "POST", body: JSON.stringify(command),
+      headers: { ...ctx.table.headers(), "Idempotency-Key": crypto.randomUUID() },
+    });
+    if (!answer.ok) {
+      report(`Not done in Seize: ${(await answer.json()).message ?? answer.status}.`);
+    }
   }
 }
 
