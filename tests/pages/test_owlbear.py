@@ -403,9 +403,18 @@ def test_of_two_gms_only_one_writes(room_of: Callable[..., Room], server: Server
     assert {who for who, kind in room.writes if kind == "items"} == {"c9"}
 
 
+def guard_hidden(table: Table) -> bool:
+    """Whether the GM's view marks the Guard hidden."""
+    characters = table.view(table.gm)["view"]["characters"]
+    return any(c["id"] == "guard" and c.get("hidden") for c in characters)
+
+
 def test_a_token_hidden_in_owlbear_is_a_hidden_participant(
     room_of: Callable[..., Room], server: ServerProcess
 ) -> None:
+    """Hiding the Guard's token hides the Guard in Seize, and no player's client hears of the
+    Guard; showing the token reveals them; Seize hiding them hides the token, never the other
+    way round."""
     table = crew_table(server)
     status, _ = call(
         f"{table.url}/commands", "POST", {"type": "hide", "participant": "guard"}, table.gm
@@ -415,18 +424,36 @@ def test_a_token_hidden_in_owlbear_is_a_hidden_participant(
     table.send({"type": "reveal", "participant": "guard"})
     room = room_of(table, CREW)
     _, pages = seated(room, table, player_links(table, "jena"))
-    guard = next(item for item in room.state["items"] if item["id"] == "token-guard")
-    room.state["items"] = [
-        {**item, "visible": False} if item is guard else item for item in room.state["items"]
-    ]
-    room.until(
-        lambda: any(p.get("hidden") for p in table.view(table.gm)["view"]["characters"]),
-        "the Guard hidden",
-    )
+    jena = pages["jena"]
+    heard: list[str] = []
+    jena.on("websocket", lambda socket: socket.on("framereceived", heard.append))
+
+    def shown(visible: bool) -> None:
+        room.state["items"] = [
+            {**item, "visible": visible} if item["id"] == "token-guard" else item
+            for item in room.state["items"]
+        ]
+
+    shown(False)
+    room.until(partial(guard_hidden, table), "the Guard hidden in Seize")
+    heard.clear()  # from here on, nothing of the Guard reaches Jena's client
     table.send({"type": "roll_initiative", "source": "gm"})
+    table.send({"type": "enter_roll", "character": "jena", "dice": [3, 3], "source": "gm"})
     follows(room, table)
     assert room.tokens()["guard"]["place"] is None
-    assert "Guard" not in popover(pages["jena"]).locator("body").inner_text()
+    assert "Guard" not in popover(jena).locator("body").inner_text()
+    assert not any("guard" in str(frame).lower() for frame in heard)
+    shown(True)
+    room.until(lambda: not guard_hidden(table), "the Guard revealed")
+    table.send({"type": "hide", "participant": "guard"})
+
+    def token() -> dict[str, Any]:
+        return next(i for i in room.state["items"] if i["id"] == "token-guard")
+
+    room.until(lambda: not token()["visible"], "the Guard's token hidden by Seize")
+    table.send({"type": "reveal", "participant": "guard"})
+    follows(room, table)
+    assert not token()["visible"]  # the GM hid it on the map: only they show it again
 
 
 def test_the_demo_installs_in_owlbear_and_drives_its_tokens(browser: Any, tmp_path: Path) -> None:
