@@ -141,6 +141,8 @@ class Room:
         return rings[0]["attachedTo"] if rings else None
 
     def done(self) -> None:
+        gms = {p["connectionId"] for p in self.state["party"] if p["role"] == "GM"}
+        assert {who for who, _ in self.writes} <= gms, "a player's client wrote to the room"
         for page in self.clients:
             assert page.evaluate("window.host.unknown") == []
         self.check_no_secret()
@@ -293,6 +295,12 @@ def test_the_tokens_follow_a_four_color_page(
         table.send({"type": "deal_card", "card": card})
     follows(room, table)
     own_only(pages)
+    # Spider-Man offers Jessica Jones a trade from his popover, and she takes it from hers: the
+    # King is his, and the map says so.
+    popover(pages["peter"]).locator("[data-action=offer-jessica]").click()
+    popover(pages["jessica"]).locator("[data-action^=accept-]").click()
+    room.until(lambda: room.tokens()["peter"]["place"] == 1, "the trade on the map")
+    follows(room, table)
     # The popover follows the room's theme.
     assert gm.frame_locator("iframe").locator("html[data-mode=dark]").count() == 1
     gm.evaluate("window.host.setTheme('LIGHT')")
@@ -302,11 +310,11 @@ def test_the_tokens_follow_a_four_color_page(
     popover(gm).locator("#next button.primary").first.click()
     room.until(lambda: table.view(table.gm)["seq"] > before, "the GM's next step taken")
     follows(room, table)
-    assert room.tokens()["jessica"]["acting"]
-    assert popover(pages["jessica"]).locator("text=Your Panel: act now!").count() == 1
+    assert room.tokens()["peter"]["acting"]
+    assert popover(pages["peter"]).locator("text=Your Panel: act now!").count() == 1
     table.send({"type": "next_panel"})
     follows(room, table)
-    assert room.tokens()["peter"]["acting"]
+    assert room.tokens()["jessica"]["acting"]
 
 
 CREW = {"jena": "Jena", "guard": "Guard"}
@@ -328,10 +336,15 @@ def test_the_tokens_follow_an_rcs_round_with_a_seize(
     room = room_of(table, CREW)
     _, pages = seated(room, table, player_links(table, *CREW))
     table.send({"type": "roll_initiative", "source": "gm"})
-    table.send({"type": "enter_roll", "character": "jena", "dice": [1, 1], "source": "gm"})
-    table.send({"type": "enter_roll", "character": "guard", "dice": [6, 6], "source": "gm"})
-    follows(room, table)
     own_only(pages)
+    # Each player types their own dice in their popover.
+    for pid, die in (("jena", "1"), ("guard", "6")):
+        own = popover(pages[pid])
+        own.locator("input[name=die1]").fill(die)
+        own.locator("input[name=die2]").fill(die)
+        own.locator("[data-action=enter-roll]").click()
+        own.locator("[data-action=enter-roll]").wait_for(state="detached")
+    follows(room, table)
     assert popover(pages["jena"]).locator("[data-action^=seize]").count() == 0
     popover(pages["guard"]).locator("[data-action=seize-guard]").click()
     room.until(lambda: room.tokens()["guard"]["acting"], "the Guard's seize on the map")

@@ -163,11 +163,13 @@ const PLAYS = {
     return [held ? card(held.card) : null,
       v.current?.acting === id ? "Your Panel: act now!" : held ? "Your card is still to play" : "",
       [...answering.map((o) => button(ctx.table, `Accept ${ctx.names[o.hero]}'s trade`,
-        { type: "accept_trade", offer: o.offer }, { primary: true, names: ctx.names })),
+        { type: "accept_trade", offer: o.offer },
+        { primary: true, name: `accept-${o.offer}`, names: ctx.names })),
       ...(held && !v.offers.some((o) => o.hero === id) ? v.members
         .filter((m) => m.id !== id && m.kind === "hero" && v.order.some((c) => c.holder === m.id))
         .map((m) => button(ctx.table, `Offer a trade to ${m.name}`,
-          { type: "offer_trade", hero: id, partner: m.id }, { names: ctx.names })) : [])]];
+          { type: "offer_trade", hero: id, partner: m.id }, { name: `offer-${m.id}`, names: ctx.names }))
+        : [])]];
   },
   "megatraveller-rcs": (v, id) => {
     const entry = v.line.find((e) => e.character === id);
