@@ -205,13 +205,27 @@ def public_order(table: Followed) -> tuple[dict[str, int | None], str | None]:
     return places, acting
 
 
+def roll20_agrees(table: Followed) -> bool:
+    """Roll20's turn order, as its bridge writes it, starts with the turn Foundry's Combat has
+    current: the VTTs following the table agree on who acts."""
+    _, combat = call(f"{table.url}/foundry/combat?as=public", token=table.gm)
+    _, turnorder = call(f"{table.url}/roll20/turnorder?as=public", token=table.gm)
+    current = [
+        c["flags"]["seize"]["label"]
+        for c in combat["combatants"]
+        if c["flags"]["seize"]["current"] and c["initiative"] is not None
+    ]
+    return not current or (bool(turnorder) and turnorder[0]["pr"] == current[0])
+
+
 def follows(room: Room, table: Followed) -> None:
-    """The tokens say the public order, and the ring is on whoever acts."""
+    """The tokens say the public order, the ring is on whoever acts, and Foundry's and Roll20's
+    renderings of the same table agree."""
 
     def agrees() -> bool:
         places, acting = public_order(table)
         said = room.tokens()
-        return (
+        return roll20_agrees(table) and (
             all(said[p]["place"] == places.get(p) for p in said)
             and room.ring_on() == (f"token-{acting}" if acting in said else None)
             and all(said[p]["acting"] == (p == acting) for p in said)
