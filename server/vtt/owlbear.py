@@ -1,4 +1,4 @@
-"""The Owlbear Rodeo extension Seize serves itself: its manifest, its popover and its icon.
+"""The Owlbear Rodeo extension Seize serves itself: its manifest, its pages and its icon.
 
 Owlbear installs an extension from its manifest's URL, fetches the manifest and icon from its own
 origin, and runs the extension's pages in sandboxed iframes on its own pages. These routes, and
@@ -74,6 +74,7 @@ def manifest(base: str) -> dict[str, Any]:
         "description": "Initiative from a Seize table: Four Color Panels, hidden awareness and "
         "seizing the initiative, on the map's tokens.",
         "homepage_url": f"{base}/console",
+        "background_url": f"{base}/owlbear/background.html",
         "action": {
             "title": "Seize",
             "icon": f"{base}/owlbear/icon.svg",
@@ -107,6 +108,12 @@ async def popover(request: web.Request) -> web.Response:
     return _page("popover.html")
 
 
+async def background(request: web.Request) -> web.Response:
+    """What runs while the room is open, popover or not: the context menu, and the elected GM's
+    client writing the order onto the tokens."""
+    return _page("background.html")
+
+
 async def icon(request: web.Request) -> web.Response:
     return _framed(
         web.Response(body=(OWLBEAR / "icon.svg").read_bytes(), content_type="image/svg+xml")
@@ -130,6 +137,14 @@ ROUTES = [
         popover,
         "The Owlbear extension's popover",
         "owlbearPopover",
+        PAGE,
+    ),
+    Route(
+        "GET",
+        "/owlbear/background.html",
+        background,
+        "The Owlbear extension's background page",
+        "owlbearBackground",
         PAGE,
     ),
     Route(

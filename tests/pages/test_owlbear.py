@@ -44,10 +44,12 @@ class Room:
     """One Owlbear room the test keeps: every client writes through it, and it hands every
     client the room as it now is."""
 
-    def __init__(self, browser: Any, popover: str, tokens: list[dict[str, Any]]) -> None:
+    def __init__(self, browser: Any, manifest: str, tokens: list[dict[str, Any]]) -> None:
+        """A room that installed the extension from ``manifest`` (its URL)."""
         self.browser = browser
-        self.popover = popover
-        self.seize = popover.removesuffix("/owlbear/popover.html")
+        status, self.manifest = call(manifest)
+        assert status == 200, self.manifest
+        self.seize = manifest.removesuffix("/owlbear/manifest.json")
         self.state: dict[str, Any] = {"items": tokens, "room": {}, "scene": {}, "party": []}
         self.clients: list[Any] = []
         self.writes: list[tuple[str, str]] = []
@@ -85,7 +87,8 @@ class Room:
                 "connection": connection,
                 "role": role,
                 "name": name,
-                "popover": self.popover,
+                "popover": self.manifest["action"]["popover"],
+                "background": self.manifest["background_url"],
             }
         )
         page.goto(f"{OWLBEAR}/room/room-1?{query}")
@@ -151,7 +154,7 @@ class Room:
 
 
 def popover(page: Any) -> Any:
-    return page.frame_locator("iframe")
+    return page.frame_locator("iframe#popover")
 
 
 def paste(page: Any, link: str) -> None:
@@ -254,7 +257,7 @@ def room_of(browser: Any, server: ServerProcess) -> Iterator[Callable[..., Room]
 
     def make(table: Table, people: dict[str, str]) -> Room:
         tokens = [token_item(pid, name) for pid, name in people.items()]
-        room = Room(browser, f"{server.url}/owlbear/popover.html", tokens)
+        room = Room(browser, f"{server.url}/owlbear/manifest.json", tokens)
         room.secrets.append(table.gm)
         made.append(room)
         return room
@@ -316,9 +319,9 @@ def test_the_tokens_follow_a_four_color_page(
     room.until(lambda: room.tokens()["peter"]["place"] == 1, "the trade on the map")
     follows(room, table)
     # The popover follows the room's theme.
-    assert gm.frame_locator("iframe").locator("html[data-mode=dark]").count() == 1
+    assert popover(gm).locator("html[data-mode=dark]").count() == 1
     gm.evaluate("window.host.setTheme('LIGHT')")
-    gm.frame_locator("iframe").locator("html[data-mode=light]").wait_for(state="attached")
+    popover(gm).locator("html[data-mode=light]").wait_for(state="attached")
     # The GM's one next action, pressed in the popover, is the console's: the next Panel.
     before = table.view(table.gm)["seq"]
     popover(gm).locator("#next button.primary").first.click()
@@ -493,8 +496,6 @@ def test_the_demo_installs_in_owlbear_and_drives_its_tokens(browser: Any, tmp_pa
         console = re.search(r"GM console: +(\S+)", said)
         player = re.search(r"Spider-Man's player page: (\S+)", said)
         assert installed and console and player, said
-        status, manifest = call(installed.group(1))
-        assert status == 200, manifest
         address = urlsplit(console.group(1))
         table_id = address.path.rsplit("/", 1)[1]
         base = f"{address.scheme}://{address.netloc}"
@@ -504,7 +505,7 @@ def test_the_demo_installs_in_owlbear_and_drives_its_tokens(browser: Any, tmp_pa
         _, seen = call(table.url, token=table.gm)
         heroes = [m for m in seen["view"]["members"] if m["kind"] == "hero"]
         tokens = [token_item(m["id"], m["name"]) for m in heroes]
-        room = Room(browser, manifest["action"]["popover"], tokens)
+        room = Room(browser, installed.group(1), tokens)
         room.secrets.append(table.gm)
         _, pages = seated(room, table, {"peter": player.group(1)})
         follows(room, table)

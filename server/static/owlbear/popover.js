@@ -1,51 +1,23 @@
 // The Owlbear Rodeo extension's popover. It follows one Seize table with the link this browser
 // was given: the GM sees the GM's view and the one next action, a player their own characters
-// and what they may do now. The GM's link is kept in this browser's storage only, never in the
-// room or the scene, which every player can read; the room holds only the table's address.
-// Owlbear keeps the popover loaded while the room is open, so the elected GM's client also
-// writes the public order onto the linked tokens here, and turns the GM's hiding of a token
-// into Seize's hidden participant.
+// and what they may do now. The link is kept in this browser only (kept.js), never in the room
+// or the scene, which every player can read; the room holds only the table's address. The map
+// is the background page's (background.js); the popover links the tokens the GM chose there.
 
-import OBR, { buildShape } from "@owlbear-rodeo/sdk";
+import OBR from "@owlbear-rodeo/sdk";
 import { awareness, d10, declare, reactions } from "/static/shared/awareness.js";
 import { Table, h } from "/static/shared/client.js";
 import { button, card, keeping, report } from "/static/shared/forms.js";
 import { declaring, diceFor, rcs } from "/static/shared/index-cards.js";
 import { fourColor } from "/static/shared/panels.js";
-import {
-  KEY, MARKER, TABLE, TURN, elected, parseLink, participantOf, participants, places, says,
-  visibilityCommands, wanted,
-} from "/static/owlbear/map.js";
+import { hear, remember, remembered, tell } from "/static/owlbear/kept.js";
+import { TABLE, TURN, parseLink } from "/static/owlbear/map.js";
 
 const GAMES = { "four-color": fourColor, "megatraveller-rcs": rcs, awareness };
 const root = document.getElementById("seize");
 const ctx = { names: {}, table: null, view: null };
-const seen = new Map(); // each linked token's last visibility, to see the GM hide or show it
 let role = "PLAYER";
-let writer = false; // this client is the GM's client elected to write the map
 let choosing = null; // the tokens the GM is linking, from the context menu
-
-const stored = () => `seize-owlbear:${OBR.room.id}`;
-let kept = null; // where a browser denies this frame its storage, the link lasts the session
-
-/** This browser's storage for the popover's own origin, or null where it is denied. */
-function storage() {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
-
-const remember = (link) => {
-  kept = link;
-  storage()?.setItem(stored(), JSON.stringify(link));
-};
-const forget = () => {
-  kept = null;
-  storage()?.removeItem(stored());
-};
-const remembered = () => kept ?? JSON.parse(storage()?.getItem(stored()) ?? "null");
 
 /** Owlbear's theme as the popover's colours. */
 function paint(theme) {
@@ -76,7 +48,7 @@ async function linking(problem) {
       report(`That link is for the Seize at ${found.server}: install the extension from there.`);
       return;
     }
-    remember(found);
+    remember(OBR.room.id, found);
     report("");
     follow(found);
   };
@@ -97,7 +69,7 @@ function follow(link) {
       await OBR.room.setMetadata({ [TABLE]: { server: link.server, table: link.table } });
     }
   }, () => {
-    forget();
+    remember(OBR.room.id, null);
     linking("That link no longer opens the table: paste a new one.");
   });
 }
@@ -110,7 +82,6 @@ function shown(view) {
     h("h1", {}, ctx.table.name ?? "Seize"),
     h("p", { class: "meta", "data-stage": "" }, `${game.title} · ${game.stage(view)}`),
     ...(role === "GM" ? gmView(view, game) : playerView(view))));
-  if (role === "GM") mapped().catch(() => {});
 }
 
 /** The GM's: the one next action, who is at the table, and linking tokens. */
@@ -134,6 +105,7 @@ function chooser() {
   const tokens = choosing;
   const link = (participant) => async () => {
     choosing = null;
+    tell({ type: "chosen" });
     await OBR.scene.items.updateItems(tokens.map((token) => token.id), (items) => {
       for (const item of items) {
         if (participant) item.metadata[TURN] = { participant, place: null, acting: false };
@@ -222,105 +194,20 @@ function actingNow(view) {
   return [view.declaring, view.exchange?.act.character];
 }
 
-let writing = Promise.resolve();
-
-/** The elected GM's client brings the map to the table; one write after another. */
-function mapped() {
-  writing = writing.then(writeMap, writeMap);
-  return writing;
-}
-
-async function writeMap() {
-  if (!writer || !ctx.view) return;
-  const answer = await fetch(`${ctx.table.base}/foundry/combat?as=public`,
-                             { headers: ctx.table.headers() });
-  if (!answer.ok) return;
-  const order = places({ turns: (await answer.json()).combatants.map((c) => ({
-    participant: c.flags.seize.participant, placed: c.initiative !== null,
-    current: c.flags.seize.current })) });
-  const items = await OBR.scene.items.getItems();
-  const linked = items.filter((item) => participantOf(item));
-  const want = wanted(linked, order);
-  const table = participants(ctx.view);
-  // Seize may hide a token whose participant it hides; never show what the GM hid.
-  const hide = new Set(linked.filter((item) => item.visible
-    && table.hidden.has(participantOf(item))).map((item) => item.id));
-  const stale = linked.filter((item) => !says(item, want.get(item.id)) || hide.has(item.id));
-  if (stale.length) {
-    await OBR.scene.items.updateItems(stale.map((item) => item.id), (drafts) => {
-      for (const draft of drafts) {
-        draft.metadata[TURN] = want.get(draft.id);
-        if (hide.has(draft.id)) draft.visible = false;
-      }
-    });
-    for (const id of hide) seen.set(id, false);
-  }
-  await mark(items, linked.find((item) => want.get(item.id).acting));
-}
-
-/** One ring on the acting token, and none elsewhere. */
-async function mark(items, acting) {
-  const rings = items.filter((item) => item.metadata[MARKER]);
-  const kept = rings.filter((ring) => acting && ring.attachedTo === acting.id);
-  const gone = rings.filter((ring) => !kept.includes(ring)).map((ring) => ring.id);
-  if (gone.length) await OBR.scene.items.deleteItems(gone);
-  if (!acting || kept.length) return;
-  const ring = buildShape().shapeType("CIRCLE").width(160).height(160)
-    .position(acting.position).attachedTo(acting.id).layer("ATTACHMENT").locked(true)
-    .disableHit(true).fillOpacity(0).strokeColor("#f59e0b").strokeWidth(10).strokeOpacity(1)
-    .name("Seize: acting now").metadata({ [MARKER]: true }).build();
-  await OBR.scene.items.addItems([ring]);
-}
-
-/** The GM's hiding or showing of a linked token in Owlbear, as Seize's commands. They are sent
- * unguarded: hiding someone means the same whatever the table did meanwhile. */
-async function followHiding(items) {
-  if (!writer || !ctx.view) return;
-  for (const command of visibilityCommands(items, seen, participants(ctx.view))) {
-    const answer = await fetch(`${ctx.table.base}/commands`, {
-      method: "POST", body: JSON.stringify(command),
-      headers: { ...ctx.table.headers(), "Idempotency-Key": crypto.randomUUID() },
-    });
-    if (!answer.ok) {
-      report(`Not done in Seize: ${(await answer.json()).message ?? answer.status}.`);
-    }
-  }
-}
-
-async function asGm() {
-  const self = await OBR.player.getConnectionId();
-  const elect = (others) => {
-    writer = elected(self, others);
-    if (writer) mapped().catch(() => {});
-  };
-  elect(await OBR.party.getPlayers());
-  OBR.party.onChange(elect);
-  const watch = async (items) => {
-    await followHiding(items);
-    await mapped();
-  };
-  for (const item of await OBR.scene.items.getItems()) seen.set(item.id, item.visible);
-  OBR.scene.items.onChange((items) => { watch(items).catch(() => {}); });
-  await OBR.contextMenu.create({
-    id: `${KEY}/link`,
-    icons: [{ icon: "/owlbear/icon.svg", label: "Link to Seize…",
-              filter: { roles: ["GM"], every: [{ key: "layer", value: "CHARACTER" }] } }],
-    onClick: (context) => {
-      choosing = context.items.map((item) => ({ id: item.id, name: item.text?.plainText
-                                                || item.name }));
-      if (ctx.view) shown(ctx.view);
-      OBR.action.open();
-    },
-  });
-}
-
 OBR.onReady(async () => {
   const [theme, viewer] = await Promise.all([OBR.theme.getTheme(), OBR.player.getRole()]);
   paint(theme);
   OBR.theme.onChange(paint);
   role = viewer;
-  if (role === "GM") await asGm();
-  const saved = remembered();
+  if (role === "GM") {
+    hear("choose", ({ tokens }) => {
+      choosing = tokens;
+      if (ctx.view) shown(ctx.view);
+      else report("Link this room to its Seize table first: paste your GM link.");
+    });
+    tell({ type: "ready" }); // tokens chosen before the popover was open
+  }
+  const saved = remembered(OBR.room.id);
   if (saved) follow(saved);
   else await linking();
 });

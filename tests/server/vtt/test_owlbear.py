@@ -14,7 +14,12 @@ from server.http.pages import STATIC
 from server.vtt import owlbear
 from tests.server.conftest import Client
 
-OWLBEAR_ROUTES = ["/owlbear/manifest.json", "/owlbear/popover.html", "/owlbear/icon.svg"]
+OWLBEAR_ROUTES = [
+    "/owlbear/manifest.json",
+    "/owlbear/popover.html",
+    "/owlbear/background.html",
+    "/owlbear/icon.svg",
+]
 OTHER_ROUTES = [
     "/console",
     "/api/docs",
@@ -38,7 +43,8 @@ async def test_the_manifest_is_what_owlbear_installs(client: Client) -> None:
     action = manifest["action"]
     assert action["popover"] == f"{base}/owlbear/popover.html"
     assert {"title", "icon", "height", "width"} <= action.keys()
-    for url in (manifest["icon"], action["icon"], action["popover"]):
+    assert manifest["background_url"] == f"{base}/owlbear/background.html"
+    for url in (manifest["icon"], action["icon"], action["popover"], manifest["background_url"]):
         assert (await client.get(url.removeprefix(base))).status == 200
 
 
@@ -87,7 +93,7 @@ async def test_every_other_route_keeps_its_policy(client: Client, path: str) -> 
 async def test_the_import_map_answers_every_import_of_the_sdk(client: Client) -> None:
     """Every module the popover may load resolves: the SDK's extension-less imports of one
     another and its bare imports of its dependencies, each to a file the server serves."""
-    html = await (await client.get("/owlbear/popover.html")).text()
+    html = await (await client.get("/owlbear/background.html")).text()
     found = re.search(r'<script type="importmap">(.*?)</script>', html)
     assert found
     imports = json.loads(found.group(1))["imports"]
