@@ -148,6 +148,9 @@ class Room:
         assert {who for who, _ in self.writes} <= gms, "a player's client wrote to the room"
         for page in self.clients:
             assert page.evaluate("window.host.unknown") == []
+            # Nothing the extension said to Owlbear, in any message, held a token.
+            said = json.dumps(page.evaluate("window.host.calls"))
+            assert not [secret for secret in self.secrets if secret in said]
         self.check_no_secret()
         for page in self.clients:
             page.context.close()
@@ -275,7 +278,8 @@ def seated(room: Room, table: Followed, links: dict[str, str]) -> tuple[Any, dic
     """The GM links the room and every token; each player links with their own link (``links``,
     by participant)."""
     gm = room.join("Editor", "GM", "c1")
-    paste(gm, f"{room.seize}/console/{table.id}#token={table.gm}")
+    gm_link = f"{room.seize}/console/{table.id}#token={table.gm}"
+    paste(gm, gm_link)
     assert room.state["room"]["seize.initiative/table"] == {"server": room.seize, "table": table.id}
     for item in room.state["items"]:
         pid = item["id"].removeprefix("token-")
@@ -286,6 +290,10 @@ def seated(room: Room, table: Followed, links: dict[str, str]) -> tuple[Any, dic
     for n, (pid, link) in enumerate(links.items(), start=2):
         room.secrets.append(link.split("token=")[1])
         pages[pid] = room.join(pid, "PLAYER", f"c{n}")
+        # A player's popover takes a player link only: not the GM's, had it come their way.
+        popover(pages[pid]).locator("input[name=link]").fill(gm_link)
+        popover(pages[pid]).locator("button[type=submit]").click()
+        popover(pages[pid]).locator("#notice:has-text('not a player link')").wait_for()
         paste(pages[pid], link)
     return gm, pages
 
