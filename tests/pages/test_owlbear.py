@@ -22,6 +22,7 @@ from playwright.sync_api import sync_playwright
 from tests.server.process import UNLIMITED, ServerProcess, call
 
 from .conftest import CHROMIUM, FLAGS, Table
+from .test_accessibility import axe, serious  # noqa: F401 (axe: a fixture)
 
 OWLBEAR = "https://www.owlbear.rodeo"
 HOST = (Path(__file__).parent / "owlbear_host.html").read_text(encoding="utf-8")
@@ -377,7 +378,9 @@ def test_the_tokens_follow_an_rcs_round_with_a_seize(
 
 
 def test_the_tokens_follow_an_awareness_round(
-    room_of: Callable[..., Room], server: ServerProcess
+    room_of: Callable[..., Room],
+    server: ServerProcess,
+    axe: str,  # noqa: F811 (the accessibility scan's fixture)
 ) -> None:
     table = Table(server, "awareness")
     people = {"kid": "Kid", "marshal": "Marshal"}
@@ -395,12 +398,14 @@ def test_the_tokens_follow_an_awareness_round(
             }
         )
     room = room_of(table, people)
-    _, pages = seated(room, table, player_links(table, *people))
+    gm, pages = seated(room, table, player_links(table, *people))
     table.send({"type": "roll_initiative", "source": "gm"})
     table.send({"type": "enter_initiative", "character": "kid", "die": 3, "source": "gm"})
     table.send({"type": "enter_initiative", "character": "marshal", "die": 7, "source": "gm"})
     follows(room, table)
     own_only(pages)
+    for page in (gm, *pages.values()):
+        assert serious(page.query_selector("iframe#popover").content_frame(), axe) == []
     # Each player's secret (their QR and Score) is on their own popover only.
     kid = table.view(table.gm)["view"]["characters"]
     marshal_qr = next(c for c in kid if c["id"] == "marshal")["initiative"]["qr"]
