@@ -524,3 +524,13 @@ def test_the_demo_installs_in_owlbear_and_drives_its_tokens(browser: Any, tmp_pa
         follows(room, table)
         own_only(pages)
         room.done()
+
+
+def test_the_stand_in_speaks_only_the_sdks_messages() -> None:
+    """Every message the stand-in host answers, hears or sends is one the vendored SDK's own
+    source names, so the host cannot pass the extension by speaking a protocol of its own."""
+    sdk = Path(__file__).parents[2] / "server/static/vendor/owlbear-rodeo-sdk"
+    source = "".join(path.read_text(encoding="utf-8") for path in sdk.rglob("*.js"))
+    spoken = set(re.findall(r"OBR_[A-Z_]+", HOST))
+    assert len(spoken) > 30
+    assert sorted(name for name in spoken if name not in source) == []
