@@ -341,6 +341,12 @@ def test_the_tokens_follow_a_four_color_page(
     table.send({"type": "next_panel"})
     follows(room, table)
     assert room.tokens()["jessica"]["acting"]
+    # A player who is handed a new link uses it: the popover forgets the old one.
+    popover(pages["peter"]).locator("[data-action=unlink]").click()
+    fresh = player_links(table, "peter")["peter"]
+    room.secrets.append(fresh.split("token=")[1])
+    paste(pages["peter"], fresh)
+    own_only({"peter": pages["peter"]})
 
 
 CREW = {"jena": "Jena", "guard": "Guard"}

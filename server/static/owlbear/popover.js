@@ -62,15 +62,28 @@ async function linking(problem) {
     h("form", { onsubmit: link }, field, h("button", { class: "primary", type: "submit" }, "Link")));
 }
 
+/** Stop following the table, forget the link, and ask for another. */
+function unlink(problem) {
+  ctx.table = null;
+  remember(OBR.room.id, null);
+  linking(problem);
+}
+
 function follow(link) {
-  ctx.table = new Table(link.table, link.token, shown, { guard: true });
-  ctx.table.start().then(async () => {
+  // A table given up on may still speak (its socket closes in its own time): only the one
+  // followed now is drawn.
+  const followed = new Table(link.table, link.token, (view) => {
+    if (ctx.table === followed) shown(view);
+  }, { guard: true, onRevoked: () => {
+    if (ctx.table === followed) unlink("That link was replaced or revoked: paste a new one.");
+  } });
+  ctx.table = followed;
+  followed.start().then(async () => {
     if (role === "GM") {
       await OBR.room.setMetadata({ [TABLE]: { server: link.server, table: link.table } });
     }
   }, () => {
-    remember(OBR.room.id, null);
-    linking("That link no longer opens the table: paste a new one.");
+    if (ctx.table === followed) unlink("That link no longer opens the table: paste a new one.");
   });
 }
 
@@ -81,7 +94,9 @@ function shown(view) {
   keeping(root, () => root.replaceChildren(
     h("h1", {}, ctx.table.name ?? "Seize"),
     h("p", { class: "meta", "data-stage": "" }, `${game.title} · ${game.stage(view)}`),
-    ...(role === "GM" ? gmView(view, game) : playerView(view))));
+    ...(role === "GM" ? gmView(view, game) : playerView(view)),
+    h("button", { type: "button", class: "quiet", "data-action": "unlink",
+                  onclick: () => unlink() }, "Use another link")));
 }
 
 /** The GM's: the one next action, who is at the table, and linking tokens. */
