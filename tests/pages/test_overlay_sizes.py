@@ -32,10 +32,10 @@ FOUR_COLOR_CAST = [
     ("bots", "Doombots", "mob"),
 ]
 RCS_CAST = [
-    ("jena", "Jena Vance", "crew", 0),
-    ("tomas", "Tomas Kell", "crew", 0),
-    ("guard", "Corporate guard", "corp", 0),
-    ("sarge", "Sergeant Okoro", "corp", 0),
+    ("jena", "Jena Vance", "crew"),
+    ("tomas", "Tomas Kell", "crew"),
+    ("guard", "Corporate guard", "corp"),
+    ("sarge", "Sergeant Okoro", "corp"),
 ]
 AWARENESS_CAST = [
     ("kid", "The Kid"),
@@ -151,17 +151,22 @@ def four_color_at_editorial_control(server: ServerProcess) -> tuple[Table, int]:
 
 
 def rcs_after_a_seize(server: ServerProcess) -> tuple[Table, int]:
-    """Tomas holds the token and declares; Sergeant Okoro seizes the initiative from him."""
+    """Tomas has had his turn; the Corporate guard declares, and Sergeant Okoro seizes the
+    initiative from him and declares in turn."""
     table = Table(server, "megatraveller-rcs")
-    for cid, name, side, _ in RCS_CAST:
+    for cid, name, side in RCS_CAST:
         character = {"id": cid, "name": name, "side": side, "dex": 0, "movement": 0}
         table.send({"type": "join", "character": character})
     table.send({"type": "roll_initiative", "source": "gm"})
     for cid, dice in (("tomas", [1, 2]), ("guard", [3, 3]), ("jena", [4, 4]), ("sarge", [6, 6])):
         table.send({"type": "enter_roll", "character": cid, "dice": dice, "source": "gm"})
-    declared = {"what": "dives for cover", "target": "the crates"}
-    table.send({"type": "declare", "character": "tomas", "action": "long", **declared})
-    seq = table.send({"type": "seize", "character": "sarge"})["seq"]
+    declare = {"type": "declare", "action": "long"}
+    table.send({**declare, "character": "tomas", "what": "dives for cover", "target": "—"})
+    table.send({"type": "resolve"})
+    table.send({**declare, "character": "guard", "what": "charges", "target": "Jena Vance"})
+    table.send({"type": "seize", "character": "sarge"})
+    fires = {"what": "fires a burst", "target": "Corporate guard"}
+    seq = table.send({**declare, "character": "sarge", **fires})["seq"]
     return table, seq
 
 
@@ -244,9 +249,7 @@ def frame_name(width: int, height: int) -> str:
 
 def backdrop(page: Any) -> None:
     """A stand-in for the streamer's scene behind the transparent page, for the screenshots."""
-    page.add_style_tag(
-        content="html { background: linear-gradient(160deg, #3d5a80, #293241 60%, #1b1b24); }"
-    )
+    page.add_style_tag(content="html { background: #3d4a5c; }")
 
 
 @pytest.mark.parametrize("framed", SIZES, indirect=True, ids=lambda s: frame_name(*s))
@@ -272,7 +275,7 @@ def test_rcs_after_a_seize(framed: Any, scenes: dict[str, tuple[Table, int]]) ->
     width, height = page.viewport_size["width"], page.viewport_size["height"]
     page.goto(table.overlay_url())
     seq_shown(page, seq)
-    names = [name for _, name, _, _ in RCS_CAST]
+    names = [name for _, name, _ in RCS_CAST]
     measured = measure(page, names, ".index-card", "seize")
     assert_names_readable(measured, names, width)
     assert_inside_the_frame(measured, width, height)
@@ -320,3 +323,74 @@ def test_awareness_mid_round(framed: Any, scenes: dict[str, tuple[Table, int]]) 
     assert "Sniper" not in text
     backdrop(page)
     shoot(page, f"overlay-awareness-{frame_name(width, height)}")
+
+
+LARGE_FOUR_COLOR = [
+    "Invisible Woman", "The Amazing Spider-Man", "Captain Marvel of the Kree", "Doctor Strange",
+    "Ms. Marvel", "Squirrel Girl", "Moon Knight", "Scarlet Witch", "Black Panther", "Iron Fist",
+]  # fmt: skip
+LARGE_POSSE = [
+    "The Kid", "Black Bart", "Sheriff Dawson", "Deputy Jones", "Doc Holliday", "Calamity Jane",
+    "Wild Bill Hickok", "Ike Clanton", "Johnny Ringo", "Sniper on the roof", "Big Nose Kate",
+    "Curly Bill Brocius",
+]  # fmt: skip
+
+
+def test_a_large_table_packs_closer_and_leaves_the_scene_to_the_stream(
+    browser: Any, server: ServerProcess
+) -> None:
+    """Ten heroes, three villains and a mob, dealt; a round of twelve gunfighters, eleven of
+    them declared: on OBS's default source each still fits, names at a readable size, and the
+    table covers no more than half the frame."""
+    four_color = Table(server, "four-color")
+    for n, name in enumerate(LARGE_FOUR_COLOR):
+        four_color.send({"type": "join", "member": {"id": f"h{n}", "name": name, "kind": "hero"}})
+    villains = ["Doctor Doom", "Baron Mordo the Sorcerer", "Kang the Conqueror"]
+    for n, name in enumerate(villains):
+        member = {"id": f"v{n}", "name": name, "kind": "villain"}
+        four_color.send({"type": "join", "member": member})
+    mob = {"id": "mob", "name": "A swarm of Doombots from Latveria", "kind": "mob"}
+    four_color.send({"type": "join", "member": mob})
+    four_color.send({"type": "deal", "source": "gm"})  # by hand: no joker hides a name
+    deck = iter(f"{rank}{suit}" for rank in "AKQJ98765432" for suit in "HDCS")
+    while four_color.view(four_color.gm)["view"]["to_deal"]:
+        four_color.send({"type": "deal_card", "card": next(deck), "source": "gm"})
+    posse = Table(server, "awareness")
+    for n, name in enumerate(LARGE_POSSE):
+        sheet = {"id": f"c{n}", "name": name, "perception": 5, "stealth": 5, "coordination": 5}
+        posse.send({"type": "join", "sheet": sheet})
+    posse.send({"type": "roll_initiative", "source": "gm"})
+    for n in range(len(LARGE_POSSE)):
+        command = {"type": "enter_initiative", "character": f"c{n}", "die": 1 + n % 6}
+        posse.send({**command, "source": "gm"})
+    declared = []
+    for n in range(len(LARGE_POSSE) - 1):
+        who = posse.view(posse.gm)["view"]["declaring"]
+        declared.append(next(name for c, name in enumerate(LARGE_POSSE) if f"c{c}" == who))
+        if n % 2:
+            posse.send({"type": "wait", "character": who, "trigger": "someone moves"})
+        else:
+            act = {
+                "type": "act",
+                "character": who,
+                "what": "draws and fires twice at the nearest outlaw",
+            }
+            posse.send(act)
+            posse.send({"type": "resolve", "outcome": "a miss"})
+    context = browser.new_context(viewport={"width": 800, "height": 600}, reduced_motion="reduce")
+    page = context.new_page()
+    cases = [
+        (four_color, [*LARGE_FOUR_COLOR, *villains, mob["name"]], ".card"),
+        (posse, declared[-3:], ".declared"),  # the latest declarations at least
+    ]
+    for table, names, cards in cases:
+        page.goto(table.overlay_url())
+        seq_shown(page, table.view()["seq"])
+        measured = measure(page, names, cards)
+        assert_names_readable(measured, names, 800)
+        assert_inside_the_frame(measured, 800, 600)
+        covered = page.locator("#overlay").bounding_box()["height"]
+        assert covered <= 300, f"the table covers {covered:.0f} px of the frame's 600"
+    text = page.inner_text("body")
+    assert "declared before" in text  # the earliest gave way, and the stream is told so
+    context.close()

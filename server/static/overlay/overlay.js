@@ -4,6 +4,7 @@
 
 import { declaration } from "/static/shared/awareness.js";
 import { Table, h, tableId } from "/static/shared/client.js";
+import { aimed } from "/static/shared/forms.js";
 
 const params = new URLSearchParams(location.search);
 const root = document.getElementById("overlay");
@@ -22,7 +23,8 @@ let lastMoment = null; // the moment on screen, so a new view of the same moment
 const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
 
 /** A name on one line; where it must be cut short, the whole of it shows on hover. */
-const named = (name, tag = "span", className = "name") => h(tag, { class: className, title: name }, name);
+const named = (name, tag = "span", className = "name") =>
+  h(tag, { class: className, title: name }, name);
 
 /** A moment of its own above the cards (Editorial Control, a seize): it arrives with a flourish
  * once, and stays while it lasts. */
@@ -54,8 +56,9 @@ function fourColor(view) {
   const current = view.current;
   if (current) {
     if (current.editorial_control) {
-      shown.push(moment("editorial", `editorial:${view.page}:${view.panels.length}`, "Editorial Control!",
-                        named(who(current)), " plays a joker, out of turn"));
+      const key = `editorial:${view.page}:${view.panels.length}`;
+      shown.push(moment("editorial", key, "Editorial Control!", named(who(current)),
+                        " plays a joker, out of turn"));
     }
     strip.append(h("div", { class: "panel current" }, card(current.card),
                    named(who(current), "div", "who")));
@@ -104,10 +107,18 @@ function rcs(view) {
           entry.tally ? h("span", { class: "tally" }, " " + "|".repeat(entry.tally)) : null),
         h("div", { class: "marks" },
           entry.tapped && h("span", { class: "tapped-mark" }, "tapped"),
-          entry.marker && h("div", { class: "marker", title: "one Short Action left" }),
+          entry.marker && h("span", { class: "marker", title: "one Short Action left" },
+                            "1 Short left"),
           entry.token && h("div", { class: "token", title: "Taking Turn Token" })))));
   }
   if (!view.line.length) strip.append(h("div", { class: "label" }, "Rolling initiative"));
+  const declared = view.declared;
+  if (declared) {
+    const action = declared.action === "long" ? "a Long Action" : "a Short Action";
+    const target = { ...declared, target: names[declared.target] ?? declared.target };
+    strip.append(h("div", { class: "caption" }, named(nameOf(declared.character)),
+                   ` declares ${action}: ${declared.what}${aimed(target)}`));
+  }
   shown.push(strip);
   return shown;
 }
@@ -146,8 +157,8 @@ function render(view) {
   settle();
 }
 
-/** Awareness: when a long round's declarations would not fit the frame, the earliest give way
- * to a line saying how many came before. */
+/** Awareness: when a long round's declarations would take too much of the frame, the earliest
+ * give way to a line saying how many came before. */
 function renderAwareness(view, renderer) {
   for (let skip = 0; ; skip++) {
     const declarations = view.declarations.slice(skip);
@@ -156,7 +167,7 @@ function renderAwareness(view, renderer) {
       root.querySelector(".declarations").prepend(
         h("div", { class: "declared earlier" }, `… ${skip} declared before`));
     }
-    if (!overflowing() || skip >= view.declarations.length - 1) return;
+    if (!crowding() || skip >= view.declarations.length - 1) return;
   }
 }
 
@@ -180,13 +191,28 @@ function overflowing() {
   return false;
 }
 
-/** Names whole at their size when the table fits the frame; if not, long names are cut short
- * (whole on hover); only a table too large for that is drawn smaller. */
+/** The share of the frame's height the table may cover before it packs closer: the scene
+ * behind it is the show. A moment comes and goes, so it does not count: the table keeps its
+ * layout when one appears. */
+const SHARE = 0.5;
+
+/** Out of the frame, or covering more of the scene than its share. */
+function crowding() {
+  const strips = [...root.querySelectorAll(".strip")];
+  const covered = strips.reduce((sum, strip) => sum + strip.getBoundingClientRect().height, 0);
+  return overflowing() || covered > innerHeight * SHARE;
+}
+
+/** A table that fits keeps its roomy layout. A larger one packs closer (Four Color's cards
+ * become small cards beside the names), then cuts long names short (whole on hover); only a
+ * table too large even for that is drawn smaller than a name's size, rather than cut off. */
 function settle() {
   delete root.dataset.fit;
   root.style.removeProperty("--seize-shrink");
-  if (!overflowing()) return;
-  root.dataset.fit = "tight";
+  if (!crowding()) return;
+  root.dataset.fit = "compact";
+  if (!crowding()) return;
+  root.dataset.fit = "compact tight";
   for (let shrink = 0.95; overflowing() && shrink > 0.3; shrink -= 0.05) {
     root.style.setProperty("--seize-shrink", shrink.toFixed(2));
   }
