@@ -171,7 +171,7 @@ def rcs_after_a_seize(server: ServerProcess) -> tuple[Table, int]:
 
 
 def awareness_mid_round(server: ServerProcess) -> tuple[Table, int]:
-    """The Kid waits (for what, only the GM knows); Black Bart acts; the Sheriff declares."""
+    """The Kid waits (for what, only the GM knows); Black Bart acts, and the Kid pre-empts him."""
     table = Table(server, "awareness")
     for cid, name in AWARENESS_CAST:
         sheet = {"id": cid, "name": name, "perception": 5, "stealth": 5, "coordination": 5}
@@ -180,10 +180,11 @@ def awareness_mid_round(server: ServerProcess) -> tuple[Table, int]:
     for cid, die in (("kid", 1), ("bart", 3), ("sheriff", 5), ("sniper", 9)):
         table.send({"type": "enter_initiative", "character": cid, "die": die, "source": "gm"})
     table.send({"type": "wait", "character": "kid", "trigger": "Bart reaches for his gun"})
-    act = {"type": "act", "character": "bart", "what": "draws and fires at the Sheriff"}
-    table.send(act)
-    table.send({"type": "resolve", "outcome": "misses"})
-    return table, table.view()["seq"]
+    table.send({"type": "act", "character": "bart", "what": "draws and fires at the Sheriff"})
+    preempt = {"type": "react", "character": "kid", "to": "bart", "timing": "before"}
+    # A natural 1 always succeeds (ruling 10): the Kid acts before Bart.
+    seq = table.send({**preempt, "what": "pre-emption", "die": 1, "source": "gm"})["seq"]
+    return table, seq
 
 
 SCENES = {
@@ -314,13 +315,14 @@ def test_awareness_mid_round(framed: Any, scenes: dict[str, tuple[Table, int]]) 
     width, height = page.viewport_size["width"], page.viewport_size["height"]
     page.goto(table.overlay_url())
     seq_shown(page, seq)
-    names = ["The Kid", "Black Bart", "Sheriff Dawson"]  # the Sniper's turn is still to come
-    measured = measure(page, names, ".declared")
+    names = ["The Kid", "Black Bart"]  # the Sheriff's and the Sniper's turns are still to come
+    measured = measure(page, names, ".declared", "pre-empt")
     assert_names_readable(measured, names, width)
     assert_inside_the_frame(measured, width, height)
+    assert_its_own_moment(measured)
     text = page.inner_text("body")
     assert "waits" in text and "reaches for his gun" not in text  # that he waits, never for what
-    assert "Sniper" not in text
+    assert "Sheriff" not in text.replace("fires at the Sheriff", "") and "Sniper" not in text
     backdrop(page)
     shoot(page, f"overlay-awareness-{frame_name(width, height)}")
 

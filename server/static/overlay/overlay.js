@@ -26,7 +26,7 @@ const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
 const named = (name, tag = "span", className = "name") =>
   h(tag, { class: className, title: name }, name);
 
-/** A moment of its own above the cards (Editorial Control, a seize): it arrives with a flourish
+/** A moment of its own above the cards (Editorial Control, a seize, a pre-emption): it arrives with a flourish
  * once, and stays while it lasts. */
 function moment(kind, key, title, ...line) {
   const fresh = key !== lastMoment;
@@ -125,21 +125,44 @@ function rcs(view) {
 
 function awareness(view) {
   const names = Object.fromEntries(view.characters.map((c) => [c.id, c.name]));
+  const nameOf = (id) => names[id] ?? id;
+  const shown = [];
+  const exchange = view.exchange;
+  // A pre-emption that worked is the moment: someone who waited acts before the one acting.
+  const before = exchange?.reactions.filter((r) => r.preempt && r.placed === "before") ?? [];
+  if (before.length) {
+    const key = `preempt:${view.round}:${before.map((r) => `${r.character}>${r.to}`).join(",")}`;
+    shown.push(moment("preempt", key, "Pre-empted!", ...before.map((r, n) => [
+      n ? "; " : "", named(nameOf(r.character)), " acts before ", named(nameOf(r.to))])));
+  }
   const section = h("section", { class: "strip awareness" });
   const column = h("div", { class: "declarations" });
   if (view.declaring) {
-    column.append(h("div", { class: "declaring" }, "Declaring: ",
-                    named(names[view.declaring] ?? view.declaring)));
+    column.append(h("div", { class: "declaring" }, "Declaring: ", named(nameOf(view.declaring))));
   }
   for (const declared of view.declarations) {
-    const who = names[declared.character] ?? declared.character;
+    const who = nameOf(declared.character);
     // What was said, after the name: "acts: …", or only "waits" (never for what: ruling 12).
     const said = declaration(declared, who).slice(who.length);
     column.append(h("div", { class: "declared" }, named(who), said));
   }
+  // The exchange under way: who reacts to whom, and how it fell out.
+  for (const pending of exchange?.pending ?? []) {
+    column.append(h("div", { class: "declared reaction" }, named(nameOf(pending.character)),
+                    " tries to pre-empt ", named(nameOf(pending.to)), ": the d10 is rolled…"));
+  }
+  for (const r of exchange?.reactions ?? []) {
+    const how = r.preempt
+      ? (r.placed === "before" ? " pre-empts " : " tries to pre-empt ")
+      : " reacts to ";
+    const then = r.preempt && r.placed === "after" ? ", and goes just after" : "";
+    column.append(h("div", { class: "declared reaction" }, named(nameOf(r.character)), how,
+                    named(nameOf(r.to)), then));
+  }
   if (!column.childElementCount) column.append(h("div", { class: "label" }, "Tension rises…"));
   section.append(column);
-  return [section];
+  shown.push(section);
+  return shown;
 }
 
 const RENDERERS = { "four-color": fourColor, "megatraveller-rcs": rcs, awareness };
@@ -160,12 +183,16 @@ function render(view) {
 /** Awareness: when a long round's declarations would take too much of the frame, the earliest
  * give way to a line saying how many came before. */
 function renderAwareness(view, renderer) {
+  const shownBefore = lastMoment; // each try draws the same moment: new on every try, or none
   for (let skip = 0; ; skip++) {
+    lastMoment = shownBefore;
     const declarations = view.declarations.slice(skip);
     root.replaceChildren(...renderer({ ...view, declarations }));
     if (skip) {
-      root.querySelector(".declarations").prepend(
-        h("div", { class: "declared earlier" }, `… ${skip} declared before`));
+      const earlier = h("div", { class: "declared earlier" }, `… ${skip} declared before`);
+      const declaring = root.querySelector(".declaring");
+      if (declaring) declaring.after(earlier);
+      else root.querySelector(".declarations").prepend(earlier);
     }
     if (!crowding() || skip >= view.declarations.length - 1) return;
   }
