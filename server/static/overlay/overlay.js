@@ -26,8 +26,8 @@ const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
 const named = (name, tag = "span", className = "name") =>
   h(tag, { class: className, title: name }, name);
 
-/** A moment of its own above the cards (Editorial Control, a seize, a pre-emption): it arrives with a flourish
- * once, and stays while it lasts. */
+/** A moment of its own above the cards (Editorial Control, a seize, a pre-emption): it arrives
+ * with a flourish once, and stays while it lasts. */
 function moment(kind, key, title, ...line) {
   const fresh = key !== lastMoment;
   lastMoment = key;
