@@ -120,31 +120,48 @@ function next(v, ctx) {
   };
 }
 
-/** A waiting character's reactions: to whom, and just before (a pre-emption) or just after. */
+/** Everyone ``id`` may react to now, with what they do, the latest first (what just happened is
+ * what a waiter most often answers): each reaction whose place is known, then the one acting
+ * (ruling 11: a pre-emption may itself be pre-empted, to any depth). */
+export function reactable(x, id, who) {
+  return [...x.reactions.map((r) => ({ to: r.character,
+    doing: `${r.preempt ? "pre-empts" : "goes just after"} ${who[r.to]}` })).reverse(),
+  { to: x.act.character, doing: `acts: ${x.act.what}` }].filter(({ to }) => to !== id);
+}
+
+/** A waiting character's reactions, one line for each one they may react to: pre-empt them
+ * (the engine rolls, or with the d10 typed beside the button, or the tray rolls) or go just
+ * after them. The line to the one acting names its controls after the waiter alone; a line to a
+ * reaction adds whom it answers. */
 export function reactions(v, ctx, id) {
   const x = v.exchange;
   const who = ctx.names;
-  const targets = [x.act.character, ...x.reactions.map((r) => r.character)]
-    .filter((t) => t !== id && !x.pending.some((p) => p.character === t));
-  const to = select("To", targets.map((t) => [t, who[t]]), { keep: `to-${id}` });
-  const base = () => ({ type: "react", character: id, to: to.value, what: "reaction" });
-  const die = input("d10", { keep: `react-die-${id}`, type: "number", min: 1, required: true,
-                             placeholder: "d10",
-                             max: v.options.die_sides, inputmode: "numeric", class: "die",
-                             name: "die" });
-  return [
-    targets.length > 1 ? labelled("Reacts to", to) : null,
-    button(ctx.table, "Pre-empt, roll for me", () => ({ ...base(), timing: "before",
-      what: "pre-emption" }),
-           { name: `preempt-${id}`, names: who }),
-    inline("Pre-empt with this d10", [die], () => run(ctx.table, { ...base(), timing: "before",
-      what: "pre-emption", die: Number(die.value), source: "gm" }, who),
-    { name: `preempt-die-${id}` }),
-    button(ctx.table, "Pre-empt, the tray rolls", () => ({ ...base(), timing: "before",
-      what: "pre-emption", source: "device" }), { name: `preempt-tray-${id}`, names: who }),
-    button(ctx.table, "Just after", () => ({ ...base(), timing: "after" }),
-           { name: `after-${id}`, names: who }),
-  ];
+  const targets = reactable(x, id, who);
+  return targets.map(({ to, doing }) => {
+    const suffix = to === x.act.character ? "" : `-${to}`;
+    const base = { type: "react", character: id, to, what: "reaction" };
+    const before = { ...base, timing: "before", what: "pre-emption" };
+    const die = input("d10 rolled at the table (empty: the engine rolls)", {
+      keep: `react-die-${id}${suffix}`, type: "number", min: 1, placeholder: "d10",
+      max: v.options.die_sides, inputmode: "numeric", class: "die", name: "die" });
+    const preempt = inline(`Pre-empt ${who[to]}`, [die], () => run(ctx.table, die.value
+      ? { ...before, die: Number(die.value), source: "gm" } : before, who),
+    { name: `preempt-${id}${suffix}` });
+    // The button says which die it sends: the one typed, or the engine's.
+    const said = () => {
+      preempt.querySelector("button").textContent = die.value
+        ? `Pre-empt ${who[to]} with a ${die.value}` : `Pre-empt ${who[to]}`;
+    };
+    die.addEventListener("input", said);
+    queueMicrotask(said);  // a d10 kept from before the redraw is put back after this returns
+    return h("div", { class: "react", "data-to": to },
+      targets.length > 1 ? h("p", { class: "to" }, `${who[to]} ${doing}`) : null,
+      preempt,
+      button(ctx.table, `Pre-empt ${who[to]}: the tray rolls`, { ...before, source: "device" },
+             { name: `preempt-tray-${id}${suffix}`, names: who }),
+      button(ctx.table, `Just after ${who[to]}`, { ...base, timing: "after" },
+             { name: `after-${id}${suffix}`, names: who }));
+  });
 }
 
 /** Awareness state and position, set between rounds. */
