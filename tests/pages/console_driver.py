@@ -138,6 +138,18 @@ class Console:
         """The table's events, as the GM may see them, oldest first."""
         return [entry["event"] for entry in self.gm_get("/events?after=0")["events"]]
 
+    # MegaTraveller RCS.
+
+    def roll_2d6_at_the_table(self, dice: dict[str, str]) -> None:
+        """A round rolled at the table: each character's two dice ("35" is a 3 and a 5) typed
+        as the console asks for them, by name."""
+        self.tap("[data-action=await-rolls]")
+        for name, (first, second) in dice.items():
+            assert self.prompt == f"Waiting for {possessive(name)} 2D6 from the tray (or type it)"
+            self.type("#next input[name=die1]", first)
+            self.type("#next input[name=die2]", second)
+            self.press()
+
     # The awareness one-pager.
 
     def roll_at_the_table(self, dice: dict[str, int]) -> None:
