@@ -63,9 +63,7 @@ def console(request: pytest.FixtureRequest, browser: Any, server: ServerProcess)
     context = browser.new_context(viewport=SIZES[request.param], has_touch=True)
     context.set_default_timeout(10_000)
     page = context.new_page()
-    driver = Console(page, server.url)
-    driver.size = request.param  # type: ignore[attr-defined]
-    yield driver
+    yield Console(page, server.url)
     context.close()
 
 

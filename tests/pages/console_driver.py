@@ -59,6 +59,11 @@ class Console:
         self.page.wait_for_function(f"Number(document.body.dataset.seq) === {seq} && {DRAWN}")
 
     @property
+    def size(self) -> str:
+        """The kind of screen: "phone" below 600 CSS px wide, else "tablet"."""
+        return "phone" if self.page.viewport_size["width"] < 600 else "tablet"
+
+    @property
     def seq(self) -> int:
         return int(self.page.evaluate("Number(document.body.dataset.seq ?? 0)"))
 
@@ -144,10 +149,10 @@ class Console:
         """A round rolled at the table: each character's two dice ("35" is a 3 and a 5) typed
         as the console asks for them, by name."""
         self.tap("[data-action=await-rolls]")
-        for name, (first, second) in dice.items():
+        for name, both in dice.items():
             assert self.prompt == f"Waiting for {possessive(name)} 2D6 from the tray (or type it)"
-            self.type("#next input[name=die1]", first)
-            self.type("#next input[name=die2]", second)
+            self.type("#next input[name=die1]", both[0])
+            self.type("#next input[name=die2]", both[1])
             self.press()
 
     # The awareness one-pager.

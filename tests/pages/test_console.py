@@ -76,7 +76,7 @@ def test_four_color_three_pages(console: Console, server: ServerProcess) -> None
     assert console.primary == "Next Panel: Nightingale, 4♦"
     fit_for_touch(console, ["nightingale", "spider-man", "doom", "thugs"])
     console.page.evaluate("window.scrollTo(0, 0)")
-    shoot(console.page, f"console-four-color-{console.size}")  # type: ignore[attr-defined]
+    shoot(console.page, f"console-four-color-{console.size}")
     console.press()
     assert console.prompt == "Every Panel of page 1 is played"
     for page in (2, 3):
@@ -122,7 +122,7 @@ def test_rcs_three_rounds_with_a_seize_chain(console: Console, server: ServerPro
     console.press()
     assert console.primary == "Resolve: Boss fires"
     console.page.evaluate("window.scrollTo(0, 0)")
-    shoot(console.page, f"console-rcs-{console.size}")  # type: ignore[attr-defined]
+    shoot(console.page, f"console-rcs-{console.size}")
     console.key("Enter")
     assert console.doing("Boss") == "Tapped"
     assert console.doing("Boss") == "Tapped"
@@ -184,7 +184,7 @@ def test_awareness_three_rounds_with_a_typed_preemption(
     assert "Resolves in order: Kid → Marshal" in console.visible_text()
     assert console.current == "Kid" and console.primary == "Resolve Kid's pre-emption"
     console.page.evaluate("window.scrollTo(0, 0)")
-    shoot(console.page, f"console-awareness-{console.size}")  # type: ignore[attr-defined]
+    shoot(console.page, f"console-awareness-{console.size}")
     console.press()
     assert console.prompt == "Marshal was pre-empted: could Marshal's draws still happen?"
     console.press()

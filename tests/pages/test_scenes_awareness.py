@@ -84,7 +84,7 @@ def test_the_shootout_with_a_dastardly_sniper(console: Console) -> None:
     assert "Kid pre-empts Marshal" in sniper.inner_text()
     fit_for_touch(console)
     console.page.evaluate("window.scrollTo(0, 0)")
-    shoot(console.page, f"scene-sniper-{console.size}")  # type: ignore[attr-defined]
+    shoot(console.page, f"scene-sniper-{console.size}")
     console.preempt("Sniper", "Kid", 9)
     assert console.doing("Sniper") == "Pre-empts Kid: goes just before (d10 9 against 9)"
     assert "Resolves in order: Sniper → Kid → Marshal" in console.visible_text()
