@@ -182,7 +182,7 @@ def test_awareness_three_rounds_with_a_typed_preemption(
     console.tap("[data-action=preempt-kid]")
     assert console.doing("Kid") == "Pre-empts Marshal: goes just before (d10 4 against 7)"
     assert "Resolves in order: Kid → Marshal" in console.visible_text()
-    assert console.current == "Kid" and console.primary == "Resolve Kid's pre-emption"
+    assert console.current == "Kid" and console.primary == "Resolve Kid's pre-emption of Marshal"
     console.page.evaluate("window.scrollTo(0, 0)")
     shoot(console.page, f"console-awareness-{console.size}")
     console.press()

@@ -36,10 +36,23 @@ export function declaration(d, name) {
   return d.what ? `${name} waits for: ${d.what}` : `${name} waits`;
 }
 
-/** What the next one in the exchange does: the act, or a reaction to it. */
-function deed(exchange, id) {
+/** What the next one in the exchange does: the act, or a reaction to someone, said with whom
+ * it answers ("pre-emption of Black Bart"). */
+function deed(exchange, id, who) {
   if (exchange.act.character === id) return exchange.act.what;
-  return exchange.reactions.find((r) => r.character === id)?.what ?? "action";
+  const r = exchange.reactions.find((x) => x.character === id);
+  if (!r) return "action";
+  return `${r.what} ${r.preempt ? "of" : "to"} ${who[r.to]}`;
+}
+
+/** The order an exchange resolves in, those already resolved ticked off: shown with the step,
+ * where the GM is looking, once someone has reacted. */
+function sequence(x, who) {
+  if (!x.sequence || !x.reactions.length) return null;
+  const done = new Set(x.resolved.map((r) => r.character));
+  return h("p", { class: "sequence", "data-sequence": "" }, "Resolves in order: ",
+    x.sequence.map((id, n) => [n ? " → " : "", done.has(id)
+      ? h("s", { "aria-label": `${who[id]}, done` }, who[id]) : who[id]]).flat());
 }
 
 export function declare(v, ctx, id) {
@@ -95,10 +108,11 @@ function next(v, ctx) {
     const may = reactors.length ? `. ${listed(reactors)} may react first` : "";
     if (x.next_preempted) {
       return {
-        prompt: `${who[id]} was pre-empted: could ${possessive(who[id])} ${deed(x, id)} `
+        prompt: `${who[id]} was pre-empted: could ${possessive(who[id])} ${deed(x, id, who)} `
           + "still happen?",
         controls: [
-          button(table, `It happens: resolve ${possessive(who[id])} ${deed(x, id)}`,
+          sequence(x, who),
+          button(table, `It happens: resolve ${possessive(who[id])} ${deed(x, id, who)}`,
                  { type: "resolve" }, { primary: true, name: "resolve", names: who }),
           button(table, "It could not happen", { type: "resolve", performed: false },
                  { name: "not-performed", names: who })],
@@ -106,8 +120,9 @@ function next(v, ctx) {
     }
     return {
       prompt: `${who[x.act.character]} acts: ${x.act.what}${may}`,
-      controls: [button(table, `Resolve ${possessive(who[id])} ${deed(x, id)}`, { type: "resolve" },
-                        { primary: true, name: "resolve", names: who })],
+      controls: [sequence(x, who),
+        button(table, `Resolve ${possessive(who[id])} ${deed(x, id, who)}`, { type: "resolve" },
+               { primary: true, name: "resolve", names: who })],
     };
   }
   const id = v.declaring;
@@ -235,8 +250,6 @@ function roster(v, ctx) {
 function aside(v, ctx) {
   const who = ctx.names;
   return [
-    v.exchange?.sequence ? h("p", { "data-sequence": "" }, "Resolves in order: ",
-      v.exchange.sequence.map((id) => who[id]).join(" → ")) : null,
     v.upcoming?.length ? h("p", { class: "muted" }, "Still to declare (only you see this): ",
       v.upcoming.map((id) => who[id]).join(", ")) : null,
     v.declarations.length ? h("ol", { class: "declared" }, v.declarations.map((d) => h("li", {},
