@@ -104,6 +104,17 @@ def test_the_tactics_pool(console: Console) -> None:
     fit_for_touch(console)
 
 
+def the_guard_cuts_in(console: Console, what: str) -> None:
+    """The Guard, having cut in between Jena's Short Actions, takes his turn; the token comes
+    back to Jena, her card marked: one Short Action left."""
+    assert console.current == "Guard"
+    assert console.doing("Jena") == "One Short Action left"
+    declare(console, what)
+    console.press()
+    assert console.current == "Jena"
+    assert console.prompt == "Jena holds the token: declare an action (one Short Action left)"
+
+
 def test_a_short_action_cut_off_by_a_seize(console: Console) -> None:
     """Jena takes one Short Action; as she declares her second, the Guard seizes. Her second
     declaration lapses and her card carries a marker: when the token comes back she has one
@@ -115,12 +126,7 @@ def test_a_short_action_cut_off_by_a_seize(console: Console) -> None:
     declare(console, "fires at the Guard")
     assert console.prompt.endswith("Guard may seize the initiative first")
     console.tap("[data-action=seize-guard]")
-    assert console.current == "Guard"
-    assert console.doing("Jena") == "One Short Action left"
-    declare(console, "fires at Jena")
-    console.press()
-    assert console.current == "Jena"
-    assert console.prompt == "Jena holds the token: declare an action (one Short Action left)"
+    the_guard_cuts_in(console, "fires at Jena")
     action = console.page.locator("#next select[aria-label=Action] option")
     assert action.all_inner_texts() == ["Short Action"]
     declare(console, "fires at the Guard")
@@ -138,12 +144,7 @@ def test_a_ruled_interrupt_between_two_short_actions(console: Console) -> None:
     assert console.page.locator("[data-action=seize-guard]").count() == 0  # no window
     console.row("Guard").get_by_text("More…").click()
     console.tap("[data-action=interrupt-guard]")
-    assert console.current == "Guard"
-    assert console.doing("Jena") == "One Short Action left"
-    declare(console, "fires at Jena as she crosses")
-    console.press()
-    assert console.current == "Jena"
-    assert console.prompt == "Jena holds the token: declare an action (one Short Action left)"
+    the_guard_cuts_in(console, "fires at Jena as she crosses")
     declare(console, "fires back", short=True)
     console.press()
     assert console.primary == "Roll initiative for round 2"
