@@ -149,3 +149,26 @@ def test_the_hostage_standoff_with_a_counter_sniper(
     order = console.resolve_exchange(taken_out=["Police sniper"])
     assert order == ["Accomplice", "Police sniper", "Taker"]
     assert performed(console) == {"Accomplice": True, "Police sniper": False, "Taker": True}
+
+
+def test_a_waiter_who_panics_this_round_reacts_all_out(console: Console) -> None:
+    """The Kid waits in round one; in round two he rolls QR 8 (panic) but still waits, his
+    declaration not yet come round, when the Marshal draws. He may react, all-out only
+    (ruling 6): his row says so and offers the two all-out modes."""
+    console.create("awareness")
+    console.add("Kid")
+    console.add("Marshal")
+    console.roll_at_the_table({"Kid": 1, "Marshal": 5})
+    console.declare("Kid", "the Marshal draws", wait=True)
+    console.declare("Marshal", "the Kid draws", wait=True)
+    console.roll_at_the_table({"Kid": 8, "Marshal": 2})
+    console.declare("Marshal", "draws")
+    kid = console.row("Kid")
+    assert "Panicked (QR 8): reacts all-out" in kid.inner_text()
+    mode = kid.get_by_role("combobox", name="Panicked (QR 8): reacts all-out")
+    assert mode.locator("option").all_inner_texts() == ["all-out offensive", "all-out defensive"]
+    mode.select_option("all_out_defensive")
+    console.preempt("Kid", "Marshal", 1)  # a natural 1 always succeeds
+    (reacted,) = [e for e in console.events() if e["type"] == "reacted"]
+    assert (reacted["mode"], reacted["placed"]) == ("all_out_defensive", "before")
+    assert console.page.inner_text("#notice") == ""  # the mode went in: nothing said lost

@@ -152,15 +152,23 @@ export function reactions(v, ctx, id) {
   const x = v.exchange;
   const who = ctx.names;
   const targets = reactable(x, id, who);
-  return targets.map(({ to, doing }) => {
+  // Still waiting from last round, but panicked in this one's roll (ruling 6): all-out only.
+  const c = v.characters.find((x) => x.id === id);
+  const panicked = panics(v, c) && `Panicked (QR ${c.initiative.qr}): reacts all-out`;
+  const mode = panicked ? select(panicked, MODES.slice(1), { keep: `react-mode-${id}` }) : null;
+  const lines = targets.map(({ to, doing }) => {
     const suffix = to === x.act.character ? "" : `-${to}`;
-    const base = { type: "react", character: id, to, what: "reaction" };
-    const before = { ...base, timing: "before", what: "pre-emption" };
+    const base = () => {
+      if (mode) mode.dataset.sent = mode.value;  // it went in with the reaction: not lost
+      return { type: "react", character: id, to, what: "reaction",
+               ...(mode ? { mode: mode.value } : {}) };
+    };
+    const before = () => ({ ...base(), timing: "before", what: "pre-emption" });
     const die = input("d10 rolled at the table (empty: the engine rolls)", {
       keep: `react-die-${id}${suffix}`, type: "number", min: 1, placeholder: "d10",
       max: v.options.die_sides, inputmode: "numeric", class: "die", name: "die" });
     const preempt = inline(`Pre-empt ${who[to]}`, [die], () => run(ctx.table, die.value
-      ? { ...before, die: Number(die.value), source: "gm" } : before, who),
+      ? { ...before(), die: Number(die.value), source: "gm" } : before(), who),
     { name: `preempt-${id}${suffix}` });
     // The button says which die it sends: the one typed, or the engine's.
     const said = () => {
@@ -172,11 +180,13 @@ export function reactions(v, ctx, id) {
     return h("div", { class: "react", "data-to": to },
       targets.length > 1 ? h("p", { class: "to" }, `${who[to]} ${doing}`) : null,
       preempt,
-      button(ctx.table, `Pre-empt ${who[to]}: the tray rolls`, { ...before, source: "device" },
+      button(ctx.table, `Pre-empt ${who[to]}: the tray rolls`,
+             () => ({ ...before(), source: "device" }),
              { name: `preempt-tray-${id}${suffix}`, names: who }),
-      button(ctx.table, `Just after ${who[to]}`, { ...base, timing: "after" },
+      button(ctx.table, `Just after ${who[to]}`, () => ({ ...base(), timing: "after" }),
              { name: `after-${id}${suffix}`, names: who }));
   });
+  return mode ? [h("div", { class: "react" }, labelled(panicked, mode)), ...lines] : lines;
 }
 
 /** Awareness state and position, set between rounds. */
