@@ -13,6 +13,14 @@ import { awareness } from "/static/shared/awareness.js";
 import { rcs } from "/static/shared/index-cards.js";
 import { fourColor } from "/static/shared/panels.js";
 
+/** The steps every system shares, as an undo names them: hiding and revealing someone. */
+function shared(e, who) {
+  const name = who[e.participant] ?? "someone";
+  if (e.type === "hidden") return `hiding ${name}`;
+  if (e.type === "revealed") return `revealing ${name}`;
+  return null;
+}
+
 const SYSTEMS = { "four-color": fourColor, "megatraveller-rcs": rcs, awareness };
 const root = document.getElementById("console");
 const stored = (id) => JSON.parse(localStorage.getItem(`seize:${id}`) ?? "{}");
@@ -151,14 +159,22 @@ async function consolePage(id) {
                           `${possessive(row.name)} player page`,
                           (shown) => qr.set(row.id, { ...shown, for: row.id })) }, "Phone link");
     const shown = qr.get(row.id);
-    return h("li", { class: ["row", row.current && "current", row.out && "out"]
-                       .filter(Boolean).join(" "),
+    const hidden = (view.hidden ?? []).includes(row.id);
+    // Hidden from players and the stream until it acts or is revealed (the shared rulings).
+    const hiding = h("button", { type: "button", class: "quiet",
+      "data-action": `${hidden ? "reveal" : "hide"}-${row.id}`,
+      "aria-label": `${hidden ? "Reveal" : "Hide"} ${row.name}`,
+      onclick: () => run(ctx.table, { type: hidden ? "reveal" : "hide", participant: row.id },
+                         ctx.names) }, hidden ? "Reveal" : "Hide");
+    return h("li", { class: ["row", row.current && "current", row.out && "out",
+                             hidden && "hidden"].filter(Boolean).join(" "),
                      "data-id": row.id, "aria-current": row.current ? "true" : undefined },
       h("div", { class: "who" }, h("strong", {}, row.name),
-        row.kind ? h("span", { class: "kind" }, row.kind) : null),
+        row.kind ? h("span", { class: "kind" }, row.kind) : null,
+        hidden ? h("span", { class: "kind", "data-hidden": "" }, "hidden from players") : null),
       h("div", { class: "facts" }, row.facts),
       h("div", { class: "doing", "data-doing": "" }, row.doing ?? ""),
-      h("div", { class: "actions" }, row.actions ?? [], phone),
+      h("div", { class: "actions" }, row.actions ?? [], hiding, phone),
       shown ? handoff(shown, () => { qr.delete(row.id); draw(); }) : null);
   }
 
@@ -170,7 +186,7 @@ async function consolePage(id) {
       next.querySelector("[data-prompt]").textContent = step.prompt;
       next.querySelector(".controls").replaceChildren(...(step.controls ?? []).filter(Boolean));
       const last = standing.last();
-      const taken = last && system.describe(last, ctx.names);
+      const taken = last && (shared(last, ctx.names) ?? system.describe(last, ctx.names));
       next.querySelector(".undo").replaceChildren(taken
         ? h("button", { type: "button", class: "quiet", "data-action": "undo",
             onclick: async () => {

@@ -164,10 +164,15 @@ export const labelled = (text, field) => h("label", { class: "field" }, h("span"
 export function joining(ctx, fields, build) {
   const name = input("Name", { placeholder: "Name", required: true, name: "name",
                                autocomplete: "off" });
-  return inline("Add", [labelled("Name", name), ...fields], async () => {
+  // An ambusher joins hidden from players and the stream (the shared rulings).
+  const hidden = h("input", { type: "checkbox", name: "hidden" });
+  const hide = h("label", { class: "field check" }, hidden, h("span", {}, "Hidden"));
+  return inline("Add", [labelled("Name", name), ...fields, hide], async () => {
     const id = newId(name.value, Object.keys(ctx.names));
-    if (await run(ctx.table, build(name.value.trim(), id), ctx.names)) {
+    const join = build(name.value.trim(), id);
+    if (await run(ctx.table, hidden.checked ? { ...join, hidden: true } : join, ctx.names)) {
       name.value = "";
+      hidden.checked = false;
       name.focus();
     }
   }, { name: "join" });
