@@ -50,7 +50,8 @@ test("each participant's first place in the public order, and who acts", () => {
 });
 
 test("only a change of a linked token's visibility seen here is a command", () => {
-  const table = participants({ characters: [{ id: "jena" }, { id: "guard", hidden: true }] });
+  const table = participants({ characters: [{ id: "jena" }, { id: "guard" }],
+                               hidden: ["guard"] });
   const seen = new Map();
   const first = [token("j", "jena", { visible: false }), token("g", "guard")];
   // First sight: the GM's earlier choices stand, whatever they are.

@@ -454,8 +454,7 @@ def test_of_two_gms_only_one_writes(room_of: Callable[..., Room], server: Server
 
 def guard_hidden(table: Table) -> bool:
     """Whether the GM's view marks the Guard hidden."""
-    characters = table.view(table.gm)["view"]["characters"]
-    return any(c["id"] == "guard" and c.get("hidden") for c in characters)
+    return "guard" in table.view(table.gm)["view"]["hidden"]
 
 
 def test_a_token_hidden_in_owlbear_is_a_hidden_participant(

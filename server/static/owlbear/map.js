@@ -94,14 +94,14 @@ export function participantOf(item) {
 }
 
 /**
- * The participants a GM view marks hidden, and every participant it has.
+ * The participants a GM view lists as hidden, and every participant it has.
  * @param {Record<string, unknown>} view
  */
 export function participants(view) {
-  const all = /** @type {{id: string, hidden?: boolean}[]} */ (
+  const all = /** @type {{id: string}[]} */ (
     [view.members, view.characters].find(Array.isArray) ?? []);
   return { present: new Set(all.map((p) => p.id)),
-           hidden: new Set(all.filter((p) => p.hidden === true).map((p) => p.id)) };
+           hidden: new Set(/** @type {string[]} */ (view.hidden ?? [])) };
 }
 
 /**
