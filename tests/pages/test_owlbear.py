@@ -502,6 +502,13 @@ def test_a_token_hidden_in_owlbear_is_a_hidden_participant(
     table.send({"type": "reveal", "participant": "guard"})
     follows(room, table)
     assert not token()["visible"]  # the GM hid it on the map: only they show it again
+    # The Guard, revealed, rolls and takes the token after Jena: their token stays hidden, and so
+    # does the ring on it, which would show players where they stand.
+    table.send({"type": "enter_roll", "character": "guard", "dice": [6, 6], "source": "gm"})
+    table.send({"type": "end_turn", "character": "jena"})
+    follows(room, table)
+    assert room.ring_on() == "token-guard"
+    assert not [i for i in room.state["items"] if MARKER in i["metadata"] and i["visible"]]
 
 
 def test_the_demo_installs_in_owlbear_and_drives_its_tokens(browser: Any, tmp_path: Path) -> None:

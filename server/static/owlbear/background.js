@@ -76,15 +76,18 @@ async function writeMap() {
   await mark(items, linked.find((item) => want.get(item.id).acting));
 }
 
-/** One ring on the acting token, and none elsewhere. */
+/** One ring on the acting token, and none elsewhere; on a token the GM hid (one Seize revealed
+ * as it acted), a ring only the GM sees, so that it gives away no place on the map. */
 async function mark(items, acting) {
   const rings = items.filter((item) => item.metadata[MARKER]);
-  const kept = rings.filter((ring) => acting && ring.attachedTo === acting.id);
+  const kept = rings.filter((ring) => acting && ring.attachedTo === acting.id
+                                       && ring.visible === acting.visible);
   const gone = rings.filter((ring) => !kept.includes(ring)).map((ring) => ring.id);
   if (gone.length) await OBR.scene.items.deleteItems(gone);
   if (!acting || kept.length) return;
   const ring = buildShape().shapeType("CIRCLE").width(160).height(160)
     .position(acting.position).attachedTo(acting.id).layer("ATTACHMENT").locked(true)
+    .visible(acting.visible)
     .disableHit(true).fillOpacity(0).strokeColor("#f59e0b").strokeWidth(10).strokeOpacity(1)
     .name("Seize: acting now").metadata({ [MARKER]: true }).build();
   await OBR.scene.items.addItems([ring]);
