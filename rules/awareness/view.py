@@ -165,7 +165,9 @@ def _exchange(sit: Situation, viewer: Viewer, sees_order: bool) -> ExchangeView 
     return ExchangeView(
         act=hiding.unstamped(exchange.act),
         reactions=reactions,
-        pending=tuple(hiding.unstamped(p) for p in exchange.pending if seen(p.character)),
+        pending=tuple(
+            hiding.unstamped(p) for p in exchange.pending if seen(p.character) and seen(p.to)
+        ),
         resolved=tuple(hiding.unstamped(r) for r in exchange.resolved if seen(r.character)),
         sequence=tuple(c for c in sit.sequence() if seen(c)) if sees_order else None,
         next=shown,

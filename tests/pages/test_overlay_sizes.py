@@ -248,6 +248,23 @@ def frame_name(width: int, height: int) -> str:
     return f"{width}x{height}"
 
 
+def framed_scene(
+    page: Any, scene: tuple[Table, int], names: list[str], cards: str, moment: str
+) -> tuple[dict[str, Any], str]:
+    """The overlay of a scene in a frame, checked as every size must be: its names readable,
+    nothing outside the frame, the moment apart from the cards. Answers what was measured and
+    the frame's name."""
+    table, seq = scene
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    page.goto(table.overlay_url())
+    seq_shown(page, seq)
+    measured = measure(page, names, cards, moment)
+    assert_names_readable(measured, names, width)
+    assert_inside_the_frame(measured, width, height)
+    assert_its_own_moment(measured)
+    return measured, frame_name(width, height)
+
+
 def backdrop(page: Any) -> None:
     """A stand-in for the streamer's scene behind the transparent page, for the screenshots."""
     page.add_style_tag(content="html { background: #3d4a5c; }")
@@ -255,32 +272,17 @@ def backdrop(page: Any) -> None:
 
 @pytest.mark.parametrize("framed", SIZES, indirect=True, ids=lambda s: frame_name(*s))
 def test_four_color_at_editorial_control(framed: Any, scenes: dict[str, tuple[Table, int]]) -> None:
-    table, seq = scenes["four-color"]
-    page = framed
-    width, height = page.viewport_size["width"], page.viewport_size["height"]
-    page.goto(table.overlay_url())
-    seq_shown(page, seq)
     names = [name for _, name, _ in FOUR_COLOR_CAST]
-    measured = measure(page, names, ".card", "Editorial Control")
-    assert_names_readable(measured, names, width)
-    assert_inside_the_frame(measured, width, height)
-    assert_its_own_moment(measured)
-    backdrop(page)
-    shoot(page, f"overlay-four-color-{frame_name(width, height)}")
+    _, frame = framed_scene(framed, scenes["four-color"], names, ".card", "Editorial Control")
+    backdrop(framed)
+    shoot(framed, f"overlay-four-color-{frame}")
 
 
 @pytest.mark.parametrize("framed", SIZES, indirect=True, ids=lambda s: frame_name(*s))
 def test_rcs_after_a_seize(framed: Any, scenes: dict[str, tuple[Table, int]]) -> None:
-    table, seq = scenes["rcs"]
     page = framed
-    width, height = page.viewport_size["width"], page.viewport_size["height"]
-    page.goto(table.overlay_url())
-    seq_shown(page, seq)
     names = [name for _, name, _ in RCS_CAST]
-    measured = measure(page, names, ".index-card", "seize")
-    assert_names_readable(measured, names, width)
-    assert_inside_the_frame(measured, width, height)
-    assert_its_own_moment(measured)
+    measured, frame = framed_scene(page, scenes["rcs"], names, ".index-card", "seize")
     # The token lies on the seizer's card alone, well inside it, touching no other card.
     [token] = measured["tokens"]
 
@@ -305,26 +307,19 @@ def test_rcs_after_a_seize(framed: Any, scenes: dict[str, tuple[Table, int]]) ->
     holder = page.locator(".index-card:has(.token)").get_attribute("data-id")
     assert holder == "sarge"
     backdrop(page)
-    shoot(page, f"overlay-rcs-{frame_name(width, height)}")
+    shoot(page, f"overlay-rcs-{frame}")
 
 
 @pytest.mark.parametrize("framed", SIZES, indirect=True, ids=lambda s: frame_name(*s))
 def test_awareness_mid_round(framed: Any, scenes: dict[str, tuple[Table, int]]) -> None:
-    table, seq = scenes["awareness"]
     page = framed
-    width, height = page.viewport_size["width"], page.viewport_size["height"]
-    page.goto(table.overlay_url())
-    seq_shown(page, seq)
     names = ["The Kid", "Black Bart"]  # the Sheriff's and the Sniper's turns are still to come
-    measured = measure(page, names, ".declared", "pre-empt")
-    assert_names_readable(measured, names, width)
-    assert_inside_the_frame(measured, width, height)
-    assert_its_own_moment(measured)
+    _, frame = framed_scene(page, scenes["awareness"], names, ".declared", "pre-empt")
     text = page.inner_text("body")
     assert "waits" in text and "reaches for his gun" not in text  # that he waits, never for what
     assert "Sheriff" not in text.replace("fires at the Sheriff", "") and "Sniper" not in text
     backdrop(page)
-    shoot(page, f"overlay-awareness-{frame_name(width, height)}")
+    shoot(page, f"overlay-awareness-{frame}")
 
 
 LARGE_FOUR_COLOR = [
