@@ -8,6 +8,7 @@ who may seize right now, so each can offer the button to those players only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -81,16 +82,56 @@ def view(enc: Encounter, viewer: Viewer) -> EncounterView:
         round=enc.round,
         characters=tuple(c for c in enc.characters if seen(c.id)),
         out=tuple(sorted(c for c in enc.out if seen(c))),
-        line=tuple(_card(enc, cid) for cid in (*enc.tapped, *enc.line) if seen(cid)),
+        line=_line(enc, seen),
         token=enc.holder if seen(enc.holder) else None,
         declared=pending if pending is None or seen(pending.character) else None,
         may_seize=tuple(c for c in enc.seizers() if seen(c)),
-        pools=enc.pools,
+        pools=_pools(enc, seen),
         awaiting=tuple(
             a.model_copy(update={"who": tuple(c for c in a.who if seen(c))}) for a in _awaiting(enc)
         ),
         hidden=hiding.shown_hidden(viewer, enc.hidden),
     )
+
+
+def _line(enc: Encounter, seen: Callable[[str | None], bool]) -> tuple[CardView, ...]:
+    cards = (*enc.tapped, *enc.line)
+    shown = tuple(_card(enc, cid) for cid in cards if seen(cid))
+    return shown if len(shown) == len(cards) else _tallied(shown)
+
+
+def _tallied(line: tuple[CardView, ...]) -> tuple[CardView, ...]:
+    """The tallies among the cards shown: a tie with a hidden card is no tie to one who cannot
+    see it, and the marks of those still tied count from one again."""
+    ties: dict[int, list[CardView]] = {}
+    for card in line:
+        if card.tally:
+            ties.setdefault(card.initiative, []).append(card)
+    renumbered = {
+        card.character: n if len(tied) > 1 else 0
+        for tied in ties.values()
+        for n, card in enumerate(sorted(tied, key=lambda c: c.tally), start=1)
+    }
+    return tuple(
+        card.model_copy(update={"tally": renumbered[card.character]})
+        if card.character in renumbered and renumbered[card.character] != card.tally
+        else card
+        for card in line
+    )
+
+
+def _pools(enc: Encounter, seen: Callable[[str | None], bool]) -> dict[str, int]:
+    """The sides' pools as the viewer may know them: a pool the referee did not set is its
+    side's best Tactics, so what a hidden character's skill added is left out."""
+    pools = dict(enc.pools)
+    for side, points in enc.pools.items():
+        if side in enc.referee_pools:
+            continue
+        on_side = [c for c in enc.characters if c.side == side]
+        best = max((c.tactics for c in on_side), default=0)
+        best_seen = max((c.tactics for c in on_side if seen(c.id)), default=0)
+        pools[side] = max(0, points - (best - best_seen))
+    return pools
 
 
 def _card(enc: Encounter, character: str) -> CardView:

@@ -24,7 +24,8 @@ from rules.cards import parse_card
 from rules.errors import RoleError, RuleError
 from rules.four_color.commands import AssignCard, Deal, DealCard, NextPanel, OfferTrade
 from rules.hiding import Hide, Reveal, Revealed, scrubbed
-from rules.megatraveller_rcs.commands import Declare, Seize
+from rules.megatraveller_rcs.commands import Character, Declare, Seize
+from rules.megatraveller_rcs.commands import Join as RcsJoin
 from rules.megatraveller_rcs.commands import Resolve as Done
 from rules.randomness import Source
 from rules.roles import GM, OVERLAY, Viewer, player
@@ -228,3 +229,23 @@ def test_a_player_naming_someone_hidden_learns_what_naming_no_one_teaches(
         another.field,
         another.message,
     )
+
+
+def test_a_tie_or_a_pool_gives_no_hidden_rcs_character_away() -> None:
+    """Ties are marked on the cards, and a pool is its side's best Tactics: neither may count
+    one the viewer cannot see."""
+    table = encounter(("jena", "crew", 0), ("guard", "corp", 1))
+    table.execute(
+        RcsJoin(
+            character=Character(id="boss", name="Boss", side="corp", dex=0, movement=0, tactics=3),
+            hidden=True,
+        ),
+        GM,
+    )
+    roll_rcs(table, {"jena": (1, 1), "guard": (4, 4), "boss": (4, 2)})
+    gm, overlay = table.view(GM), table.view(OVERLAY)
+    assert {c.character: c.tally for c in gm.line} == {"jena": 0, "guard": 1, "boss": 2}  # type: ignore[attr-defined]
+    assert {c.character: c.tally for c in overlay.line} == {"jena": 0, "guard": 0}  # type: ignore[attr-defined]
+    assert gm.pools["corp"] == 3 and overlay.pools["corp"] == 1  # type: ignore[attr-defined]
+    table.execute(Reveal(participant="boss"), GM)
+    assert table.view(OVERLAY).pools["corp"] == 3  # type: ignore[attr-defined]

@@ -13,6 +13,19 @@ import { awareness } from "/static/shared/awareness.js";
 import { rcs } from "/static/shared/index-cards.js";
 import { fourColor } from "/static/shared/panels.js";
 
+/**
+ * A die or card the step asks for is typed at once from a keyboard: the cursor waits in its
+ * field (unless it is in another field already), so "4 Enter 3 Enter" enters two dice. Not on
+ * a touch screen, where a focused field would raise the keyboard over the table.
+ */
+function typedAtOnce(step) {
+  const field = step.querySelector("input[name=die], input[name=die1], input[name=card]");
+  const typing = document.activeElement?.matches?.("input, select, textarea");
+  if (field && !typing && matchMedia("(pointer: fine)").matches) {
+    field.focus({ preventScroll: true });
+  }
+}
+
 /** The steps every system shares, as an undo names them: hiding and revealing someone. */
 function shared(e, who) {
   const name = who[e.participant] ?? "someone";
@@ -49,11 +62,11 @@ function startPage() {
     location.assign(`/console/${body.id}#token=${encodeURIComponent(body.gm_token)}`);
   });
   const ran = runHere();
-  root.replaceChildren(section("New table", create),
+  root.replaceChildren(...[section("New table", create),
     ran.length ? section("Tables you have run here", h("ul", { class: "tables" },
       ran.map(({ id, name }) => h("li", {}, h("a", { href: `/console/${encodeURIComponent(id)}`,
                                                  "data-table": id }, name ?? id))))) : null,
-    h("p", { id: "notice", role: "status" }));
+    h("p", { id: "notice", role: "status" })].filter(Boolean));
 }
 
 /** The tables this browser holds a GM token for, newest first: its own record, never the
@@ -163,9 +176,9 @@ async function consolePage(id) {
     // Hidden from players and the stream until it acts or is revealed (the shared rulings).
     const hiding = h("button", { type: "button", class: "quiet",
       "data-action": `${hidden ? "reveal" : "hide"}-${row.id}`,
-      "aria-label": `${hidden ? "Reveal" : "Hide"} ${row.name}`,
+      "aria-label": `${hidden ? "Reveal to players" : "Hide from players"}: ${row.name}`,
       onclick: () => run(ctx.table, { type: hidden ? "reveal" : "hide", participant: row.id },
-                         ctx.names) }, hidden ? "Reveal" : "Hide");
+                         ctx.names) }, hidden ? "Reveal to players" : "Hide from players");
     return h("li", { class: ["row", row.current && "current", row.out && "out",
                              hidden && "hidden"].filter(Boolean).join(" "),
                      "data-id": row.id, "aria-current": row.current ? "true" : undefined },
@@ -196,6 +209,7 @@ async function consolePage(id) {
             } }, `↶ Undo ${taken}`)
         : h("span", { class: "muted" }, "Nothing to undo yet"));
     });
+    typedAtOnce(next);
     keeping(roster, () => {
       const rows = system.roster(view, ctx);
       roster.querySelector(".roster").replaceChildren(...(rows.length ? rows.map(rowOf)
