@@ -92,7 +92,7 @@ _D6 = {1: (-64, 0, 0), 2: (0, 0, 64), 3: (0, 64, 0), 4: (0, -64, 0), 5: (0, 0, -
 _D20_LOW = ((-64, 0, -22), (42, -42, 42), (0, 22, -64), (0, 22, 64), (-42, -42, 42),
             (22, 64, 0), (-42, -42, -42), (64, 0, -22), (-22, 64, 0), (42, -42, -42))  # fmt: skip
 _D20 = {
-    **{number: v for number, v in enumerate(_D20_LOW, 1)},
+    **dict(enumerate(_D20_LOW, 1)),
     **{21 - number: (-v[0], -v[1], -v[2]) for number, v in enumerate(_D20_LOW, 1)},
 }
 _D10_OF_D20 = (8, 2, 6, 1, 4, 3, 9, 0, 7, 5)
@@ -122,6 +122,11 @@ def face(xyz: tuple[int, int, int], shell: Shell) -> int:
 
 def sides(shell: Shell) -> int:
     return {Shell.D6: 6, Shell.D20: 20, Shell.D10: 10, Shell.D10X: 100}[shell]
+
+
+def numbers(shell: Shell) -> list[int]:
+    """The numbers a die in ``shell`` can show."""
+    return list(range(10, 101, 10)) if shell is Shell.D10X else list(range(1, sides(shell) + 1))
 
 
 def vector(number: int, shell: Shell) -> tuple[int, int, int]:
