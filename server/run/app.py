@@ -12,6 +12,7 @@ from pathlib import Path
 from aiohttp import WSCloseCode, web
 
 from server import vtt
+from server.devices import dice
 from server.devices import reports as devices
 from server.errors import StoreUnavailableError, internal, unavailable
 from server.http import api, following, handoff, openapi, pages
@@ -129,6 +130,7 @@ ROUTES = [
     *dialects.ROUTES,
     *vtt.ROUTES,
     *devices.ROUTES,
+    *dice.ROUTES,
     *handoff.ROUTES,
     *openapi.ROUTES,
     *pages.ROUTES,
