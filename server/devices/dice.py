@@ -66,7 +66,7 @@ def changed(current: dict[str, Any], change: Any, owners: set[str]) -> dict[str,
             continue
         fields = _object(entry, f"dice.{die}")
         owner, name = fields.get("owner"), fields.get("name", die)
-        if owner not in owners:
+        if not isinstance(owner, str) or owner not in owners:
             raise RegistryError(f"dice.{die}.owner", f"{owner!r} is no character of this table")
         if not isinstance(name, str) or not 0 < len(name) <= 40:
             raise RegistryError(f"dice.{die}.name", "a name of 1 to 40 characters")
@@ -75,7 +75,9 @@ def changed(current: dict[str, Any], change: Any, owners: set[str]) -> dict[str,
         raise RegistryError("dice", f"a table registers at most {MAX_DICE} dice")
     if "claims" in change:
         claims = change["claims"]
-        if not isinstance(claims, list) or not all(one in owners for one in claims):
+        if not isinstance(claims, list) or not all(
+            isinstance(one, str) and one in owners for one in claims
+        ):
             raise RegistryError("claims", "a list of the table's characters (or gm)")
         after["claims"] = list(dict.fromkeys(claims))
     if "window" in change:

@@ -65,7 +65,9 @@ async def test_dice_are_registered_to_characters_or_the_gm_and_kept(client: Clie
         ({"dice": {"pixels-1": {"owner": "jena", "name": ""}}}, "dice.pixels-1.name"),
         ({"dice": {"pixels-1": "jena"}}, "dice.pixels-1"),
         ({"dice": {f"pixels-{n}": {"owner": "gm"} for n in range(MAX_DICE + 1)}}, "dice"),
-        ({"claims": ["nobody"]}, "claims"), ({"window": 9}, "window"),
+        ({"claims": ["nobody"]}, "claims"), ({"claims": [{}]}, "claims"),
+        ({"dice": {"pixels-1": {"owner": ["jena"]}}}, "dice.pixels-1.owner"),
+        ({"window": 9}, "window"),
         ({"window": True}, "window"), ({"blink": "yes"}, "blink"),
     ],
 )  # fmt: skip
