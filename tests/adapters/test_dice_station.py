@@ -4,6 +4,7 @@ simulated one) → the station → a real server on loopback, with the table's d
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -177,3 +178,44 @@ async def test_a_claim_registers_the_die_that_rolls_next_and_the_limit_is_told(
         registered = (await register(client, table, {}))["dice"]
         assert registered == {die_id(first): {"owner": "guard", "name": first.name}}
         assert station.status.rolls == 0 and "Die" in station.status.notices[-1]
+
+
+async def test_seize_sim_dice_rolls_on_a_key_into_a_table(client: Client) -> None:
+    table = await rcs_awaiting_rolls(client)
+    await register(client, table, {"claims": ["jena"]})
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server", "sim", "dice", "--server", str(client.make_url("")),
+        "--table", table["id"], "--token", table["gm_token"], "--pixels", "1", "--godice", "1",
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        assert (await process.stdout.readline()).startswith(b"dice: 1 Pixel 1, 2 GoDice_")
+
+        async def station() -> dict[str, Any]:
+            answer = await client.get(
+                f"/api/tables/{table['id']}/devices", headers=bearer(table["gm_token"])
+            )
+            report: dict[str, Any] = (await answer.json())["devices"].get("dice-station", {})
+            return report
+
+        while [d["connected"] for d in (await station()).get("dice", [])] != [True, True]:
+            await asyncio.sleep(0.05)
+        process.stdin.write(b"1\n")  # the Pixel: the first roll claims it for jena
+        while (await registry_of(client, table))["dice"] == {}:
+            await asyncio.sleep(0.05)
+        assert list((await registry_of(client, table))["dice"].values()) == [
+            {"owner": "jena", "name": "Pixel 1"}
+        ]
+        process.stdin.write(b"q\n")
+        assert await asyncio.wait_for(process.wait(), 30) == 0
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+async def registry_of(client: Client, table: dict[str, Any]) -> dict[str, Any]:
+    answer = await client.get(f"/api/tables/{table['id']}/dice", headers=bearer(table["gm_token"]))
+    body: dict[str, Any] = await answer.json()
+    return body
