@@ -230,20 +230,27 @@ class DiceStation:
             self.book = await self.registry.load()
         for job in (self._route(), self._watch(), self._reporter()):
             self._start(job)
-        await scanner.start()
+        try:
+            await scanner.start()
+        except (BleakError, OSError) as error:  # no adapter, no BlueZ: say so, in one line
+            await self._close()
+            raise ConnectionError(f"bluetooth: {error}") from None
         try:
             await stop.wait()
         finally:
             await scanner.stop()
-            for task in self._tasks:
-                task.cancel()
-            await asyncio.gather(*self._tasks, return_exceptions=True)
-            for die in self.dice.values():
-                if die.client is not None:
-                    with contextlib.suppress(BleakError, OSError):
-                        await die.client.disconnect()
-            await self.registry.close()
-            await self.link.close()
+            await self._close()
+
+    async def _close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for die in self.dice.values():
+            if die.client is not None:
+                with contextlib.suppress(BleakError, OSError):
+                    await die.client.disconnect()
+        await self.registry.close()
+        await self.link.close()
 
     def _start(self, job: Any) -> None:
         task = asyncio.create_task(job)
@@ -409,7 +416,7 @@ class DiceStation:
         except (aiohttp.ClientError, OSError) as error:
             self.status.notice(f"{die.name} not registered: {unanswered(error)}")
         else:
-            who = names(await self.link.view()).get(owner, "The GM")
+            who = names(await self.link.view()).get(owner, "the GM")
             self.status.notice(f"{die.name} is {who}'s die")
         self._report()
 
@@ -451,7 +458,7 @@ class DiceStation:
         del self.batches[owner]
         dice = [die for die, _, _ in batch.dice]
         try:
-            status, answer = await self.link.send(ask.command_for(faces))
+            status, answer = await self.link.send(ask.command_for(faces, dice))
         except (aiohttp.ClientError, OSError) as error:
             self.status.notice(f"{who}'s roll lost: {unanswered(error)}")
         else:

@@ -74,12 +74,12 @@ class Ask:
     sides: int
     count: int
 
-    def command_for(self, faces: Sequence[int]) -> dict[str, Any]:
-        if self.command == "enter_roll":
-            return {"type": self.command, "character": self.character, "dice": list(faces),
-                    "source": "device"}  # fmt: skip
-        return {"type": self.command, "character": self.character, "die": faces[0],
-                "source": "device"}  # fmt: skip
+    def command_for(self, faces: Sequence[int], dice: Sequence[str] = ()) -> dict[str, Any]:
+        """The command entering ``faces``, rolled by the smart dice ``dice`` if any."""
+        rolled = {"dice": list(faces)} if self.command == "enter_roll" else {"die": faces[0]}
+        ids = {"dice_ids": list(dice)} if dice else {}
+        return {"type": self.command, "character": self.character, **rolled,
+                "source": "device", **ids}  # fmt: skip
 
 
 def asked(view: View, may: Callable[[str], bool] = lambda _: True) -> Ask | None:

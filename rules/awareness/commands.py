@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.participants import Participant, ParticipantId
-from rules.randomness import Seed, Source
+from rules.randomness import DieIds, Seed, Source
 from rules.table import Undo
 
 
@@ -94,6 +94,7 @@ class EnterInitiative(_Command):
     score: int | None = None
     source: Source = Source.DEVICE
     seed: Seed | None = None
+    dice_ids: DieIds = ()
 
 
 class Act(_Command):
@@ -141,6 +142,7 @@ class EnterPreemption(_Command):
     die: int | None = None
     source: Source = Source.DEVICE
     seed: Seed | None = None
+    dice_ids: DieIds = ()
 
 
 class Resolve(_Command):

@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
         return asyncio.run(_adapter(args))
     except KeyboardInterrupt:
         return 130
-    except (DeckError, ValueError) as wrong:
+    except (DeckError, ValueError, ConnectionError) as wrong:
         print(f"seize: {wrong}", file=sys.stderr)
         return 2
 
@@ -265,6 +265,8 @@ def adapter(
 def dice_station(args: argparse.Namespace, **backends: Any) -> Adapter:
     """A die station feeding the table named by ``args`` over the network; ``backends`` may
     replace bleak's radio (the simulated dice)."""
+    if importlib.util.find_spec("bleak") is None:
+        raise ValueError("the dice station needs bleak: pip install 'seize[dice]'")
     from adapters.dice import DiceStation, TableRegistry  # noqa: PLC0415
     from adapters.link import TableLink  # noqa: PLC0415
 

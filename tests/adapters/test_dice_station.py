@@ -56,6 +56,14 @@ async def view(client: Client, table: dict[str, Any]) -> dict[str, Any]:
     return body
 
 
+async def events(client: Client, table: dict[str, Any]) -> list[dict[str, Any]]:
+    answer = await client.get(
+        f"/api/tables/{table['id']}/events?after=0", headers=bearer(table["gm_token"])
+    )
+    body: dict[str, Any] = await answer.json()
+    return [entry["event"] for entry in body["events"] if entry["event"] is not None]
+
+
 def die_id(die: SimulatedPixel) -> str:
     return f"pixels-{die.identity.pixel_id:08x}"
 
@@ -87,6 +95,10 @@ async def test_each_players_dice_roll_onto_their_own_2d6(client: Client) -> None
         assert last["dice"] == [die_id(d) for d in jena]  # the dice that made the roll
         dealt = cards(await view(client, table))
         assert sorted(dealt["guard"]) == [2, 6] and sorted(dealt["jena"]) == [3, 5]
+        entered = {e["roll"]["character"]: e["dice_ids"] for e in await events(client, table)
+                   if e["type"] == "roll_entered"}  # fmt: skip
+        assert entered == {"guard": [die_id(guard_pixel), "godice-B0C7B0"][::-1],
+                           "jena": [die_id(d) for d in jena]}  # fmt: skip
         report = (await (await client.get(
             f"/api/tables/{table['id']}/devices", headers=bearer(table["gm_token"])
         )).json())["devices"]["dice-station"]  # fmt: skip
@@ -114,6 +126,8 @@ async def test_a_roll_made_while_the_die_was_away_is_not_lost(client: Client) ->
         assert station.status.rolls == 1  # told by the advert and by IAmADie: one roll
         jena = next(c for c in (await view(client, table))["characters"] if c["id"] == "jena")
         assert jena["initiative"]["die"] == 10  # the d10's "0"
+        (entered,) = [e for e in await events(client, table) if e["type"] == "initiative_entered"]
+        assert entered["dice_ids"] == [die_id(die)]
 
 
 async def test_a_roll_nobody_asked_for_is_shown_and_never_applied(client: Client) -> None:
