@@ -12,18 +12,27 @@ taps are printed beside the fewest the rules allow, one tap per decision the GM 
 - MegaTraveller RCS, a round of 4 with no seize: the roll, then per turn the declaration and its
   resolution;
 - awareness, a round of 4: the roll, each declaration, each resolution.
+
+Then the scenes the page tests play (tests/pages/test_scenes_*.py), each counted as the GM taps
+it on the console, with the dice the seed gives typed where the console asks: the designer's four
+awareness scenes and an RCS round with a seize of a seize. Their fewest taps is one per step the
+table's log records, joining aside (setup), less the steps a player took on their phone.
 """
 
 from __future__ import annotations
 
+import inspect
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import sync_playwright
 
+from tests.pages import test_scenes_awareness as awareness_scenes
+from tests.pages import test_scenes_rcs as rcs_scenes
 from tests.pages.conftest import CHROMIUM, FLAGS
-from tests.pages.console_driver import TABLET, Console
+from tests.pages.console_driver import PHONE, TABLET, Console
 from tests.server.process import UNLIMITED, ServerProcess
 
 
@@ -81,6 +90,41 @@ PLAYS: dict[str, tuple[Any, str, str]] = {
 }
 
 
+SCENES: dict[str, Callable[..., None]] = {
+    "The Western shootout": awareness_scenes.test_the_western_shootout,
+    "The shootout with a sniper": awareness_scenes.test_the_shootout_with_a_dastardly_sniper,
+    "The Iai duel": awareness_scenes.test_the_iai_duel,
+    "The hostage standoff": awareness_scenes.test_the_hostage_standoff_with_a_counter_sniper,
+    "RCS, a seize of a seize": rcs_scenes.test_a_seize_as_the_token_moves_and_a_seize_of_that_seize,
+}
+
+
+def scene(play: Callable[..., None], browser: Any, server: ServerProcess) -> tuple[int, int, int]:
+    """GM taps, actions resolved, and the fewest taps: one per step in the log that is neither
+    a join nor a player's, from their phone."""
+    contexts = [browser.new_context(viewport=TABLET, has_touch=True)]
+    console = Console(contexts[0].new_page(), server.url)
+    given: dict[str, Any] = {"console": console, "server": server}
+    sent: list[str] = []  # the commands a player's phone sent
+
+    def counted(request: Any) -> None:
+        if request.method == "POST" and request.url.endswith("/commands"):
+            sent.append(request.url)
+
+    if "phone" in inspect.signature(play).parameters:
+        contexts.append(browser.new_context(viewport=PHONE, has_touch=True))
+        given["phone"] = contexts[-1].new_page()
+        given["phone"].on("request", counted)
+    wanted = inspect.signature(play).parameters
+    play(**{name: value for name, value in given.items() if name in wanted})
+    events = console.events()
+    steps = sum(e["type"] != "joined" for e in events)
+    actions = sum(e["type"] in ("resolved", "turn_ended") for e in events)
+    for context in contexts:
+        context.close()
+    return console.taps, actions, steps - len(sent)
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
@@ -93,6 +137,13 @@ def main() -> None:
                 counted = f"{turns} {unit}s"
                 print(f"{title:32} {taps:5}  {counted:16} {taps / turns:8.2f} {minimum:8}  {goal}")
                 context.close()
+            for title, play in SCENES.items():
+                taps, actions, minimum = scene(play, browser, server)
+                counted = f"{actions} actions"
+                print(
+                    f"{title:32} {taps:5}  {counted:16} {taps / actions:8.2f} {minimum:8}  "
+                    "1 per step of the log"
+                )
         browser.close()
 
 

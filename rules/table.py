@@ -16,7 +16,10 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
+from rules import hiding
 from rules.errors import RuleError
+from rules.hiding import Seen
+from rules.participants import Participant
 from rules.roles import Viewer
 
 
@@ -36,8 +39,8 @@ class Undone(BaseModel):
 
 
 S = TypeVar("S")
-C = TypeVar("C")
-E = TypeVar("E")
+C = TypeVar("C", bound=BaseModel)
+E = TypeVar("E", bound=Seen)
 Opts = TypeVar("Opts", bound=BaseModel)
 
 
@@ -60,8 +63,18 @@ class System(Generic[Opts, S, C, E]):
     """What the viewer's role may see of the state."""
     censor: Callable[[E, Viewer, Opts], dict[str, Any] | None]
     """The event as the viewer may see it (as JSON data), or None when none of it may be."""
-    participants: Callable[[S], frozenset[str]]
-    """The ids of everyone at the table: what a player token may be bound to."""
+    roster: Callable[[S], Sequence[Participant]]
+    """Everyone at the table, hidden or not."""
+    hidden: Callable[[S], frozenset[str]]
+    """The ids of those hidden from players and overlays (the shared rulings)."""
+    acting: Callable[[E, S], Iterable[str]]
+    """Who an event shows acting, given the state it leaves: acting reveals the hidden."""
+    others: frozenset[str] = frozenset()
+    """Names a command may give that are no participant's (the Four Color Editor)."""
+
+    def participants(self, state: S) -> frozenset[str]:
+        """The ids of everyone at the table: what a player token may be bound to."""
+        return frozenset(p.id for p in self.roster(state))
 
     def table(
         self, options: Opts | None = None, log: Iterable[E | Undone] = ()
@@ -118,7 +131,17 @@ class Table(Generic[Opts, S, C, E]):
             if not self._standing:
                 raise RuleError("undo", "there is nothing to undo")
             return [Undone(undoes=self._standing[-1] + 1)]
-        return list(self.system.decide(self.state, command, actor))
+        system, state = self.system, self.state
+        hidden = system.hidden(state)
+        hiding.guard(command, actor, hidden, system.participants(state), system.others)
+        try:
+            events = system.decide(state, command, actor)
+        except RuleError as error:
+            scrubbed = hiding.scrubbed(error, actor, hidden, system.roster(state))
+            if scrubbed is error:
+                raise
+            raise scrubbed from None
+        return list(hiding.seen(state, events, system.evolve, system.acting, system.hidden))
 
     def execute(self, command: C | Undo, actor: Viewer) -> list[E | Undone]:
         """Decide a command and apply its events; on refusal nothing changes."""

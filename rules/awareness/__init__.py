@@ -10,10 +10,19 @@ from pydantic import TypeAdapter
 
 from rules.awareness.commands import AnyCommand, Command
 from rules.awareness.decide import decide
-from rules.awareness.events import AnyEvent, Event
+from rules.awareness.events import AnyEvent, Declared, Event, Resolved
 from rules.awareness.situation import AwarenessOptions, Situation, evolve, initial_situation
 from rules.awareness.view import SituationView, censor, view
 from rules.table import System, Table
+
+
+def _acting(event: Event, after: Situation) -> tuple[str, ...]:
+    """An act shows its character acting, and so does any action resolving; a wait does not."""
+    match event:
+        case Declared(kind="act") | Resolved():
+            return (event.character,)
+    return ()
+
 
 AWARENESS: System[AwarenessOptions, Situation, Command, Event] = System(
     name="awareness",
@@ -27,8 +36,11 @@ AWARENESS: System[AwarenessOptions, Situation, Command, Event] = System(
     evolve=evolve,
     view=view,
     censor=censor,
-    participants=lambda state: frozenset(s.id for s in state.sheets),
+    roster=lambda state: state.sheets,
+    hidden=lambda state: state.hidden,
+    acting=_acting,
 )
+
 
 AwarenessTable = Table[AwarenessOptions, Situation, Command, Event]
 

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rules.hiding import HiddenAtJoin, Hide, Reveal
 from rules.participants import Participant, ParticipantId
 from rules.randomness import DieIds, Seed, Source
 from rules.table import Undo
@@ -64,6 +65,7 @@ class Join(_Command):
     sheet: Sheet
     source: Source | None = None
     seed: Seed | None = None
+    hidden: HiddenAtJoin = False
 
 
 class SetAwareness(_Command):
@@ -172,5 +174,7 @@ Command = (
     | EnterPreemption
     | Resolve
     | OverrideInitiative
+    | Hide
+    | Reveal
 )
 AnyCommand = Annotated[Command | Undo, Field(discriminator="type")]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Literal
 
+from rules import hiding
 from rules.awareness.commands import (
     Act,
     Command,
@@ -69,6 +70,9 @@ def decide(sit: Situation, command: Command, actor: Viewer) -> list[Event]:
             return [_resolve(sit, command, actor)]
         case OverrideInitiative():
             return [_override(sit, command, actor)]
+        case hiding.Hide() | hiding.Reveal():
+            present = frozenset(s.id for s in sit.sheets)
+            return [hiding.decide(sit.hidden, present, command, actor)]
 
 
 def _sheet(sit: Situation, character: str, field: str = "character") -> Sheet:
@@ -90,7 +94,7 @@ def _join(sit: Situation, command: Join, actor: Viewer) -> Joined:
             "awareness.1", f"{command.sheet.id!r} is already in the situation", field="sheet.id"
         )
     _position(sit.options, command.sheet.position, "sheet.position")
-    joined = Joined(sheet=command.sheet)
+    joined = Joined(sheet=command.sheet, hidden=command.hidden)
     if sit.phase in (Phase.SETUP, Phase.ROUND_OVER):
         return joined
     source = command.source or sit.source or Source.ENGINE

@@ -7,12 +7,13 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.awareness.commands import Awareness, Mode, Sheet
+from rules.hiding import Hidden, HiddenAtJoin, Revealed, Seen
 from rules.randomness import Source
 from rules.table import Undone
 
 
-class _Event(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class _Event(Seen):
+    pass
 
 
 class Initiative(BaseModel):
@@ -36,6 +37,7 @@ class Joined(_Event):
     result: Initiative | None = None
     rolloff: dict[str, int] | None = None
     source: Source | None = None
+    hidden: HiddenAtJoin = False
 
 
 class AwarenessSet(_Event):
@@ -134,5 +136,7 @@ Event = (
     | Reacted
     | Resolved
     | InitiativeOverridden
+    | Hidden
+    | Revealed
 )
 AnyEvent = Annotated[Event | Undone, Field(discriminator="type")]

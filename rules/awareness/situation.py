@@ -14,6 +14,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rules import hiding
 from rules.awareness.commands import Awareness, Sheet
 from rules.awareness.events import (
     AwarenessSet,
@@ -29,6 +30,7 @@ from rules.awareness.events import (
     Resolved,
     RollsAwaited,
 )
+from rules.hiding import Hidden, Revealed
 from rules.randomness import Source
 from rules.roles import Viewer
 
@@ -120,6 +122,7 @@ class Situation(BaseModel):
     declarations: tuple[Declared, ...] = ()  # this round's, in order
     exchange: Exchange | None = None
     source: Source | None = None  # where this round's dice came from: a latecomer's too
+    hidden: frozenset[str] = frozenset()  # characters hidden from players and overlays
 
     def sheet(self, character: str) -> Sheet | None:
         return next((s for s in self.sheets if s.id == character), None)
@@ -213,7 +216,11 @@ def evolve(sit: Situation, event: Event) -> Situation:
 def _apply(sit: Situation, event: Event) -> Situation:
     match event:
         case Joined():
-            return _latecomer(sit.model_copy(update={"sheets": (*sit.sheets, event.sheet)}), event)
+            hidden = sit.hidden | {event.sheet.id} if event.hidden else sit.hidden
+            joined = sit.model_copy(update={"sheets": (*sit.sheets, event.sheet), "hidden": hidden})
+            return _latecomer(joined, event)
+        case Hidden() | Revealed():
+            return sit.model_copy(update={"hidden": hiding.evolve(sit.hidden, event)})
         case AwarenessSet():
             sheets = tuple(
                 s.model_copy(update={"state": event.state, "position": event.position})

@@ -4,7 +4,9 @@ Nobody but the GM sees another character's QR, Score or rolls; a player sees the
 characters'. A character's sheet, ladder state and position would give their Score away, so
 those are the GM's and the owner's too. Players and overlays see who is declaring now and what
 has been declared, but never the order still to come (unless the table sets ``reveal_order``):
-not the declarations to come, and not the unresolved order of an exchange.
+not the declarations to come, and not the unresolved order of an exchange. A hidden character
+(the shared rulings) is not there at all for them: not its sheet, its declaration, its waiting
+or its reaction, until it acts or its reaction resolves.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from rules import hiding
 from rules.awareness.commands import Mode, Sheet
 from rules.awareness.events import (
     AwarenessSet,
@@ -91,27 +94,33 @@ class SituationView(BaseModel):
     may_react: tuple[str, ...]  # of the viewer's characters
     upcoming: tuple[str, ...] | None  # the declarations to come: the GM's, or reveal_order
     awaiting: tuple[Awaiting, ...]
+    hidden: tuple[str, ...]  # the hidden characters this viewer sees: all for the GM
 
 
 def view(sit: Situation, viewer: Viewer) -> SituationView:
     sees_order = viewer.is_gm or sit.options.reveal_order
+    seen = hiding.seen_by(viewer, sit.hidden)
     return SituationView(
         options=sit.options,
         phase=sit.phase,
         round=sit.round,
-        characters=tuple(_character(sit, s, viewer) for s in sit.sheets),
-        declaring=sit.declaring,
-        declarations=tuple(_declared(sit, d, viewer) for d in sit.declarations),
+        characters=tuple(_character(sit, s, viewer) for s in sit.sheets if seen(s.id)),
+        declaring=sit.declaring if seen(sit.declaring) else None,
+        declarations=tuple(
+            _declared(sit, d, viewer) for d in sit.declarations if seen(d.character)
+        ),
         exchange=_exchange(sit, viewer, sees_order),
         may_react=tuple(s.id for s in sit.sheets if viewer.plays(s.id) and sit.may_react(s.id)),
-        upcoming=sit.upcoming() if sees_order else None,
+        upcoming=tuple(c for c in sit.upcoming() if seen(c)) if sees_order else None,
         awaiting=_awaiting(sit, viewer),
+        hidden=hiding.shown_hidden(viewer, sit.hidden),
     )
 
 
 def _declared(sit: Situation, declared: Declared, viewer: Viewer) -> Declared:
     """A declaration as ``viewer`` may know it: an act as said aloud, a wait without its
     trigger for those who may not know it (ruling 12)."""
+    declared = hiding.unstamped(declared)
     if declared.kind == "act" or sit.options.sees_trigger(viewer, declared.character):
         return declared
     return declared.model_copy(update={"what": ""})
@@ -134,7 +143,8 @@ def _character(sit: Situation, sheet: Sheet, viewer: Viewer) -> CharacterView:
 
 def _exchange(sit: Situation, viewer: Viewer, sees_order: bool) -> ExchangeView | None:
     exchange = sit.exchange
-    if exchange is None:
+    seen = hiding.seen_by(viewer, sit.hidden)
+    if exchange is None or not seen(exchange.act.character):
         return None
     reactions = tuple(
         ReactionView(
@@ -148,16 +158,20 @@ def _exchange(sit: Situation, viewer: Viewer, sees_order: bool) -> ExchangeView 
             target=r.target if viewer.is_gm else None,
         )
         for r in exchange.reactions
+        if seen(r.character) and seen(r.to)
     )
-    following = sit.next_to_resolve()
+    following = sit.next_to_resolve() if sees_order else None
+    shown = following if seen(following) else None
     return ExchangeView(
-        act=exchange.act,
+        act=hiding.unstamped(exchange.act),
         reactions=reactions,
-        pending=exchange.pending,
-        resolved=exchange.resolved,
-        sequence=sit.sequence() if sees_order else None,
-        next=following if sees_order else None,
-        next_preempted=following is not None and sees_order and sit.preempted(following),
+        pending=tuple(
+            hiding.unstamped(p) for p in exchange.pending if seen(p.character) and seen(p.to)
+        ),
+        resolved=tuple(hiding.unstamped(r) for r in exchange.resolved if seen(r.character)),
+        sequence=tuple(c for c in sit.sequence() if seen(c)) if sees_order else None,
+        next=shown,
+        next_preempted=shown is not None and sit.preempted(shown),
     )
 
 
@@ -177,19 +191,44 @@ def _awaiting(sit: Situation, viewer: Viewer) -> tuple[Awaiting, ...]:
 def _declaring_awaits(sit: Situation, viewer: Viewer) -> tuple[Awaiting, ...]:
     if sit.exchange is not None:
         reactors = tuple(s.id for s in sit.sheets if viewer.plays(s.id) and sit.may_react(s.id))
-        dice = tuple(p.character for p in sit.exchange.pending)
+        seen = hiding.seen_by(viewer, sit.hidden)
+        dice = tuple(p.character for p in sit.exchange.pending if seen(p.character))
         reacting = Awaiting(what="react_or_resolve", who=reactors)
         return (Awaiting(what="preemption", who=dice), reacting) if dice else (reacting,)
     declaring = sit.declaring
-    return (Awaiting(what="declare", who=(declaring,) if declaring else ()),)
+    shown = declaring if declaring and hiding.seen_by(viewer, sit.hidden)(declaring) else None
+    return (Awaiting(what="declare", who=(shown,) if shown else ()),)
 
 
 def censor(event: Event, viewer: Viewer, options: AwarenessOptions) -> dict[str, Any] | None:
-    """The event as ``viewer`` may see it: others' initiative, rolls and sheets cut out, and
-    what others wait for (ruling 12)."""
-    data = event.model_dump(mode="json")
-    if viewer.is_gm:
-        return data
+    """The event as ``viewer`` may see it: others' initiative, rolls and sheets cut out, what
+    others wait for (ruling 12), and nothing of a character hidden from them."""
+
+    def censored(event: Event, data: dict[str, Any], hid: frozenset[str]) -> dict[str, Any] | None:
+        return _censored(event, data, viewer, options)
+
+    return hiding.censored(event, viewer, about, censored)
+
+
+def about(event: Event) -> tuple[str | None, ...]:
+    """The characters an event is wholly about: hidden from a viewer, it is none of theirs."""
+    match event:
+        case Joined():
+            return (event.sheet.id,)
+        case InitiativeEntered() | InitiativeOverridden():
+            return (event.result.character,)
+        case AwarenessSet() | Declared() | Resolved():
+            return (event.character,)
+        case PreemptionAwaited() | Reacted():
+            return (event.character, event.to)
+        case hiding.Hidden() | hiding.Revealed():
+            return (event.participant,)
+    return ()
+
+
+def _censored(
+    event: Event, data: dict[str, Any], viewer: Viewer, options: AwarenessOptions
+) -> dict[str, Any] | None:
     match event:
         case Joined():
             data["rolloff"] = None  # the roll-off names who else tied: the GM's alone

@@ -8,12 +8,23 @@ from __future__ import annotations
 
 from pydantic import TypeAdapter
 
-from rules.four_color.commands import AnyCommand, Command
+from rules.four_color.commands import EDITOR, AnyCommand, Command
 from rules.four_color.decide import decide
-from rules.four_color.events import AnyEvent, Event
+from rules.four_color.events import AnyEvent, Event, PanelPlayed, TradeOffered
 from rules.four_color.scene import FourColorOptions, Scene, evolve, initial_scene
 from rules.four_color.view import SceneView, censor, view
 from rules.table import System, Table
+
+
+def _acting(event: Event, after: Scene) -> tuple[str, ...]:
+    """A Panel shows its member acting, and a trade is made in the open."""
+    match event:
+        case PanelPlayed():
+            return tuple(m for m in (event.holder, event.acting) if m and m != EDITOR)
+        case TradeOffered():
+            return (event.hero, event.partner)
+    return ()
+
 
 FOUR_COLOR: System[FourColorOptions, Scene, Command, Event] = System(
     name="four-color",
@@ -27,8 +38,12 @@ FOUR_COLOR: System[FourColorOptions, Scene, Command, Event] = System(
     evolve=evolve,
     view=view,
     censor=censor,
-    participants=lambda state: frozenset(m.id for m in state.members),
+    roster=lambda state: state.members,
+    hidden=lambda state: state.hidden,
+    acting=_acting,
+    others=frozenset({EDITOR}),
 )
+
 
 FourColorTable = Table[FourColorOptions, Scene, Command, Event]
 

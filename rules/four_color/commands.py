@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.cards import Card
+from rules.hiding import HiddenAtJoin, Hide, Reveal
 from rules.participants import Participant, ParticipantId
 from rules.randomness import Seed, Source
 from rules.table import Undo
@@ -49,6 +50,7 @@ class Join(_Command):
     member: Member
     source: Source | None = None
     seed: Seed | None = None
+    hidden: HiddenAtJoin = False
 
 
 class Deal(_Command):
@@ -142,5 +144,7 @@ Command = (
     | DeclineTrade
     | OverrideCard
     | EndScene
+    | Hide
+    | Reveal
 )
 AnyCommand = Annotated[Command | Undo, Field(discriminator="type")]

@@ -7,6 +7,7 @@ touch the Editor's secret cards are the Editor's own.
 
 from __future__ import annotations
 
+from rules import hiding
 from rules.cards import Card
 from rules.errors import RuleError
 from rules.four_color.commands import (
@@ -72,6 +73,9 @@ def decide(scene: Scene, command: Command, actor: Viewer) -> list[Event]:
         case EndScene():
             actor.require_gm("end the scene")
             return [SceneEnded()]
+        case hiding.Hide() | hiding.Reveal():
+            present = frozenset(m.id for m in scene.members)
+            return [hiding.decide(scene.hidden, present, command, actor)]
 
 
 def _join(scene: Scene, command: Join, actor: Viewer) -> Joined:
@@ -93,7 +97,7 @@ def _join(scene: Scene, command: Join, actor: Viewer) -> Joined:
     # The page's source, so a page dealt by hand asks for the latecomer's card by hand too.
     source = command.source or scene.source or Source.ENGINE
     if scene.phase is not Phase.PANELS or source is not Source.ENGINE:
-        return Joined(member=member, source=source)
+        return Joined(member=member, source=source, hidden=command.hidden)
     rng = engine_rng(source, command.seed, "four-color.9")
     heroes = frozenset({member.id} if member.is_hero else ())
     dealt, returned = draw(scene.deck, (member.id,), heroes, rng)
@@ -102,6 +106,7 @@ def _join(scene: Scene, command: Join, actor: Viewer) -> Joined:
         dealt=dealt[0].card,
         returned=tuple(r.card for r in returned),
         source=source,
+        hidden=command.hidden,
     )
 
 

@@ -8,12 +8,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rules.cards import Card
 from rules.four_color.commands import Member
+from rules.hiding import Hidden, HiddenAtJoin, Revealed, Seen
 from rules.randomness import Source
 from rules.table import Undone
 
 
-class _Event(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class _Event(Seen):
+    pass
 
 
 class Dealing(BaseModel):
@@ -30,6 +31,7 @@ class Joined(_Event):
     dealt: Card | None = None
     returned: tuple[Card, ...] = ()
     source: Source | None = None
+    hidden: HiddenAtJoin = False
 
 
 class Dealt(_Event):
@@ -128,5 +130,7 @@ Event = (
     | TradeDeclined
     | CardOverridden
     | SceneEnded
+    | Hidden
+    | Revealed
 )
 AnyEvent = Annotated[Event | Undone, Field(discriminator="type")]

@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from rules import hiding
 from rules.cards import FOUR_COLOR_SUITS, Card, full_deck, rank_key
 from rules.four_color.commands import EDITOR, Member
 from rules.four_color.events import (
@@ -29,6 +30,7 @@ from rules.four_color.events import (
     TradeDeclined,
     TradeOffered,
 )
+from rules.hiding import Hidden, Revealed
 from rules.randomness import Source
 
 FULL_DECK = full_deck()
@@ -106,6 +108,7 @@ class Scene(BaseModel):
     panels: tuple[Panel, ...] = ()
     offers: tuple[Offer, ...] = ()
     offers_made: int = 0
+    hidden: frozenset[str] = frozenset()  # members hidden from players and overlays
 
     def member(self, member_id: str) -> Member | None:
         return next((m for m in self.members if m.id == member_id), None)
@@ -167,6 +170,8 @@ def evolve(scene: Scene, event: Event) -> Scene:
             return _settle(_overridden(scene, event))
         case SceneEnded():
             return scene.model_copy(update={"phase": Phase.ENDED, "offers": ()})
+        case Hidden() | Revealed():
+            return scene.model_copy(update={"hidden": hiding.evolve(scene.hidden, event)})
 
 
 def _ranked_count(deck: tuple[Card, ...]) -> int:
@@ -240,7 +245,8 @@ def _settle(scene: Scene) -> Scene:
 
 
 def _joined(scene: Scene, event: Joined) -> Scene:
-    scene = scene.model_copy(update={"members": (*scene.members, event.member)})
+    hidden = scene.hidden | {event.member.id} if event.hidden else scene.hidden
+    scene = scene.model_copy(update={"members": (*scene.members, event.member), "hidden": hidden})
     if event.dealt is not None:
         return _receive(scene, (Dealing(to=event.member.id, card=event.dealt),))
     if scene.phase in (Phase.DEALING, Phase.PANELS):

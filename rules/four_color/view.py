@@ -3,7 +3,8 @@
 Played cards and the Panel order of the cards dealt to heroes, villains and mobs are public.
 The Editor's extra cards and unplayed jokers are the Editor's secret until played: players and
 overlays see only how many such cards the Editor holds, and events that carry one reach them
-with the card cut out.
+with the card cut out. A hidden member (the shared rulings) is not there at all for them: not
+in the roster, the order, the deal or a trade, until its Panel reveals it.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from rules import hiding
 from rules.cards import Card
 from rules.four_color.commands import EDITOR, Member
 from rules.four_color.events import (
@@ -19,9 +21,14 @@ from rules.four_color.events import (
     CardDealt,
     CardOverridden,
     Dealing,
+    DealStarted,
     Dealt,
     Event,
     Joined,
+    PanelPlayed,
+    Traded,
+    TradeDeclined,
+    TradeOffered,
 )
 from rules.four_color.scene import FourColorOptions, Holding, Offer, Panel, Phase, Scene
 from rules.roles import Viewer
@@ -62,6 +69,7 @@ class SceneView(BaseModel):
     to_deal: tuple[str, ...]
     offers: tuple[Offer, ...]
     awaiting: tuple[Awaiting, ...]
+    hidden: tuple[str, ...]  # the hidden members this viewer sees: all for the GM
 
 
 def _in_hand(holding: Holding) -> CardInHand:
@@ -71,26 +79,29 @@ def _in_hand(holding: Holding) -> CardInHand:
 
 
 def view(scene: Scene, viewer: Viewer) -> SceneView:
+    seen = hiding.seen_by(viewer, scene.hidden)
     order = scene.ranked_in_hand()
     jokers = scene.jokers_in_hand()
     secret = 0
     if not viewer.is_gm:
         secret = sum(1 for h in order if h.is_secret) + len(jokers)
-        order = [h for h in order if not h.is_secret]
+        order = [h for h in order if not h.is_secret and seen(h.holder) and seen(h.acting)]
         jokers = []
+    panels = tuple(p for p in scene.panels if seen(p.acting))
     return SceneView(
         options=scene.options,
         phase=scene.phase,
         page=scene.page,
-        members=scene.members,
+        members=tuple(m for m in scene.members if seen(m.id)),
         order=tuple(_in_hand(h) for h in order),
-        panels=scene.panels,
-        current=scene.panels[-1] if scene.panels else None,
+        panels=panels,
+        current=panels[-1] if panels and panels[-1] == scene.panels[-1] else None,
         hidden_cards=secret,
         jokers=tuple(_in_hand(h) for h in jokers),
-        to_deal=scene.to_deal,
-        offers=scene.offers,
+        to_deal=tuple(m for m in scene.to_deal if seen(m)),
+        offers=tuple(o for o in scene.offers if seen(o.hero) and seen(o.partner)),
         awaiting=awaiting(scene, viewer),
+        hidden=hiding.shown_hidden(viewer, scene.hidden),
     )
 
 
@@ -98,11 +109,12 @@ def awaiting(scene: Scene, viewer: Viewer) -> tuple[Awaiting, ...]:
     """What the table waits for, as this viewer may know it."""
     if scene.phase in (Phase.SETUP, Phase.PAGE_DONE):
         return (Awaiting(what="deal" if scene.phase is Phase.SETUP else "new_page_or_end"),)
-    waits = [Awaiting(what="card", who=who) for who in scene.to_deal[:1]]
+    seen = hiding.seen_by(viewer, scene.hidden)
+    waits = [Awaiting(what="card", who=who if seen(who) else None) for who in scene.to_deal[:1]]
     waits += [
         Awaiting(what="trade_answer", who=o.partner)
         for o in scene.offers
-        if viewer.plays(o.partner) or viewer.plays(o.hero)
+        if (viewer.plays(o.partner) or viewer.plays(o.hero)) and seen(o.partner) and seen(o.hero)
     ]
     if scene.phase is Phase.PANELS and not scene.to_deal:
         waits.append(_next_up(scene, viewer))
@@ -128,16 +140,41 @@ def _shown(dealing: Dealing) -> dict[str, Any]:
 
 
 def censor(event: Event, viewer: Viewer, options: FourColorOptions) -> dict[str, Any] | None:
-    """The event as ``viewer`` may see it, or None when all of it is the Editor's secret (the
-    options change nothing of that)."""
-    data = event.model_dump(mode="json")
-    if viewer.is_gm:
-        return data
+    """The event as ``viewer`` may see it, or None when all of it is the Editor's secret or
+    about a member hidden from them (the options change nothing of that)."""
+    return hiding.censored(event, viewer, about, _censored)
+
+
+def about(event: Event) -> tuple[str | None, ...]:
+    """The members an event is wholly about: hidden from a viewer, it is none of theirs."""
+    match event:
+        case Joined():
+            return (event.member.id,)
+        case CardDealt():
+            return (event.to,)
+        case PanelPlayed():
+            return (event.holder, event.acting)
+        case TradeOffered():
+            return (event.hero, event.partner)
+        case Traded():
+            return (event.hero, event.gave_to, event.got_from)
+        case TradeDeclined():
+            return (event.by,)
+        case CardOverridden():
+            return (event.holder,)
+        case hiding.Hidden() | hiding.Revealed():
+            return (event.participant,)
+    return ()
+
+
+def _censored(event: Event, data: dict[str, Any], hid: frozenset[str]) -> dict[str, Any] | None:
     match event:
         case Dealt():
             # A returned joker's colour is cut too: it may be among the extra cards now.
-            data["cards"] = [_shown(d) for d in event.cards]
-            data["returned"] = [_shown(d) for d in event.returned]
+            data["cards"] = [_shown(d) for d in event.cards if d.to not in hid]
+            data["returned"] = [_shown(d) for d in event.returned if d.to not in hid]
+        case DealStarted():
+            data["recipients"] = [r for r in event.recipients if r not in hid]
         case CardDealt() if not _public(Dealing(to=event.to, card=event.card)):
             data["card"] = None
         case Joined():

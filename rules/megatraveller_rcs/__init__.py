@@ -8,12 +8,24 @@ from __future__ import annotations
 
 from pydantic import TypeAdapter
 
+from rules.hiding import Hidden, Revealed
 from rules.megatraveller_rcs.commands import AnyCommand, Command
 from rules.megatraveller_rcs.decide import decide
 from rules.megatraveller_rcs.encounter import Encounter, RcsOptions, evolve, initial_encounter
-from rules.megatraveller_rcs.events import AnyEvent, Event
+from rules.megatraveller_rcs.events import AnyEvent, Event, Seized
 from rules.megatraveller_rcs.view import EncounterView, censor, view
 from rules.table import System, Table
+
+
+def _acting(event: Event, after: Encounter) -> tuple[str, ...]:
+    """A seize shows its character acting, and the token shows whose turn it is."""
+    match event:
+        case Hidden() | Revealed():
+            return ()
+        case Seized():
+            return (event.character,)
+    return (after.holder,) if after.holder else ()
+
 
 MEGATRAVELLER_RCS: System[RcsOptions, Encounter, Command, Event] = System(
     name="megatraveller-rcs",
@@ -27,8 +39,11 @@ MEGATRAVELLER_RCS: System[RcsOptions, Encounter, Command, Event] = System(
     evolve=evolve,
     view=view,
     censor=censor,
-    participants=lambda state: frozenset(c.id for c in state.characters),
+    roster=lambda state: state.characters,
+    hidden=lambda state: state.hidden,
+    acting=_acting,
 )
+
 
 RcsTable = Table[RcsOptions, Encounter, Command, Event]
 

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rules.hiding import HiddenAtJoin, Hide, Reveal
 from rules.participants import Participant, ParticipantId
 from rules.randomness import DieIds, Seed, Source
 from rules.table import Undo
@@ -48,6 +49,7 @@ class Join(_Command):
     character: Character
     source: Source | None = None
     seed: Seed | None = Field(default=None, description="For the engine's roll, and for ties")
+    hidden: HiddenAtJoin = False
 
 
 class SetPool(_Command):
@@ -146,5 +148,7 @@ Command = (
     | EndTurn
     | TakeOut
     | OverrideInitiative
+    | Hide
+    | Reveal
 )
 AnyCommand = Annotated[Command | Undo, Field(discriminator="type")]

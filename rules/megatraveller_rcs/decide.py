@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+from rules import hiding
 from rules.errors import RuleError
 from rules.megatraveller_rcs.commands import (
     Character,
@@ -75,6 +76,9 @@ def decide(enc: Encounter, command: Command, actor: Viewer) -> list[Event]:
             return [
                 InitiativeOverridden(character=command.character, initiative=command.initiative)
             ]
+        case hiding.Hide() | hiding.Reveal():
+            present = frozenset(c.id for c in enc.characters)
+            return [hiding.decide(enc.hidden, present, command, actor)]
 
 
 def _in_encounter(enc: Encounter, character: str, field: str = "character") -> None:
@@ -101,7 +105,7 @@ def _join(enc: Encounter, command: Join, actor: Viewer) -> Joined:
             f"{command.character.id!r} is already in the encounter",
             field="character.id",
         )
-    joined = Joined(character=command.character)
+    joined = Joined(character=command.character, hidden=command.hidden)
     if enc.phase in (Phase.SETUP, Phase.ROUND_OVER):
         return joined
     source = command.source or enc.source or Source.ENGINE

@@ -14,6 +14,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rules import hiding
+from rules.hiding import Hidden, Revealed
 from rules.megatraveller_rcs.commands import Character
 from rules.megatraveller_rcs.events import (
     Declaration,
@@ -87,6 +89,7 @@ class Encounter(BaseModel):
     pools: dict[str, int] = {}
     referee_pools: frozenset[str] = frozenset()  # sides whose pool the referee has set
     source: Source | None = None  # where this round's rolls came from: a latecomer's too
+    hidden: frozenset[str] = frozenset()  # characters hidden from players and overlays
 
     def character(self, character_id: str) -> Character | None:
         return next((c for c in self.characters if c.id == character_id), None)
@@ -128,7 +131,12 @@ def initial_encounter(options: RcsOptions) -> Encounter:
 def evolve(enc: Encounter, event: Event) -> Encounter:
     match event:
         case Joined():
-            return _latecomer(_joined(enc, event.character), event)
+            joined = _joined(enc, event.character)
+            if event.hidden:
+                joined = joined.model_copy(update={"hidden": enc.hidden | {event.character.id}})
+            return _latecomer(joined, event)
+        case Hidden() | Revealed():
+            return enc.model_copy(update={"hidden": hiding.evolve(enc.hidden, event)})
         case PoolSet():
             return enc.model_copy(
                 update={

@@ -6,13 +6,14 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rules.hiding import Hidden, HiddenAtJoin, Revealed, Seen
 from rules.megatraveller_rcs.commands import ActionLength, Character
 from rules.randomness import Source
 from rules.table import Undone
 
 
-class _Event(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class _Event(Seen):
+    pass
 
 
 class Roll(BaseModel):
@@ -42,6 +43,7 @@ class Joined(_Event):
     roll: Roll | None = None
     tallies: dict[str, int] | None = None
     source: Source | None = None
+    hidden: HiddenAtJoin = False
 
 
 class PoolSet(_Event):
@@ -143,5 +145,7 @@ Event = (
     | TurnEnded
     | TakenOut
     | InitiativeOverridden
+    | Hidden
+    | Revealed
 )
 AnyEvent = Annotated[Event | Undone, Field(discriminator="type")]

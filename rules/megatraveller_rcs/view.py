@@ -1,4 +1,6 @@
-"""What anyone may see of an encounter: all of it (ruling 9: the cards lie in plain sight).
+"""What anyone may see of an encounter: all of it (ruling 9: the cards lie in plain sight), but
+for a hidden character (the shared rulings), of whom players and overlays see nothing until its
+turn or a seize reveals it.
 
 The view still says, for a console or VTT, who holds the token, what is declared, and exactly
 who may seize right now, so each can offer the button to those players only.
@@ -6,13 +8,28 @@ who may seize right now, so each can offer the button to those players only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from rules import hiding
 from rules.megatraveller_rcs.commands import Character
 from rules.megatraveller_rcs.encounter import Encounter, Phase, RcsOptions
-from rules.megatraveller_rcs.events import Declaration, Event
+from rules.megatraveller_rcs.events import (
+    Declaration,
+    Declared,
+    Event,
+    InitiativeOverridden,
+    InitiativeRolled,
+    Joined,
+    Resolved,
+    RollEntered,
+    Seized,
+    TacticsSpent,
+    TakenOut,
+    TurnEnded,
+)
 from rules.roles import Viewer
 
 
@@ -53,22 +70,68 @@ class EncounterView(BaseModel):
     may_seize: tuple[str, ...]
     pools: dict[str, int]
     awaiting: tuple[Awaiting, ...]
+    hidden: tuple[str, ...]  # the hidden characters this viewer sees: all for the GM
 
 
 def view(enc: Encounter, viewer: Viewer) -> EncounterView:
+    seen = hiding.seen_by(viewer, enc.hidden)
+    pending = enc.pending
     return EncounterView(
         options=enc.options,
         phase=enc.phase,
         round=enc.round,
-        characters=enc.characters,
-        out=tuple(sorted(enc.out)),
-        line=tuple(_card(enc, cid) for cid in (*enc.tapped, *enc.line)),
-        token=enc.holder,
-        declared=enc.pending,
-        may_seize=enc.seizers(),
-        pools=enc.pools,
-        awaiting=_awaiting(enc),
+        characters=tuple(c for c in enc.characters if seen(c.id)),
+        out=tuple(sorted(c for c in enc.out if seen(c))),
+        line=_line(enc, seen),
+        token=enc.holder if seen(enc.holder) else None,
+        declared=pending if pending is None or seen(pending.character) else None,
+        may_seize=tuple(c for c in enc.seizers() if seen(c)),
+        pools=_pools(enc, seen),
+        awaiting=tuple(
+            a.model_copy(update={"who": tuple(c for c in a.who if seen(c))}) for a in _awaiting(enc)
+        ),
+        hidden=hiding.shown_hidden(viewer, enc.hidden),
     )
+
+
+def _line(enc: Encounter, seen: Callable[[str | None], bool]) -> tuple[CardView, ...]:
+    cards = (*enc.tapped, *enc.line)
+    shown = tuple(_card(enc, cid) for cid in cards if seen(cid))
+    return shown if len(shown) == len(cards) else _tallied(shown)
+
+
+def _tallied(line: tuple[CardView, ...]) -> tuple[CardView, ...]:
+    """The tallies among the cards shown: a tie with a hidden card is no tie to one who cannot
+    see it, and the marks of those still tied count from one again."""
+    ties: dict[int, list[CardView]] = {}
+    for card in line:
+        if card.tally:
+            ties.setdefault(card.initiative, []).append(card)
+    renumbered = {
+        card.character: n if len(tied) > 1 else 0
+        for tied in ties.values()
+        for n, card in enumerate(sorted(tied, key=lambda c: c.tally), start=1)
+    }
+    return tuple(
+        card.model_copy(update={"tally": renumbered[card.character]})
+        if card.character in renumbered and renumbered[card.character] != card.tally
+        else card
+        for card in line
+    )
+
+
+def _pools(enc: Encounter, seen: Callable[[str | None], bool]) -> dict[str, int]:
+    """The sides' pools as the viewer may know them: a pool the referee did not set is its
+    side's best Tactics, so what a hidden character's skill added is left out."""
+    pools = dict(enc.pools)
+    for side, points in enc.pools.items():
+        if side in enc.referee_pools:
+            continue
+        on_side = [c for c in enc.characters if c.side == side]
+        best = max((c.tactics for c in on_side), default=0)
+        best_seen = max((c.tactics for c in on_side if seen(c.id)), default=0)
+        pools[side] = max(0, points - (best - best_seen))
+    return pools
 
 
 def _card(enc: Encounter, character: str) -> CardView:
@@ -104,5 +167,32 @@ def _awaiting(enc: Encounter) -> tuple[Awaiting, ...]:
 
 
 def censor(event: Event, viewer: Viewer, options: RcsOptions) -> dict[str, Any] | None:
-    """Nothing in an RCS encounter is secret, whatever the options."""
-    return event.model_dump(mode="json")
+    """Nothing in an RCS encounter is secret, whatever the options, but a hidden character."""
+    return hiding.censored(event, viewer, about, _censored)
+
+
+def about(event: Event) -> tuple[str | None, ...]:
+    """The characters an event is wholly about: hidden from a viewer, it is none of theirs."""
+    match event:
+        case Joined():
+            return (event.character.id,)
+        case RollEntered():
+            return (event.roll.character,)
+        case Declared() | Resolved():
+            return (event.declaration.character,)
+        case Seized():
+            return (event.character, event.seized_from)
+        case TacticsSpent() | TurnEnded() | TakenOut() | InitiativeOverridden():
+            return (event.character,)
+        case hiding.Hidden() | hiding.Revealed():
+            return (event.participant,)
+    return ()
+
+
+def _censored(event: Event, data: dict[str, Any], hid: frozenset[str]) -> dict[str, Any] | None:
+    """An event about many, the hidden cut out: their rolls, and their places among ties."""
+    if isinstance(event, InitiativeRolled):
+        data["rolls"] = [r for r in data["rolls"] if r["character"] not in hid]
+    if data.get("tallies"):
+        data["tallies"] = {c: n for c, n in data["tallies"].items() if c not in hid}
+    return data

@@ -42,9 +42,10 @@ class Seize:
         secret = self.settings.admin_token
         return secret.get_secret_value() if secret is not None else None
 
-    async def revoke(self, table_id: str, label: str) -> None:
-        """Revoke the table's tokens with this label, and drop whoever follows with one."""
-        await revocation.revoke(self.store, self.tokens, self.hub, table_id, label)
+    async def revoke(self, table_id: str, label: str, keep: bytes = b"") -> None:
+        """Revoke the table's tokens with this label but ``keep`` (a hash), and drop whoever
+        follows with one."""
+        await revocation.revoke(self.store, self.tokens, self.hub, table_id, label, keep)
 
     @classmethod
     async def open(cls, settings: Settings) -> Seize:

@@ -21,7 +21,7 @@ from server.errors import problem
 from server.http.api import caller, game_of
 from server.http.context import SEIZE
 from server.http.routes import GM, Content, Route, refusals
-from server.tables.access import GM_LINK_LABEL, OVERLAY_LABEL, mint, token_row
+from server.tables.access import GM_LINK_LABEL, OVERLAY_LABEL, Principal, mint, token_row
 from server.tables.games import Game
 
 
@@ -49,11 +49,12 @@ def _base(request: web.Request) -> str:
     return (public or f"{request.scheme}://{request.host}").rstrip("/")
 
 
-async def _gm_game(request: web.Request) -> Game:
+async def _gm_game(request: web.Request) -> tuple[Game, Principal]:
     game = await game_of(request)
-    if not (await caller(request, game)).viewer.is_gm:
+    principal = await caller(request, game)
+    if not principal.viewer.is_gm:
         raise problem(web.HTTPForbidden, "forbidden", "only the GM hands out links", rule="roles")
-    return game
+    return game, principal
 
 
 def _answer(url: str) -> web.Response:
@@ -62,7 +63,7 @@ def _answer(url: str) -> web.Response:
 
 async def player_link(request: web.Request) -> web.Response:
     """A fresh player link for one participant's phone, and its QR code."""
-    game = await _gm_game(request)
+    game, _ = await _gm_game(request)
     participant = request.match_info["participant"]
     if participant not in game.system.participants(game.table.state):
         raise problem(
@@ -81,10 +82,12 @@ def console_url(base: str, table_id: str, token: str) -> str:
 
 async def gm_link(request: web.Request) -> web.Response:
     """A fresh GM link, to run the table from another device, and its QR code; every older GM
-    link stops working (the token the table was created with does not)."""
-    game = await _gm_game(request)
+    link stops working, but the one asking: the screen that makes a link goes on, so a console
+    opened from a GM link can hand the table back (nor does the token the table was created
+    with)."""
+    game, principal = await _gm_game(request)
     seize = request.app[SEIZE]
-    await seize.revoke(game.id, GM_LINK_LABEL)
+    await seize.revoke(game.id, GM_LINK_LABEL, keep=principal.token_hash)
     token = mint()
     await seize.store.add_tokens([token_row(token, game.id, GM_VIEWER, GM_LINK_LABEL)])
     return _answer(console_url(_base(request), game.id, token))
@@ -92,7 +95,7 @@ async def gm_link(request: web.Request) -> web.Response:
 
 async def overlay_link(request: web.Request) -> web.Response:
     """A fresh overlay link and its QR code; every older overlay link stops working."""
-    game = await _gm_game(request)
+    game, _ = await _gm_game(request)
     seize = request.app[SEIZE]
     await seize.revoke(game.id, OVERLAY_LABEL)
     token = mint()

@@ -23,9 +23,12 @@ from server.tables.access import REVOKED_WITHIN, Tokens
 log = logging.getLogger("seize")
 
 
-async def revoke(store: Store, tokens: Tokens, hub: Hub, table_id: str, label: str) -> None:
-    """Revoke the table's tokens with this label, and drop whoever follows with one."""
-    revoked = await store.revoke_tokens(table_id, label)
+async def revoke(
+    store: Store, tokens: Tokens, hub: Hub, table_id: str, label: str, keep: bytes = b""
+) -> None:
+    """Revoke the table's tokens with this label but ``keep`` (a hash), and drop whoever
+    follows with one."""
+    revoked = await store.revoke_tokens(table_id, label, keep)
     tokens.forget(revoked)
     hub.revoke(set(revoked))
 

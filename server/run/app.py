@@ -20,7 +20,7 @@ from server.http.context import SEIZE, Seize
 from server.http.routes import add_routes
 from server.live import revocation
 from server.settings import Settings
-from server.vtt import dialects
+from server.vtt import dialects, owlbear
 
 log = logging.getLogger("seize")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -129,6 +129,7 @@ ROUTES = [
     *following.ROUTES,
     *dialects.ROUTES,
     *vtt.ROUTES,
+    *owlbear.ROUTES,
     *devices.ROUTES,
     *dice.ROUTES,
     *handoff.ROUTES,

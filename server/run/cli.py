@@ -321,6 +321,7 @@ def _announce(
                 f"  GM console:   {base}/console/{rcs.id}#token={rcs_tokens['gm']}",
                 f"  Overlay:      {base}/overlay/{rcs.id}?token={rcs_tokens['overlay']}",
                 f"  Jena Vance's player page: {base}/play/{rcs.id}?token={rcs_tokens['jena']}",
+                f"  Owlbear Rodeo extension: {base}/owlbear/manifest.json (docs/owlbear.md)",
             ]
             if devices:
                 simulated.start(

@@ -72,9 +72,9 @@ class Store(Protocol):
 
     async def add_tokens(self, tokens: Sequence[TokenRow]) -> None: ...
 
-    async def revoke_tokens(self, table_id: str, label: str) -> list[bytes]:
-        """Forget the table's tokens with this label; returns their hashes, so that the
-        connections that came in with them can be closed."""
+    async def revoke_tokens(self, table_id: str, label: str, keep: bytes = b"") -> list[bytes]:
+        """Forget the table's tokens with this label but ``keep`` (a hash); returns their
+        hashes, so that the connections that came in with them can be closed."""
 
     async def append(self, append: Append) -> None:
         """Append the events (and the idempotency answer) in one transaction; raises

@@ -201,11 +201,12 @@ class SqlStore(ABC):
     async def add_tokens(self, tokens: Sequence[TokenRow]) -> None:
         await self._write(*_insert_tokens(tokens))
 
-    async def revoke_tokens(self, table_id: str, label: str) -> list[bytes]:
+    async def revoke_tokens(self, table_id: str, label: str, keep: bytes = b"") -> list[bytes]:
         rows = await self._write(
             Query(
-                "delete from tokens where table_id = :table_id and label = :label returning hash",
-                {"table_id": table_id, "label": label},
+                "delete from tokens where table_id = :table_id and label = :label"
+                " and hash <> :keep returning hash",
+                {"table_id": table_id, "label": label, "keep": keep},
             )
         )
         return [token_hash for (token_hash,) in rows]

@@ -10,7 +10,7 @@ been declared and who is declaring: the rest have no place (``None``), listed by
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 View = dict[str, Any]
@@ -24,7 +24,7 @@ class Turn:
     placed: bool = True  # False: its place in the order is not the viewer's to know
     current: bool = False
     done: bool = False  # acted this round or page, tapped
-    secret: bool = False  # in the GM's order only: an Editor's extra card
+    secret: bool = False  # in the GM's order only: an Editor's extra card, a hidden participant
     label: str = ""  # what a tracker shows beside the name: a card, an initiative
     details: dict[str, Any] = field(default_factory=dict)
 
@@ -137,5 +137,11 @@ ORDERS: dict[str, Callable[[View], TurnOrder]] = {
 
 
 def turn_order(view: View) -> TurnOrder:
-    """The turn order a view shows."""
-    return ORDERS[view["system"]](view)
+    """The turn order a view shows; the turns of participants it names hidden (the GM's view,
+    or a player's own) are secret, as the Editor's cards are."""
+    order = ORDERS[view["system"]](view)
+    hidden = set(view["hidden"])
+    if not hidden:
+        return order
+    turns = [replace(t, secret=True) if t.participant in hidden else t for t in order.turns]
+    return TurnOrder(round=order.round, turns=turns)

@@ -14,7 +14,9 @@ from playwright.sync_api import sync_playwright
 
 from tests.server.process import UNLIMITED, ServerProcess, call
 
-from .console_driver import PHONE
+from .console_driver import PHONE, TABLET, Console
+
+SIZES = {"tablet": TABLET, "phone": PHONE}
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"
@@ -52,6 +54,16 @@ def phone(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport=PHONE, has_touch=True)
     context.set_default_timeout(10_000)
     yield context.new_page()
+    context.close()
+
+
+@pytest.fixture(params=list(SIZES))
+def console(request: pytest.FixtureRequest, browser: Any, server: ServerProcess) -> Iterator[Any]:
+    """The GM console at tablet and at phone size, by touch."""
+    context = browser.new_context(viewport=SIZES[request.param], has_touch=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield Console(page, server.url)
     context.close()
 
 

@@ -9,6 +9,14 @@ from typing import Any
 
 from playwright.sync_api import ViewportSize
 
+POSSESSIVE = re.compile(r"[^s]s$", re.IGNORECASE)
+
+
+def possessive(name: str) -> str:
+    """As the pages write it: "Kid's", "Sentinels'"."""
+    return f"{name}'" if POSSESSIVE.search(name) else f"{name}'s"
+
+
 TABLET: ViewportSize = {"width": 1024, "height": 768}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 
@@ -49,6 +57,11 @@ class Console:
         sequence before it has put its sections on the page, so the sequence alone is not
         enough to read the page by."""
         self.page.wait_for_function(f"Number(document.body.dataset.seq) === {seq} && {DRAWN}")
+
+    @property
+    def size(self) -> str:
+        """The kind of screen: "phone" below 600 CSS px wide, else "tablet"."""
+        return "phone" if self.page.viewport_size["width"] < 600 else "tablet"
 
     @property
     def seq(self) -> int:
@@ -110,6 +123,91 @@ class Console:
 
     def visible_text(self) -> str:
         return str(self.page.inner_text("body"))
+
+    def gm_get(self, path: str = "") -> dict[str, Any]:
+        """What the table's API answers the GM, asked from the console's own page with the
+        token it keeps: the view (``""``) or the events (``"/events"``)."""
+        table_id = self.page.url.split("/console/", 1)[1].split("#", 1)[0]
+        answer: dict[str, Any] = self.page.evaluate(
+            """async ([id, path]) => {
+                 const token = JSON.parse(localStorage.getItem(`seize:${id}`)).gm_token;
+                 const answer = await fetch(`/api/tables/${id}${path}`,
+                                            { headers: { Authorization: `Bearer ${token}` } });
+                 return answer.json();
+               }""",
+            [table_id, path],
+        )
+        return answer
+
+    def events(self) -> list[dict[str, Any]]:
+        """The table's events, as the GM may see them, oldest first."""
+        return [entry["event"] for entry in self.gm_get("/events?after=0")["events"]]
+
+    # MegaTraveller RCS.
+
+    def roll_2d6_at_the_table(self, dice: dict[str, str]) -> None:
+        """A round rolled at the table: each character's two dice ("35" is a 3 and a 5) typed
+        as the console asks for them, by name."""
+        self.tap("[data-action=await-rolls]")
+        for name, both in dice.items():
+            assert self.prompt == f"Waiting for {possessive(name)} 2D6 from the tray (or type it)"
+            self.type("#next input[name=die1]", both[0])
+            self.type("#next input[name=die2]", both[1])
+            self.press()
+
+    # The awareness one-pager.
+
+    def roll_at_the_table(self, dice: dict[str, int]) -> None:
+        """A round rolled at the table: each d10 typed as the console asks for it, by name."""
+        self.tap("[data-action=await-rolls]")
+        for name, die in dice.items():
+            assert self.prompt == f"Waiting for {possessive(name)} d10 from the tray (or type it)"
+            self.type("#next input[name=die]", str(die))
+            self.press()
+
+    def declare(self, name: str, what: str, *, wait: bool = False) -> None:
+        """``name``'s declaration, when it comes round: an act, or a wait for ``what``."""
+        assert self.prompt.startswith(f"{name} declares: act or wait"), self.prompt
+        self.type("#next input[name=what]", what)
+        if wait:
+            self.tap("#next [data-action=wait]")
+        else:
+            self.press()
+
+    def preempt(self, name: str, to: str, die: int) -> None:
+        """``name``, waiting, pre-empts ``to`` with a d10 rolled at the table: on the line of
+        ``name``'s row that answers ``to``."""
+        self.tap(preempting(self.row(name), to, die))
+
+    def resolve_exchange(self, taken_out: Sequence[str] = ()) -> list[str]:
+        """Record every action of the exchange in the order the console gives; those in
+        ``taken_out`` could not act (the console asks, for each one who was pre-empted).
+        Answers who was resolved, in order."""
+        order = []
+        while (acting := self.current) is not None and self.primary.startswith(
+            ("Resolve", "It happens")
+        ):
+            order.append(acting)
+            if acting in taken_out:
+                assert self.prompt.startswith(f"{acting} was pre-empted"), self.prompt
+                self.tap("#next [data-action=not-performed]")
+            else:
+                self.press()
+        return order
+
+
+def preempting(where: Any, to: str, die: int) -> Any:
+    """On a console's row or a player's page (``where``), the line that answers ``to``, with a
+    d10 rolled at the table typed in: answers its button, which then says the die."""
+    page = getattr(where, "page", where)  # a locator's page, or the page itself
+    found = where.locator(
+        ".react", has=page.get_by_role("button", name=f"Pre-empt {to}", exact=True)
+    )
+    line = where.locator(f".react[data-to={found.get_attribute('data-to')}]")
+    line.locator("input[name=die]").fill(str(die))
+    button = line.get_by_role("button", name=f"Pre-empt {to} with a {die}", exact=True)
+    button.wait_for()
+    return button
 
 
 DRAWN = "Boolean(document.querySelector('#next [data-prompt]')?.textContent)"

@@ -5,35 +5,17 @@ obvious action."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from tests.server.process import ServerProcess, call
 
 from .conftest import Table, shoot
 from .console_driver import (
-    PHONE,
-    TABLET,
     Console,
     no_sideways_scroll,
     small_targets,
     speaks_the_game,
 )
-
-SIZES = {"tablet": TABLET, "phone": PHONE}
-
-
-@pytest.fixture(params=list(SIZES))
-def console(request: pytest.FixtureRequest, browser: Any, server: ServerProcess) -> Iterator[Any]:
-    context = browser.new_context(viewport=SIZES[request.param], has_touch=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    driver = Console(page, server.url)
-    driver.size = request.param  # type: ignore[attr-defined]
-    yield driver
-    context.close()
 
 
 def gm_view(console: Console, server: ServerProcess, table_id: str) -> dict[str, Any]:
@@ -94,7 +76,7 @@ def test_four_color_three_pages(console: Console, server: ServerProcess) -> None
     assert console.primary == "Next Panel: Nightingale, 4♦"
     fit_for_touch(console, ["nightingale", "spider-man", "doom", "thugs"])
     console.page.evaluate("window.scrollTo(0, 0)")
-    shoot(console.page, f"console-four-color-{console.size}")  # type: ignore[attr-defined]
+    shoot(console.page, f"console-four-color-{console.size}")
     console.press()
     assert console.prompt == "Every Panel of page 1 is played"
     for page in (2, 3):
@@ -140,7 +122,7 @@ def test_rcs_three_rounds_with_a_seize_chain(console: Console, server: ServerPro
     console.press()
     assert console.primary == "Resolve: Boss fires"
     console.page.evaluate("window.scrollTo(0, 0)")
-    shoot(console.page, f"console-rcs-{console.size}")  # type: ignore[attr-defined]
+    shoot(console.page, f"console-rcs-{console.size}")
     console.key("Enter")
     assert console.doing("Boss") == "Tapped"
     assert console.doing("Boss") == "Tapped"
@@ -197,12 +179,12 @@ def test_awareness_three_rounds_with_a_typed_preemption(
     assert console.prompt == "Marshal acts: draws. Kid may react first"
     fit_for_touch(console, ["kid", "marshal", "bea", "deputy"])  # with the reactions on show
     console.type(".row[data-id=kid] input[name=die]", "4")  # 5 + (3 - 1) = 7: success
-    console.tap("[data-action=preempt-die-kid]")
+    console.tap("[data-action=preempt-kid]")
     assert console.doing("Kid") == "Pre-empts Marshal: goes just before (d10 4 against 7)"
     assert "Resolves in order: Kid → Marshal" in console.visible_text()
-    assert console.current == "Kid" and console.primary == "Resolve Kid's pre-emption"
+    assert console.current == "Kid" and console.primary == "Resolve Kid's pre-emption of Marshal"
     console.page.evaluate("window.scrollTo(0, 0)")
-    shoot(console.page, f"console-awareness-{console.size}")  # type: ignore[attr-defined]
+    shoot(console.page, f"console-awareness-{console.size}")
     console.press()
     assert console.prompt == "Marshal was pre-empted: could Marshal's draws still happen?"
     console.press()

@@ -289,7 +289,7 @@ def test_resolve_never_resolves_a_pre_emption_it_did_not_name(
     answer = pressed_too_late(console, "#next [data-primary]")
     assert answer["status"] == 409, answer
     assert seq(table) == moved
-    assert console.primary == "Resolve Kid's pre-emption"
+    assert console.primary == "Resolve Kid's pre-emption of Marshal"
     socket.release()
 
 

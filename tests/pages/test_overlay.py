@@ -87,7 +87,8 @@ def test_a_jokers_interruption_is_made_visible(page: Any, server: ServerProcess)
     seq = table.send({"type": "play_joker", "card": "RJ"})["seq"]
     seq_shown(page, seq)
     assert page.locator(".panel.current .card").get_attribute("data-card") == "RJ"
-    assert page.locator(".editorial").inner_text() == "Editorial Control!"
+    assert page.locator(".moment.editorial .title").text_content() == "Editorial Control!"
+    assert "Doom" in page.locator(".moment.editorial").text_content()
     assert "Doom" in page.locator(".panel.current .who").inner_text()
     shoot(page, "overlay-joker")
 

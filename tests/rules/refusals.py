@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 import pytest
+from pydantic import BaseModel
 
 from rules.errors import RuleError
 from rules.roles import GM, Viewer
 from rules.table import Table, Undo
 
-C = TypeVar("C")
+C = TypeVar("C", bound=BaseModel)
 
 
 def refused(

@@ -34,6 +34,7 @@ from rules.four_color import commands as fc
 from rules.four_color.scene import FULL_DECK, FourColorOptions, Scene
 from rules.four_color.scene import Phase as FcPhase
 from rules.four_color.view import view as fc_view
+from rules.hiding import Hide, Reveal
 from rules.megatraveller_rcs import MEGATRAVELLER_RCS
 from rules.megatraveller_rcs import commands as rcs
 from rules.megatraveller_rcs.encounter import Encounter
@@ -87,7 +88,24 @@ class Game(ABC):
         """The joins the GM sends before play."""
 
     @abstractmethod
-    def moves(self, state: Any, rnd: random.Random) -> list[Move]: ...
+    def table_moves(self, state: Any, rnd: random.Random) -> list[Move]:
+        """The moves of this system's play, the undo last."""
+
+    def moves(self, state: Any, rnd: random.Random) -> list[Move]:
+        """The system's moves, with the GM hiding and revealing anyone now and then (the shared
+        rulings) and some latecomers joining hidden; the undo stays last."""
+        moves = [
+            (weight, _maybe_hidden(command, rnd), actor)
+            for weight, command, actor in self.table_moves(state, rnd)
+        ]
+        roster = [p.id for p in self.system.roster(state)]
+        hidden = sorted(self.system.hidden(state))
+        hiding: list[Move] = []
+        if roster:
+            hiding.append((2, Hide(participant=rnd.choice(roster)), GM))  # refused if hidden
+        if hidden:
+            hiding.append((3, Reveal(participant=rnd.choice(hidden)), GM))
+        return [*moves[:-1], *hiding, moves[-1]]
 
     @abstractmethod
     def progress(self, state: Any) -> int:
@@ -107,10 +125,62 @@ class Game(ABC):
         """Every player bound to one participant, and one bound to several."""
 
     @abstractmethod
-    def watch(self, options: Any) -> Watch: ...
+    def secrets(self, options: Any) -> Watch:
+        """What the system's own rules keep from each role."""
+
+    def watch(self, options: Any) -> Watch:
+        return Hiding(self.secrets(options))
 
     def viewers(self, state: Any) -> list[Viewer]:
         return [GM, OVERLAY, *self.players(state)]
+
+
+def _maybe_hidden(command: Any, rnd: random.Random) -> Any:
+    """A join, now and then hidden from the start."""
+    if isinstance(getattr(command, "hidden", None), bool) and rnd.random() < 0.3:
+        return command.model_copy(update={"hidden": True})
+    return command
+
+
+class Hiding(Watch):
+    """Besides what the system keeps secret: nothing of a participant hidden from a viewer,
+    neither its id nor its name, anywhere in what that viewer is shown (the shared rulings)."""
+
+    def __init__(self, inner: Watch) -> None:
+        self.inner = inner
+        self.hidden: dict[str, str] = {}  # id: name
+
+    def update(self, table: Table[Any, Any, Any, Any]) -> None:
+        self.inner.update(table)
+        state, system = table.state, table.system
+        hidden = system.hidden(state)
+        self.hidden = {p.id: p.name for p in system.roster(state) if p.id in hidden}
+
+    def leaks(self, shown: Any, viewer: Viewer) -> list[str]:
+        unseen = {i: n for i, n in self.hidden.items() if not viewer.plays(i)}
+        named = _strings(shown)
+        found = sorted(i for i, n in unseen.items() if i in named or n in named)
+        return self.inner.leaks(shown, viewer) + [f"hidden {i}" for i in found]
+
+    def refusal_leaks(self, message: str, command: Any, viewer: Viewer) -> list[str]:
+        sent = json.dumps(command.model_dump(mode="json"))
+        found = [
+            i
+            for i, n in self.hidden.items()
+            if not viewer.plays(i) and (i in message or n in message) and i not in sent
+        ]
+        return self.inner.refusal_leaks(message, command, viewer) + found
+
+
+def _strings(data: Any) -> set[str]:
+    """Every string in JSON data, keys included."""
+    if isinstance(data, str):
+        return {data}
+    if isinstance(data, dict):
+        return set(data) | {s for value in data.values() for s in _strings(value)}
+    if isinstance(data, list):
+        return {s for value in data for s in _strings(value)}
+    return set()
 
 
 def several(ids: list[str]) -> list[Viewer]:
@@ -163,7 +233,7 @@ class FourColorGame(Game):
         member = fc.Member(id=f"{kind.value}{n}", name=f"{kind.value} {n}", kind=kind)
         return fc.Join(member=member, source=source, seed=seed)
 
-    def moves(self, state: Scene, rnd: random.Random) -> list[Move]:
+    def table_moves(self, state: Scene, rnd: random.Random) -> list[Move]:
         seed = rnd.getrandbits(64)
         heroes = [m.id for m in state.heroes]
         others = [m.id for m in state.members if not m.is_hero]
@@ -264,7 +334,7 @@ class FourColorGame(Game):
     def players(self, state: Scene) -> list[Viewer]:
         return several([m.id for m in state.heroes])
 
-    def watch(self, options: Any) -> Watch:
+    def secrets(self, options: Any) -> Watch:
         return FourColorWatch()
 
 
@@ -325,7 +395,7 @@ class AwarenessGame(Game):
             position=rnd.randint(-4, 4),
         )
 
-    def moves(self, state: Situation, rnd: random.Random) -> list[Move]:
+    def table_moves(self, state: Situation, rnd: random.Random) -> list[Move]:
         seed = rnd.getrandbits(64)
         ids = [s.id for s in state.sheets] or ["nobody"]  # undo may take back the joins
         moves: list[Move] = []
@@ -457,7 +527,7 @@ class AwarenessGame(Game):
     def players(self, state: Situation) -> list[Viewer]:
         return several([s.id for s in state.sheets])
 
-    def watch(self, options: AwarenessOptions) -> Watch:
+    def secrets(self, options: AwarenessOptions) -> Watch:
         return AwarenessWatch(options)
 
 
@@ -498,7 +568,7 @@ class RcsGame(Game):
             tactics=rnd.randint(0, 3),
         )
 
-    def moves(self, state: Encounter, rnd: random.Random) -> list[Move]:
+    def table_moves(self, state: Encounter, rnd: random.Random) -> list[Move]:
         seed = rnd.getrandbits(64)
         active = [c.id for c in state.active()] or ["nobody"]  # undo may take back the joins
         moves: list[Move] = []
@@ -601,7 +671,7 @@ class RcsGame(Game):
     def players(self, state: Encounter) -> list[Viewer]:
         return several([c.id for c in state.characters])
 
-    def watch(self, options: Any) -> Watch:
+    def secrets(self, options: Any) -> Watch:
         return NothingSecret()
 
 

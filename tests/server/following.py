@@ -154,3 +154,27 @@ async def new_rcs_table(session: aiohttp.ClientSession, url: str) -> dict[str, A
         assert answer.status == 201, await answer.text()
         table: dict[str, Any] = await answer.json()
         return table
+
+
+async def read_sse(response: aiohttp.ClientResponse, count: int) -> list[dict[str, Any]]:
+    """The next ``count`` SSE messages (heartbeat comments skipped)."""
+    messages: list[dict[str, Any]] = []
+    fields: dict[str, str] = {}
+    while len(messages) < count:
+        line = (await response.content.readline()).decode().rstrip("\n")
+        if line.startswith(":"):
+            continue
+        if line:
+            name, _, value = line.partition(": ")
+            fields[name] = value
+            continue
+        if fields:
+            messages.append(
+                {
+                    "id": int(fields["id"]),
+                    "event": fields["event"],
+                    "data": json.loads(fields["data"]),
+                }
+            )
+            fields = {}
+    return messages

@@ -13,6 +13,27 @@ import { awareness } from "/static/shared/awareness.js";
 import { rcs } from "/static/shared/index-cards.js";
 import { fourColor } from "/static/shared/panels.js";
 
+/**
+ * A die or card the step asks for is typed at once from a keyboard: the cursor waits in its
+ * field (unless it is in another field already), so "4 Enter 3 Enter" enters two dice. Not on
+ * a touch screen, where a focused field would raise the keyboard over the table.
+ */
+function typedAtOnce(step) {
+  const field = step.querySelector("input[name=die], input[name=die1], input[name=card]");
+  const typing = document.activeElement?.matches?.("input, select, textarea");
+  if (field && !typing && matchMedia("(pointer: fine)").matches) {
+    field.focus({ preventScroll: true });
+  }
+}
+
+/** The steps every system shares, as an undo names them: hiding and revealing someone. */
+function shared(e, who) {
+  const name = who[e.participant] ?? "someone";
+  if (e.type === "hidden") return `hiding ${name}`;
+  if (e.type === "revealed") return `revealing ${name}`;
+  return null;
+}
+
 const SYSTEMS = { "four-color": fourColor, "megatraveller-rcs": rcs, awareness };
 const root = document.getElementById("console");
 const stored = (id) => JSON.parse(localStorage.getItem(`seize:${id}`) ?? "{}");
@@ -41,11 +62,11 @@ function startPage() {
     location.assign(`/console/${body.id}#token=${encodeURIComponent(body.gm_token)}`);
   });
   const ran = runHere();
-  root.replaceChildren(section("New table", create),
+  root.replaceChildren(...[section("New table", create),
     ran.length ? section("Tables you have run here", h("ul", { class: "tables" },
       ran.map(({ id, name }) => h("li", {}, h("a", { href: `/console/${encodeURIComponent(id)}`,
                                                  "data-table": id }, name ?? id))))) : null,
-    h("p", { id: "notice", role: "status" }));
+    h("p", { id: "notice", role: "status" })].filter(Boolean));
 }
 
 /** The tables this browser holds a GM token for, newest first: its own record, never the
@@ -151,14 +172,22 @@ async function consolePage(id) {
                           `${possessive(row.name)} player page`,
                           (shown) => qr.set(row.id, { ...shown, for: row.id })) }, "Phone link");
     const shown = qr.get(row.id);
-    return h("li", { class: ["row", row.current && "current", row.out && "out"]
-                       .filter(Boolean).join(" "),
+    const hidden = (view.hidden ?? []).includes(row.id);
+    // Hidden from players and the stream until it acts or is revealed (the shared rulings).
+    const hiding = h("button", { type: "button", class: "quiet",
+      "data-action": `${hidden ? "reveal" : "hide"}-${row.id}`,
+      "aria-label": `${hidden ? "Reveal to players" : "Hide from players"}: ${row.name}`,
+      onclick: () => run(ctx.table, { type: hidden ? "reveal" : "hide", participant: row.id },
+                         ctx.names) }, hidden ? "Reveal to players" : "Hide from players");
+    return h("li", { class: ["row", row.current && "current", row.out && "out",
+                             hidden && "hidden"].filter(Boolean).join(" "),
                      "data-id": row.id, "aria-current": row.current ? "true" : undefined },
       h("div", { class: "who" }, h("strong", {}, row.name),
-        row.kind ? h("span", { class: "kind" }, row.kind) : null),
+        row.kind ? h("span", { class: "kind" }, row.kind) : null,
+        hidden ? h("span", { class: "kind", "data-hidden": "" }, "hidden from players") : null),
       h("div", { class: "facts" }, row.facts),
       h("div", { class: "doing", "data-doing": "" }, row.doing ?? ""),
-      h("div", { class: "actions" }, row.actions ?? [], phone),
+      h("div", { class: "actions" }, row.actions ?? [], hiding, phone),
       shown ? handoff(shown, () => { qr.delete(row.id); draw(); }) : null);
   }
 
@@ -170,7 +199,7 @@ async function consolePage(id) {
       next.querySelector("[data-prompt]").textContent = step.prompt;
       next.querySelector(".controls").replaceChildren(...(step.controls ?? []).filter(Boolean));
       const last = standing.last();
-      const taken = last && system.describe(last, ctx.names);
+      const taken = last && (shared(last, ctx.names) ?? system.describe(last, ctx.names));
       next.querySelector(".undo").replaceChildren(taken
         ? h("button", { type: "button", class: "quiet", "data-action": "undo",
             onclick: async () => {
@@ -180,6 +209,7 @@ async function consolePage(id) {
             } }, `↶ Undo ${taken}`)
         : h("span", { class: "muted" }, "Nothing to undo yet"));
     });
+    typedAtOnce(next);
     keeping(roster, () => {
       const rows = system.roster(view, ctx);
       roster.querySelector(".roster").replaceChildren(...(rows.length ? rows.map(rowOf)

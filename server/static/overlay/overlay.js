@@ -4,6 +4,7 @@
 
 import { declaration } from "/static/shared/awareness.js";
 import { Table, h, tableId } from "/static/shared/client.js";
+import { aimed } from "/static/shared/forms.js";
 
 const params = new URLSearchParams(location.search);
 const root = document.getElementById("overlay");
@@ -17,9 +18,22 @@ document.body.dataset.theme = params.get("theme") ?? "dark";
 document.body.dataset.position = params.get("position") ?? "bottom";
 
 let seq = 0;
-let lastLine = [];
+let lastMoment = null; // the moment on screen, so a new view of the same moment does not replay it
 
 const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
+
+/** A name on one line; where it must be cut short, the whole of it shows on hover. */
+const named = (name, tag = "span", className = "name") =>
+  h(tag, { class: className, title: name }, name);
+
+/** A moment of its own above the cards (Editorial Control, a seize, a pre-emption): it arrives
+ * with a flourish once, and stays while it lasts. */
+function moment(kind, key, title, ...line) {
+  const fresh = key !== lastMoment;
+  lastMoment = key;
+  return h("section", { class: `moment ${kind}${fresh ? " new" : ""}`, role: "status" },
+           h("div", { class: "title" }, title), h("div", { class: "line" }, ...line));
+}
 
 function card(code, { faceDown = false } = {}) {
   if (faceDown || !code) {
@@ -37,83 +51,200 @@ function card(code, { faceDown = false } = {}) {
 function fourColor(view) {
   const names = Object.fromEntries(view.members.map((m) => [m.id, m.name]));
   const who = (panel) => names[panel.acting] ?? panel.element ?? "the Editor";
+  const shown = [];
   const strip = h("section", { class: "strip four-color" });
   const current = view.current;
   if (current) {
-    strip.append(h("div", { class: "panel current" }, card(current.card),
-                   h("div", { class: "who" }, who(current))));
     if (current.editorial_control) {
-      strip.append(h("div", { class: "editorial" }, "Editorial Control!"));
+      const key = `editorial:${view.page}:${view.panels.length}`;
+      shown.push(moment("editorial", key, "Editorial Control!", named(who(current)),
+                        " plays a joker, out of turn"));
     }
+    strip.append(h("div", { class: "panel current" }, card(current.card),
+                   named(who(current), "div", "who")));
   }
   for (const upcoming of view.order) {
     strip.append(h("div", { class: "panel" }, card(upcoming.card),
-                   h("div", { class: "who" }, who(upcoming))));
+                   named(who(upcoming), "div", "who")));
   }
-  for (let n = 0; n < view.hidden_cards; n++) {
-    strip.append(h("div", { class: "panel" }, card(null, { faceDown: true }),
-                   h("div", { class: "who" }, "Editor")));
+  if (view.hidden_cards) {
+    const hand = Array.from({ length: view.hidden_cards }, () => card(null, { faceDown: true }));
+    strip.append(h("div", { class: "panel editor" }, h("div", { class: "hand" }, hand),
+                   named("Editor", "div", "who")));
   }
   if (!current && !view.order.length) {
     strip.append(h("div", { class: "label" }, view.phase === "setup" ? "Waiting for the deal"
                                                                       : "Every Panel is played"));
   }
-  return strip;
+  shown.push(strip);
+  return shown;
 }
+
+/** (initiative, tally): who is higher. */
+const higher = (a, b) => a.initiative > b.initiative
+  || (a.initiative === b.initiative && a.tally > b.tally);
 
 function rcs(view) {
   const names = Object.fromEntries(view.characters.map((c) => [c.id, c.name]));
+  const nameOf = (id) => names[id] ?? id;
+  const shown = [];
+  // The token's card normally lies on the lowest card still to play; lying on a higher one, in
+  // front of a lower card, it was seized from that card (the seizer's card moves in front).
+  const [holder, next] = view.line.filter((entry) => !entry.tapped);
+  if (holder?.token && next && higher(holder, next)) {
+    shown.push(moment("seize", `seize:${view.round}:${holder.character}:${next.character}`,
+                      "Initiative seized!", named(nameOf(holder.character)),
+                      " takes the turn from ", named(nameOf(next.character))));
+  }
   const strip = h("section", { class: "strip rcs" });
-  const order = view.line.map((c) => c.character);
   for (const entry of view.line) {
-    const moved = lastLine.indexOf(entry.character) > order.indexOf(entry.character)
-      && lastLine.length === order.length && entry.token;
-    const classes = ["index-card", entry.tapped && "tapped", moved && "seized"]
+    const classes = ["index-card", entry.tapped && "tapped", entry.token && "holder"]
       .filter(Boolean).join(" ");
     strip.append(h("div", { class: classes, "data-id": entry.character },
-      h("div", { class: "name" }, names[entry.character] ?? entry.character),
-      h("div", { class: "initiative" }, String(entry.initiative),
-        h("span", { class: "tally" }, " " + "|".repeat(entry.tally))),
-      entry.token && h("div", { class: "token", title: "Taking Turn Token" }),
-      entry.marker && h("div", { class: "marker", title: "one Short Action left" })));
+      named(nameOf(entry.character), "div"),
+      h("div", { class: "foot" },
+        h("div", { class: "initiative" }, String(entry.initiative),
+          entry.tally ? h("span", { class: "tally" }, " " + "|".repeat(entry.tally)) : null),
+        h("div", { class: "marks" },
+          entry.tapped && h("span", { class: "tapped-mark" }, "tapped"),
+          entry.marker && h("span", { class: "marker", title: "one Short Action left" },
+                            "1 Short left"),
+          entry.token && h("div", { class: "token", title: "Taking Turn Token" })))));
   }
-  lastLine = order;
   if (!view.line.length) strip.append(h("div", { class: "label" }, "Rolling initiative"));
-  return strip;
+  const declared = view.declared;
+  if (declared) {
+    const action = declared.action === "long" ? "a Long Action" : "a Short Action";
+    const target = { ...declared, target: names[declared.target] ?? declared.target };
+    strip.append(h("div", { class: "caption" }, named(nameOf(declared.character)),
+                   ` declares ${action}: ${declared.what}${aimed(target)}`));
+  }
+  shown.push(strip);
+  return shown;
 }
 
 function awareness(view) {
   const names = Object.fromEntries(view.characters.map((c) => [c.id, c.name]));
+  const nameOf = (id) => names[id] ?? id;
+  const shown = [];
+  const exchange = view.exchange;
+  // A pre-emption that worked is the moment: someone who waited acts before the one acting.
+  const before = exchange?.reactions.filter((r) => r.preempt && r.placed === "before") ?? [];
+  if (before.length) {
+    const key = `preempt:${view.round}:${before.map((r) => `${r.character}>${r.to}`).join(",")}`;
+    shown.push(moment("preempt", key, "Pre-empted!", ...before.map((r, n) => [
+      n ? "; " : "", named(nameOf(r.character)), " acts before ", named(nameOf(r.to))])));
+  }
   const section = h("section", { class: "strip awareness" });
   const column = h("div", { class: "declarations" });
   if (view.declaring) {
-    column.append(h("div", { class: "declaring" }, "Declaring: ",
-                    h("span", { class: "name" }, names[view.declaring] ?? view.declaring)));
+    column.append(h("div", { class: "declaring" }, "Declaring: ", named(nameOf(view.declaring))));
   }
   for (const declared of view.declarations) {
-    const who = names[declared.character] ?? declared.character;
-    column.append(h("div", { class: "declared" }, declaration(declared, who)));
+    const who = nameOf(declared.character);
+    // What was said, after the name: "acts: …", or only "waits" (never for what: ruling 12).
+    const said = declaration(declared, who).slice(who.length);
+    column.append(h("div", { class: "declared" }, named(who), said));
+  }
+  // The exchange under way: who reacts to whom, and how it fell out.
+  for (const pending of exchange?.pending ?? []) {
+    column.append(h("div", { class: "declared reaction" }, named(nameOf(pending.character)),
+                    " tries to pre-empt ", named(nameOf(pending.to)), ": the d10 is rolled…"));
+  }
+  for (const r of exchange?.reactions ?? []) {
+    const how = r.preempt
+      ? (r.placed === "before" ? " pre-empts " : " tries to pre-empt ")
+      : " reacts to ";
+    const then = r.preempt && r.placed === "after" ? ", and goes just after" : "";
+    column.append(h("div", { class: "declared reaction" }, named(nameOf(r.character)), how,
+                    named(nameOf(r.to)), then));
   }
   if (!column.childElementCount) column.append(h("div", { class: "label" }, "Tension rises…"));
   section.append(column);
-  return section;
+  shown.push(section);
+  return shown;
 }
 
 const RENDERERS = { "four-color": fourColor, "megatraveller-rcs": rcs, awareness };
 
+let lastView = null;
+
 function render(view) {
   const renderer = RENDERERS[view.system];
   if (!renderer) return;
-  root.replaceChildren(renderer(view));
+  lastView = view;
+  if (view.system === "awareness") renderAwareness(view, renderer);
+  else root.replaceChildren(...renderer(view));
+  if (!root.querySelector(".moment")) lastMoment = null;
   root.dataset.seq = String(seq);
+  settle();
 }
 
-// Sized by the browser source: the overlay is laid out for 1920×1080 and scaled to fit whatever
-// width and height OBS gives it (800×600 by default), times the ``scale`` the streamer chose.
-function fit() {
-  const fitted = Math.min(innerWidth / 1920, innerHeight / 1080);
-  document.documentElement.style.setProperty("--seize-fit", String(fitted));
+/** Awareness: when a long round's declarations would take too much of the frame, the earliest
+ * give way to a line saying how many came before. */
+function renderAwareness(view, renderer) {
+  const shownBefore = lastMoment; // each try draws the same moment: new on every try, or none
+  for (let skip = 0; ; skip++) {
+    lastMoment = shownBefore;
+    const declarations = view.declarations.slice(skip);
+    root.replaceChildren(...renderer({ ...view, declarations }));
+    if (skip) {
+      const earlier = h("div", { class: "declared earlier" }, `… ${skip} declared before`);
+      const declaring = root.querySelector(".declaring");
+      if (declaring) declaring.after(earlier);
+      else root.querySelector(".declarations").prepend(earlier);
+    }
+    if (!crowding() || skip >= view.declarations.length - 1) return;
+  }
 }
+
+// Sized by the browser source: a name is 26 px on a 1920×1080 source and in proportion on a
+// smaller one, but never under 18 px (OBS's default source is 800×600), times the ``scale`` the
+// streamer chose.
+function fit() {
+  const proportional = 26 * Math.min(innerWidth / 1920, innerHeight / 1080);
+  document.documentElement.style.setProperty("--seize-unit", `${Math.max(18, proportional)}px`);
+  if (lastView) render(lastView);
+}
+
+/** Does any part of the overlay reach out of the frame? */
+function overflowing() {
+  for (const element of [root, ...root.querySelectorAll("*")]) {
+    const box = element.getBoundingClientRect();
+    if (box.left < 0 || box.top < 0 || box.right > innerWidth || box.bottom > innerHeight) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** The share of the frame's height the table may cover before it packs closer: the scene
+ * behind it is the show. A moment comes and goes, so it does not count: the table keeps its
+ * layout when one appears. */
+const SHARE = 0.5;
+
+/** Out of the frame, or covering more of the scene than its share. */
+function crowding() {
+  const strips = [...root.querySelectorAll(".strip")];
+  const covered = strips.reduce((sum, strip) => sum + strip.getBoundingClientRect().height, 0);
+  return overflowing() || covered > innerHeight * SHARE;
+}
+
+/** A table that fits keeps its roomy layout. A larger one packs closer (Four Color's cards
+ * become small cards beside the names), then cuts long names short (whole on hover); only a
+ * table too large even for that is drawn smaller than a name's size, rather than cut off. */
+function settle() {
+  delete root.dataset.fit;
+  root.style.removeProperty("--seize-shrink");
+  if (!crowding()) return;
+  root.dataset.fit = "compact";
+  if (!crowding()) return;
+  root.dataset.fit = "compact tight";
+  for (let shrink = 0.95; overflowing() && shrink > 0.3; shrink -= 0.05) {
+    root.style.setProperty("--seize-shrink", shrink.toFixed(2));
+  }
+}
+
 addEventListener("resize", fit);
 fit();
 

@@ -36,10 +36,23 @@ export function declaration(d, name) {
   return d.what ? `${name} waits for: ${d.what}` : `${name} waits`;
 }
 
-/** What the next one in the exchange does: the act, or a reaction to it. */
-function deed(exchange, id) {
+/** What the next one in the exchange does: the act, or a reaction to someone, said with whom
+ * it answers ("pre-emption of Black Bart"). */
+function deed(exchange, id, who) {
   if (exchange.act.character === id) return exchange.act.what;
-  return exchange.reactions.find((r) => r.character === id)?.what ?? "action";
+  const r = exchange.reactions.find((x) => x.character === id);
+  if (!r) return "action";
+  return `${r.what} ${r.preempt ? "of" : "to"} ${who[r.to]}`;
+}
+
+/** The order an exchange resolves in, those already resolved ticked off: shown with the step,
+ * where the GM is looking, once someone has reacted. */
+function sequence(x, who) {
+  if (!x.sequence || !x.reactions.length) return null;
+  const done = new Set(x.resolved.map((r) => r.character));
+  return h("p", { class: "sequence", "data-sequence": "" }, "Resolves in order: ",
+    x.sequence.map((id, n) => [n ? " → " : "", done.has(id)
+      ? h("s", { "aria-label": `${who[id]}, done` }, who[id]) : who[id]]).flat());
 }
 
 export function declare(v, ctx, id) {
@@ -95,10 +108,11 @@ function next(v, ctx) {
     const may = reactors.length ? `. ${listed(reactors)} may react first` : "";
     if (x.next_preempted) {
       return {
-        prompt: `${who[id]} was pre-empted: could ${possessive(who[id])} ${deed(x, id)} `
+        prompt: `${who[id]} was pre-empted: could ${possessive(who[id])} ${deed(x, id, who)} `
           + "still happen?",
         controls: [
-          button(table, `It happens: resolve ${possessive(who[id])} ${deed(x, id)}`,
+          sequence(x, who),
+          button(table, `It happens: resolve ${possessive(who[id])} ${deed(x, id, who)}`,
                  { type: "resolve" }, { primary: true, name: "resolve", names: who }),
           button(table, "It could not happen", { type: "resolve", performed: false },
                  { name: "not-performed", names: who })],
@@ -106,8 +120,9 @@ function next(v, ctx) {
     }
     return {
       prompt: `${who[x.act.character]} acts: ${x.act.what}${may}`,
-      controls: [button(table, `Resolve ${possessive(who[id])} ${deed(x, id)}`, { type: "resolve" },
-                        { primary: true, name: "resolve", names: who })],
+      controls: [sequence(x, who),
+        button(table, `Resolve ${possessive(who[id])} ${deed(x, id, who)}`, { type: "resolve" },
+               { primary: true, name: "resolve", names: who })],
     };
   }
   const id = v.declaring;
@@ -120,31 +135,58 @@ function next(v, ctx) {
   };
 }
 
-/** A waiting character's reactions: to whom, and just before (a pre-emption) or just after. */
+/** Everyone ``id`` may react to now, with what they do, the latest first (what just happened is
+ * what a waiter most often answers): each reaction whose place is known, then the one acting
+ * (ruling 11: a pre-emption may itself be pre-empted, to any depth). */
+export function reactable(x, id, who) {
+  return [...x.reactions.map((r) => ({ to: r.character,
+    doing: `${r.preempt ? "pre-empts" : "goes just after"} ${who[r.to]}` })).reverse(),
+  { to: x.act.character, doing: `acts: ${x.act.what}` }].filter(({ to }) => to !== id);
+}
+
+/** A waiting character's reactions, one line for each one they may react to: pre-empt them
+ * (the engine rolls, or with the d10 typed beside the button, or the tray rolls) or go just
+ * after them. The line to the one acting names its controls after the waiter alone; a line to a
+ * reaction adds whom it answers. */
 export function reactions(v, ctx, id) {
   const x = v.exchange;
   const who = ctx.names;
-  const targets = [x.act.character, ...x.reactions.map((r) => r.character)]
-    .filter((t) => t !== id && !x.pending.some((p) => p.character === t));
-  const to = select("To", targets.map((t) => [t, who[t]]), { keep: `to-${id}` });
-  const base = () => ({ type: "react", character: id, to: to.value, what: "reaction" });
-  const die = input("d10", { keep: `react-die-${id}`, type: "number", min: 1, required: true,
-                             placeholder: "d10",
-                             max: v.options.die_sides, inputmode: "numeric", class: "die",
-                             name: "die" });
-  return [
-    targets.length > 1 ? labelled("Reacts to", to) : null,
-    button(ctx.table, "Pre-empt, roll for me", () => ({ ...base(), timing: "before",
-      what: "pre-emption" }),
-           { name: `preempt-${id}`, names: who }),
-    inline("Pre-empt with this d10", [die], () => run(ctx.table, { ...base(), timing: "before",
-      what: "pre-emption", die: Number(die.value), source: "gm" }, who),
-    { name: `preempt-die-${id}` }),
-    button(ctx.table, "Pre-empt, the tray rolls", () => ({ ...base(), timing: "before",
-      what: "pre-emption", source: "device" }), { name: `preempt-tray-${id}`, names: who }),
-    button(ctx.table, "Just after", () => ({ ...base(), timing: "after" }),
-           { name: `after-${id}`, names: who }),
-  ];
+  const targets = reactable(x, id, who);
+  // Still waiting from last round, but panicked in this one's roll (ruling 6): all-out only.
+  const c = v.characters.find((x) => x.id === id);
+  const panicked = panics(v, c) && `Panicked (QR ${c.initiative.qr}): reacts all-out`;
+  const mode = panicked ? select(panicked, MODES.slice(1), { keep: `react-mode-${id}` }) : null;
+  const lines = targets.map(({ to, doing }) => {
+    const suffix = to === x.act.character ? "" : `-${to}`;
+    const base = () => {
+      if (mode) mode.dataset.sent = mode.value;  // it went in with the reaction: not lost
+      return { type: "react", character: id, to, what: "reaction",
+               ...(mode ? { mode: mode.value } : {}) };
+    };
+    const before = () => ({ ...base(), timing: "before", what: "pre-emption" });
+    const die = input("d10 rolled at the table (empty: the engine rolls)", {
+      keep: `react-die-${id}${suffix}`, type: "number", min: 1, placeholder: "d10",
+      max: v.options.die_sides, inputmode: "numeric", class: "die", name: "die" });
+    const preempt = inline(`Pre-empt ${who[to]}`, [die], () => run(ctx.table, die.value
+      ? { ...before(), die: Number(die.value), source: "gm" } : before(), who),
+    { name: `preempt-${id}${suffix}` });
+    // The button says which die it sends: the one typed, or the engine's.
+    const said = () => {
+      preempt.querySelector("button").textContent = die.value
+        ? `Pre-empt ${who[to]} with a ${die.value}` : `Pre-empt ${who[to]}`;
+    };
+    die.addEventListener("input", said);
+    queueMicrotask(said);  // a d10 kept from before the redraw is put back after this returns
+    return h("div", { class: "react", "data-to": to },
+      targets.length > 1 ? h("p", { class: "to" }, `${who[to]} ${doing}`) : null,
+      preempt,
+      button(ctx.table, `Pre-empt ${who[to]}: the tray rolls`,
+             () => ({ ...before(), source: "device" }),
+             { name: `preempt-tray-${id}${suffix}`, names: who }),
+      button(ctx.table, `Just after ${who[to]}`, () => ({ ...base(), timing: "after" }),
+             { name: `after-${id}${suffix}`, names: who }));
+  });
+  return mode ? [h("div", { class: "react" }, labelled(panicked, mode)), ...lines] : lines;
 }
 
 /** Awareness state and position, set between rounds. */
@@ -218,8 +260,6 @@ function roster(v, ctx) {
 function aside(v, ctx) {
   const who = ctx.names;
   return [
-    v.exchange?.sequence ? h("p", { "data-sequence": "" }, "Resolves in order: ",
-      v.exchange.sequence.map((id) => who[id]).join(" → ")) : null,
     v.upcoming?.length ? h("p", { class: "muted" }, "Still to declare (only you see this): ",
       v.upcoming.map((id) => who[id]).join(", ")) : null,
     v.declarations.length ? h("ol", { class: "declared" }, v.declarations.map((d) => h("li", {},

@@ -105,10 +105,9 @@ export function input(label, { keep, type = "text", value = "", ...rest } = {}) 
 
 /** A labelled select of [value, text] choices. */
 export function select(label, choices, { keep, value, name } = {}) {
-  const field = h("select", { "data-keep": keep, "aria-label": label, name },
-    choices.map(([v, text]) => h("option", { value: v }, text)));
-  if (value !== undefined) field.value = value;
-  return field;
+  // The default is marked selected, so that resetting the form comes back to it.
+  return h("select", { "data-keep": keep, "aria-label": label, name },
+    choices.map(([v, text]) => h("option", { value: v, selected: v === value }, text)));
 }
 
 /** A form whose submit (Enter, or its button) runs ``send``; its button is ``label``. */
@@ -164,13 +163,19 @@ export const labelled = (text, field) => h("label", { class: "field" }, h("span"
 export function joining(ctx, fields, build) {
   const name = input("Name", { placeholder: "Name", required: true, name: "name",
                                autocomplete: "off" });
-  return inline("Add", [labelled("Name", name), ...fields], async () => {
+  // An ambusher joins hidden from players and the stream (the shared rulings).
+  const hidden = h("input", { type: "checkbox", name: "hidden" });
+  const hide = h("label", { class: "field check" }, hidden, h("span", {}, "Hidden"));
+  // Once someone is added the form comes back to its defaults, as the next one expects.
+  const form = inline("Add", [labelled("Name", name), ...fields, hide], async () => {
     const id = newId(name.value, Object.keys(ctx.names));
-    if (await run(ctx.table, build(name.value.trim(), id), ctx.names)) {
-      name.value = "";
+    const join = build(name.value.trim(), id);
+    if (await run(ctx.table, hidden.checked ? { ...join, hidden: true } : join, ctx.names)) {
+      form.reset();
       name.focus();
     }
   }, { name: "join" });
+  return form;
 }
 
 /** Both dice systems' first step of a round: the engine rolls, or the table does. */

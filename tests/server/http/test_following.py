@@ -7,10 +7,11 @@ import json
 import socket
 from typing import Any
 
-from aiohttp import ClientResponse, WSMsgType
+from aiohttp import WSMsgType
 
 from server.run.app import make_app
 from tests.server.conftest import Client, MakeClient, bearer, new_table, send
+from tests.server.following import read_sse
 from tests.server.table_setups import rcs_table
 
 
@@ -63,30 +64,6 @@ async def test_a_websocket_resumes_with_exactly_what_it_missed(client: Client) -
         for _ in range(2):
             seen.append((await ws.receive_json())["seq"])
     assert seen == list(range(3, 3 + 11))
-
-
-async def read_sse(response: ClientResponse, count: int) -> list[dict[str, Any]]:
-    """The next ``count`` SSE messages (heartbeat comments skipped)."""
-    messages: list[dict[str, Any]] = []
-    fields: dict[str, str] = {}
-    while len(messages) < count:
-        line = (await response.content.readline()).decode().rstrip("\n")
-        if line.startswith(":"):
-            continue
-        if line:
-            name, _, value = line.partition(": ")
-            fields[name] = value
-            continue
-        if fields:
-            messages.append(
-                {
-                    "id": int(fields["id"]),
-                    "event": fields["event"],
-                    "data": json.loads(fields["data"]),
-                }
-            )
-            fields = {}
-    return messages
 
 
 async def test_sse_resumes_from_last_event_id(client: Client) -> None:

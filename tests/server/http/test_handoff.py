@@ -84,6 +84,26 @@ async def test_a_gm_link_runs_the_table_elsewhere_and_a_new_one_revokes_it(
         assert (await client.get(read, headers=bearer(valid))).status == 200
 
 
+async def test_a_console_opened_from_a_gm_link_hands_the_table_back_and_goes_on(
+    client: Client,
+) -> None:
+    """Out and back: the second device makes a link for the first; it keeps running the table
+    (its own link is not among those revoked), and every other older GM link stops."""
+    table = await new_table(client, "four-color")
+    read = f"/api/tables/{table['id']}"
+    links = []
+    for _ in range(2):
+        made = await client.post(f"{read}/handoff/gm", headers=bearer(table["gm_token"]))
+        links.append(fragment_token((await made.json())["url"]))
+    stale, tablet = links
+    back = await client.post(f"{read}/handoff/gm", headers=bearer(tablet))
+    assert back.status == 201
+    home = fragment_token((await back.json())["url"])
+    for valid in (tablet, home, table["gm_token"]):
+        assert (await client.get(read, headers=bearer(valid))).status == 200
+    assert (await client.get(read, headers=bearer(stale))).status == 401
+
+
 async def test_no_one_but_the_gm_makes_a_gm_link(client: Client) -> None:
     table = await new_table(client, "awareness")
     path = f"/api/tables/{table['id']}/handoff/gm"

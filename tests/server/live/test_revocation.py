@@ -19,7 +19,7 @@ from server.settings import Settings
 from server.tables import access
 from server.tables.access import REVOKED_WITHIN
 from tests.server.conftest import Client, bearer, new_table, send
-from tests.server.http.test_following import read_sse
+from tests.server.following import read_sse
 from tests.server.http.test_handoff import token_of
 from tests.waiting import PATIENCE
 

@@ -1,0 +1,146 @@
+// The extension's background page: it runs while the room is open, whether or not anyone opens
+// the popover. For a GM it offers "Link to Seize…" on character tokens, and, in the one GM's
+// client the room elects, follows the table and writes its public order onto the linked tokens,
+// rings the acting one, and turns the GM's hiding or showing of a token into Seize's commands.
+// Players' clients do nothing here: they never write to the room.
+
+import OBR, { buildShape } from "@owlbear-rodeo/sdk";
+import { Table } from "/static/shared/client.js";
+import { hear, remembered, tell } from "/static/owlbear/kept.js";
+import {
+  KEY, MARKER, TURN, elected, participantOf, participants, places, says, visibilityCommands,
+  wanted,
+} from "/static/owlbear/map.js";
+
+const seen = new Map(); // each token's last visibility, to see the GM hide or show it
+let writer = false; // this client is the GM's client elected to write the map
+let table = null; // the table followed, with the GM's link
+let view = null; // its GM view
+
+/** Follow the table of ``link`` (a GM link), or none. */
+function follow(link) {
+  view = null;
+  if (!link?.gm) {
+    table = null;
+    return;
+  }
+  const followed = new Table(link.table, link.token, (shown) => {
+    if (table !== followed) return; // a link replaced since
+    view = shown;
+    mapped().catch(() => {});
+  });
+  table = followed;
+  followed.start().catch(() => { if (table === followed) table = null; });
+}
+
+let writing = Promise.resolve();
+
+/** The elected GM's client brings the map to the table; one write after another. */
+function mapped() {
+  writing = writing.then(writeMap, writeMap);
+  return writing;
+}
+
+/** The public order as Foundry's dialect has it (what every player may see): each turn's
+ * participant, whether it has a place, and whether it is current. */
+async function publicOrder() {
+  const answer = await fetch(`${table.base}/foundry/combat?as=public`,
+                             { headers: table.headers() });
+  if (!answer.ok) return null;
+  return places({ turns: (await answer.json()).combatants.map((c) => ({
+    participant: c.flags.seize.participant, placed: c.initiative !== null,
+    current: c.flags.seize.current })) });
+}
+
+async function writeMap() {
+  if (!writer || !view) return;
+  const order = await publicOrder();
+  if (!order) return;
+  const items = await OBR.scene.items.getItems();
+  const linked = items.filter((item) => participantOf(item));
+  const want = wanted(linked, order);
+  const hidden = participants(view).hidden;
+  // Seize may hide a token whose participant it hides; it never shows what the GM hid.
+  const hide = new Set(linked.filter((item) => item.visible && hidden.has(participantOf(item)))
+    .map((item) => item.id));
+  const stale = linked.filter((item) => !says(item, want.get(item.id)) || hide.has(item.id));
+  if (stale.length) {
+    for (const id of hide) seen.set(id, false);
+    await OBR.scene.items.updateItems(stale.map((item) => item.id), (drafts) => {
+      for (const draft of drafts) {
+        draft.metadata[TURN] = want.get(draft.id);
+        if (hide.has(draft.id)) draft.visible = false;
+      }
+    });
+  }
+  await mark(items, linked.find((item) => want.get(item.id).acting));
+}
+
+/** One ring on the acting token, and none elsewhere; on a token the GM hid (one Seize revealed
+ * as it acted), a ring only the GM sees, so that it gives away no place on the map. */
+async function mark(items, acting) {
+  const rings = items.filter((item) => item.metadata[MARKER]);
+  const kept = rings.filter((ring) => acting && ring.attachedTo === acting.id
+                                       && ring.visible === acting.visible);
+  const gone = rings.filter((ring) => !kept.includes(ring)).map((ring) => ring.id);
+  if (gone.length) await OBR.scene.items.deleteItems(gone);
+  if (!acting || kept.length) return;
+  const ring = buildShape().shapeType("CIRCLE").width(160).height(160)
+    .position(acting.position).attachedTo(acting.id).layer("ATTACHMENT").locked(true)
+    .visible(acting.visible)
+    .disableHit(true).fillOpacity(0).strokeColor("#f59e0b").strokeWidth(10).strokeOpacity(1)
+    .name("Seize: acting now").metadata({ [MARKER]: true }).build();
+  await OBR.scene.items.addItems([ring]);
+}
+
+/** The GM's hiding or showing of a linked token in Owlbear, as Seize's commands. They are sent
+ * unguarded: hiding someone means the same whatever the table did meanwhile. A refusal is
+ * Owlbear's to show, as the popover may be closed. */
+async function followHiding(items) {
+  const commands = visibilityCommands(items, seen, view ? participants(view)
+    : { present: new Set(), hidden: new Set() });
+  if (!writer || !view) return;
+  for (const command of commands) {
+    const answer = await fetch(`${table.base}/commands`, {
+      method: "POST", body: JSON.stringify(command),
+      headers: { ...table.headers(), "Idempotency-Key": crypto.randomUUID() },
+    });
+    if (!answer.ok) {
+      const { message } = await answer.json();
+      await OBR.notification.show(`Seize: ${message ?? "not done"}`, "ERROR");
+    }
+  }
+}
+
+OBR.onReady(async () => {
+  if (await OBR.player.getRole() !== "GM") return;
+  const self = await OBR.player.getConnectionId();
+  const elect = (others) => {
+    writer = elected(self, others);
+    mapped().catch(() => {});
+  };
+  for (const item of await OBR.scene.items.getItems()) seen.set(item.id, item.visible);
+  OBR.scene.items.onChange((items) => {
+    followHiding(items).then(mapped).catch(() => {});
+  });
+  elect(await OBR.party.getPlayers());
+  OBR.party.onChange(elect);
+  hear("linked", ({ room, link }) => { if (room === OBR.room.id) follow(link); });
+  follow(remembered(OBR.room.id));
+  await OBR.contextMenu.create({
+    id: `${KEY}/link`,
+    icons: [{ icon: "/owlbear/icon.svg", label: "Link to Seize…",
+              filter: { roles: ["GM"], every: [{ key: "layer", value: "CHARACTER" }] } }],
+    onClick: (context) => {
+      choosing = { type: "choose", tokens: context.items.map((item) => ({
+        id: item.id, name: item.text?.plainText || item.name })) };
+      tell(choosing);
+      OBR.action.open();
+    },
+  });
+});
+
+// The popover may open only now: it says so, and hears what the GM chose.
+let choosing = null;
+hear("ready", () => { if (choosing) tell(choosing); });
+hear("chosen", () => { choosing = null; });

@@ -1,0 +1,131 @@
+// What the extension decides, apart from Owlbear and the page: which link was pasted, which GM's
+// client writes, and what each linked token must say. Pure: no SDK, no DOM here.
+
+/** Seize's own key in Owlbear's metadata (Owlbear's convention: a reverse domain and a path). */
+export const KEY = "seize.initiative";
+/** On a token: the participant it stands for, its place in the public order, whether it acts. */
+export const TURN = `${KEY}/turn`;
+/** On the one marker item, attached to the acting token. */
+export const MARKER = `${KEY}/marker`;
+/** In the room: the table's public address, which every player may read. Never a token. */
+export const TABLE = `${KEY}/table`;
+
+/**
+ * A GM link (/console/{table}#token=…) or a player link (/play/{table}?token=…), as the console
+ * hands them out; null for anything else.
+ * @param {string} text
+ * @param {string} base the address to read a bare path against
+ * @returns {{table: string, token: string, gm: boolean, server: string} | null}
+ */
+export function parseLink(text, base) {
+  let url;
+  try {
+    url = new URL(text.trim(), base);
+  } catch {
+    return null;
+  }
+  const [page, table] = url.pathname.split("/").filter(Boolean).slice(-2);
+  const gm = page === "console";
+  const token = gm ? new URLSearchParams(url.hash.slice(1)).get("token")
+    : page === "play" ? url.searchParams.get("token") : null;
+  if (!table || !token) return null;
+  return { table: decodeURIComponent(table), token, gm, server: url.origin };
+}
+
+/**
+ * Whether this client is the one that writes: of the GMs in the room, the one whose connection
+ * id sorts first, as every client sees the same party and so elects the same one.
+ * @param {string} self this client's connection id
+ * @param {{connectionId: string, role: string}[]} others the rest of the party
+ */
+export function elected(self, others) {
+  return !others.some((player) => player.role === "GM" && player.connectionId < self);
+}
+
+/**
+ * The turn each participant has in the public order: its first place, and whether it acts now.
+ * @param {{turns: {participant: string | null, placed: boolean, current: boolean}[]}} order
+ * @returns {Map<string, {place: number | null, acting: boolean}>}
+ */
+export function places(order) {
+  const found = new Map();
+  let place = 0;
+  for (const turn of order.turns) {
+    if (turn.placed) place += 1; // a turn without a token (an Element) still takes its place
+    if (!turn.participant) continue;
+    const had = found.get(turn.participant) ?? { place: null, acting: false };
+    found.set(turn.participant, {
+      place: had.place ?? (turn.placed ? place : null),
+      acting: had.acting || turn.current,
+    });
+  }
+  return found;
+}
+
+/**
+ * What each linked token must say: its participant, and, where the public order has them, their
+ * place and whether they act. A token whose participant is not in the public order (hidden, or
+ * gone) says only who it stands for.
+ * @param {{id: string, metadata: Record<string, unknown>}[]} items
+ * @param {Map<string, {place: number | null, acting: boolean}>} order
+ * @returns {Map<string, {participant: string, place: number | null, acting: boolean}>}
+ */
+export function wanted(items, order) {
+  const want = new Map();
+  for (const item of items) {
+    const participant = participantOf(item);
+    if (!participant) continue;
+    const turn = order.get(participant) ?? { place: null, acting: false };
+    want.set(item.id, { participant, ...turn });
+  }
+  return want;
+}
+
+/** Whether a token's Seize metadata already says what it must. */
+export function says(item, turn) {
+  return JSON.stringify(item.metadata[TURN] ?? null) === JSON.stringify(turn);
+}
+
+/** The participant a token stands for, or null. */
+export function participantOf(item) {
+  const participant = /** @type {{participant?: unknown}} */ (item.metadata[TURN] ?? {})
+    .participant;
+  return typeof participant === "string" ? participant : null;
+}
+
+/**
+ * The participants a GM view lists as hidden, and every participant it has.
+ * @param {Record<string, unknown>} view
+ */
+export function participants(view) {
+  const all = /** @type {{id: string}[]} */ (
+    [view.members, view.characters].find(Array.isArray) ?? []);
+  return { present: new Set(all.map((p) => p.id)),
+           hidden: new Set(/** @type {string[]} */ (view.hidden ?? [])) };
+}
+
+/**
+ * The commands the GM's hiding or showing of linked tokens in Owlbear means: a token hidden
+ * there makes its participant hidden in Seize, one shown again reveals them. Only a change seen
+ * here counts (``seen`` holds each token's last visibility, and is brought up to date), so a
+ * participant the GM hid from the console is not revealed because its token was visible.
+ * @param {{id: string, visible: boolean, metadata: Record<string, unknown>}[]} items
+ * @param {Map<string, boolean>} seen
+ * @param {{present: Set<string>, hidden: Set<string>}} table
+ */
+export function visibilityCommands(items, seen, table) {
+  const commands = [];
+  for (const item of items) {
+    const participant = participantOf(item);
+    const before = seen.get(item.id);
+    seen.set(item.id, item.visible);
+    if (!participant || !table.present.has(participant) || before === undefined
+        || before === item.visible) continue;
+    if (!item.visible && !table.hidden.has(participant)) {
+      commands.push({ type: "hide", participant });
+    } else if (item.visible && table.hidden.has(participant)) {
+      commands.push({ type: "reveal", participant });
+    }
+  }
+  return commands;
+}

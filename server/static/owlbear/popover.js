@@ -1,0 +1,228 @@
+// The Owlbear Rodeo extension's popover. It follows one Seize table with the link this browser
+// was given: the GM sees the GM's view and the one next action, a player their own characters
+// and what they may do now. The link is kept in this browser only (kept.js), never in the room
+// or the scene, which every player can read; the room holds only the table's address. The map
+// is the background page's (background.js); the popover links the tokens the GM chose there.
+
+import OBR from "@owlbear-rodeo/sdk";
+import { awareness, d10, declare, reactions } from "/static/shared/awareness.js";
+import { Table, h } from "/static/shared/client.js";
+import { button, card, keeping, report } from "/static/shared/forms.js";
+import { declaring, diceFor, rcs } from "/static/shared/index-cards.js";
+import { fourColor } from "/static/shared/panels.js";
+import { hear, remember, remembered, tell } from "/static/owlbear/kept.js";
+import { TABLE, TURN, parseLink } from "/static/owlbear/map.js";
+
+const GAMES = { "four-color": fourColor, "megatraveller-rcs": rcs, awareness };
+const root = document.getElementById("seize");
+const ctx = { names: {}, table: null, view: null };
+let role = "PLAYER";
+let choosing = null; // the tokens the GM is linking, from the context menu
+
+/** Owlbear's theme as the popover's colours. */
+function paint(theme) {
+  const style = document.documentElement.style;
+  style.setProperty("--ink", theme.text.primary);
+  style.setProperty("--muted", theme.text.secondary);
+  style.setProperty("--accent", theme.primary.main);
+  style.setProperty("--on-accent", theme.primary.contrastText);
+  style.setProperty("--paper", theme.background.paper);
+  document.documentElement.dataset.mode = theme.mode.toLowerCase();
+}
+
+/** The form that links this browser to the table, with the viewer's own link. */
+async function linking(problem) {
+  const address = (await OBR.room.getMetadata())[TABLE];
+  const field = h("input", { name: "link", "aria-label": "Your Seize link", autocomplete: "off",
+    placeholder: role === "GM" ? "Your GM link" : "Your player link" });
+  const link = (event) => {
+    event.preventDefault();
+    const found = parseLink(field.value, location.origin);
+    if (!found || found.gm !== (role === "GM")) {
+      report(role === "GM" ? "That is not a GM link: open the console's “Open this console on "
+        + "another device” and copy the GM link." : "That is not a player link: ask the GM for "
+        + "yours (the phone link on your row of the console).");
+      return;
+    }
+    if (found.server !== location.origin) {
+      report(`That link is for the Seize at ${found.server}: install the extension from there.`);
+      return;
+    }
+    remember(OBR.room.id, found);
+    report("");
+    follow(found);
+  };
+  root.replaceChildren(
+    h("h1", {}, "Seize"),
+    problem ? h("p", { class: "muted" }, problem) : null,
+    address ? h("p", { class: "meta" }, `This room plays the table at ${address.server}.`) : null,
+    h("p", {}, role === "GM"
+      ? "Paste your GM link. It stays in this browser: the players never see it."
+      : "Paste the player link your GM gave you. It stays in this browser."),
+    h("form", { onsubmit: link }, field, h("button", { class: "primary", type: "submit" }, "Link")));
+}
+
+/** Stop following the table, forget the link, and ask for another. */
+function unlink(problem) {
+  ctx.table = null;
+  remember(OBR.room.id, null);
+  linking(problem);
+}
+
+function follow(link) {
+  // A table given up on may still speak (its socket closes in its own time): only the one
+  // followed now is drawn.
+  const followed = new Table(link.table, link.token, (view) => {
+    if (ctx.table === followed) shown(view);
+  }, { guard: true, onRevoked: () => {
+    if (ctx.table === followed) unlink("That link was replaced or revoked: paste a new one.");
+  } });
+  ctx.table = followed;
+  followed.start().then(async () => {
+    if (role === "GM") {
+      await OBR.room.setMetadata({ [TABLE]: { server: link.server, table: link.table } });
+    }
+  }, () => {
+    if (ctx.table === followed) unlink("That link no longer opens the table: paste a new one.");
+  });
+}
+
+function shown(view) {
+  ctx.view = view;
+  const game = GAMES[view.system];
+  ctx.names = game.names(view);
+  keeping(root, () => root.replaceChildren(
+    h("h1", {}, ctx.table.name ?? "Seize"),
+    h("p", { class: "meta", "data-stage": "" }, `${game.title} · ${game.stage(view)}`),
+    ...(role === "GM" ? gmView(view, game) : playerView(view)),
+    h("button", { type: "button", class: "quiet", "data-action": "unlink",
+                  onclick: () => unlink() }, "Use another link")));
+}
+
+/** The GM's: the one next action, who is at the table, and linking tokens. */
+function gmView(view, game) {
+  const step = game.next(view, ctx);
+  const rows = game.roster(view, ctx);
+  return [
+    choosing ? chooser() : null,
+    h("section", { id: "next" }, h("h2", { "data-prompt": "" }, step.prompt),
+      h("div", { class: "controls" }, (step.controls ?? []).filter(Boolean))),
+    h("ul", { class: "roster" }, rows.map((row) => h("li", {
+      class: ["row", row.current && "current"].filter(Boolean).join(" "), "data-id": row.id,
+      "aria-current": row.current ? "true" : undefined },
+    h("strong", {}, row.name), " ", h("span", { class: "facts" }, row.facts),
+    row.doing ? h("div", { class: "doing" }, row.doing) : null))),
+  ];
+}
+
+/** Which participant the tokens chosen from the context menu stand for. */
+function chooser() {
+  const tokens = choosing;
+  const link = (participant) => async () => {
+    choosing = null;
+    tell({ type: "chosen" });
+    await OBR.scene.items.updateItems(tokens.map((token) => token.id), (items) => {
+      for (const item of items) {
+        if (participant) item.metadata[TURN] = { participant, place: null, acting: false };
+        else delete item.metadata[TURN];
+      }
+    });
+    shown(ctx.view);
+  };
+  const people = Object.entries(ctx.names).filter(([id]) => id !== "editor");
+  return h("section", { id: "linking" },
+    h("h2", {}, `Link ${tokens.map((token) => token.name).join(", ")} to`),
+    people.map(([id, name]) => h("button", { type: "button", "data-link": id,
+                                              onclick: link(id) }, name)),
+    h("button", { type: "button", onclick: link(null) }, "No one"));
+}
+
+/** One of the player's characters, and what they may do now. */
+const mine = (id, name, facts, doing, actions) => h("li", { class: "row", "data-id": id },
+  h("strong", {}, name), " ", facts, doing ? h("div", { class: "doing" }, doing) : null,
+  h("div", { class: "actions" }, actions.flat().filter(Boolean)));
+
+/** What each game lets a player do, from the pages' shared controls. */
+const PLAYS = {
+  "four-color": (v, id) => {
+    const held = v.order.find((c) => c.holder === id);
+    const answering = v.offers.filter((o) => o.partner === id);
+    return [held ? card(held.card) : null,
+      v.current?.acting === id ? "Your Panel: act now!" : held ? "Your card is still to play" : "",
+      [...answering.map((o) => button(ctx.table, `Accept ${ctx.names[o.hero]}'s trade`,
+        { type: "accept_trade", offer: o.offer },
+        { primary: true, name: `accept-${o.offer}`, names: ctx.names })),
+      ...(held && !v.offers.some((o) => o.hero === id) ? v.members
+        .filter((m) => m.id !== id && m.kind === "hero" && v.order.some((c) => c.holder === m.id))
+        .map((m) => button(ctx.table, `Offer a trade to ${m.name}`,
+          { type: "offer_trade", hero: id, partner: m.id }, { name: `offer-${m.id}`, names: ctx.names }))
+        : [])]];
+  },
+  "megatraveller-rcs": (v, id) => {
+    const entry = v.line.find((e) => e.character === id);
+    const rolling = v.awaiting.find((a) => a.what === "roll")?.who.includes(id);
+    const holder = v.token === id;
+    return [entry && !rolling ? `Initiative ${entry.initiative}` : "",
+      rolling ? "Roll your initiative, or type what the dice show"
+        : holder ? (v.declared ? `You declared: ${v.declared.what}` : "You hold the token: declare")
+          : entry?.tapped ? "Your turn is done" : "",
+      [v.may_seize.includes(id) ? button(ctx.table, "Seize the initiative!",
+        { type: "seize", character: id }, { primary: true, name: `seize-${id}`, names: ctx.names })
+        : null,
+      rolling ? diceFor(v, ctx, id, "Enter my roll") : null,
+      holder && !v.declared ? declaring(v, ctx, id) : null]];
+  },
+  awareness: (v, id) => {
+    const c = v.characters.find((each) => each.id === id);
+    const pending = v.exchange?.pending.find((p) => p.character === id);
+    const rolling = v.awaiting.some((a) => a.what === "initiative" && a.who.includes(id));
+    return [c.initiative ? `QR ${c.initiative.qr} · Score ${c.initiative.score}` : "",
+      v.declaring === id ? "Your declaration: act or wait" : c.waits ? "Waiting" : "",
+      [v.declaring === id ? declare(v, ctx, id) : null,
+        pending ? d10(ctx, id, "Enter my d10", { type: "enter_preemption", character: id },
+                      "enter-preemption") : null,
+        rolling ? d10(ctx, id, "Enter my initiative d10",
+                      { type: "enter_initiative", character: id }, "enter-initiative") : null,
+        v.exchange && v.may_react.includes(id) ? reactions(v, ctx, id) : null]];
+  },
+};
+
+/** The player's: their own characters first, then whose turn it is. */
+function playerView(view) {
+  const own = ctx.table.you?.participants ?? [];
+  const acting = new Set(actingNow(view));
+  return [
+    h("ul", { id: "yours" }, own.filter((id) => ctx.names[id]).map((id) => mine(id, ctx.names[id],
+      ...PLAYS[view.system](view, id)))),
+    h("h2", {}, "The table"),
+    h("ol", { class: "order" }, Object.entries(ctx.names).filter(([id]) => id !== "editor")
+      .map(([id, name]) => h("li", { "data-id": id,
+                                     "aria-current": acting.has(id) ? "true" : undefined },
+        name))),
+  ];
+}
+
+/** Who acts now, in any game's view. */
+function actingNow(view) {
+  if (view.system === "four-color") return [view.current?.acting ?? view.current?.holder];
+  if (view.system === "megatraveller-rcs") return [view.token];
+  return [view.declaring, view.exchange?.act.character];
+}
+
+OBR.onReady(async () => {
+  const [theme, viewer] = await Promise.all([OBR.theme.getTheme(), OBR.player.getRole()]);
+  paint(theme);
+  OBR.theme.onChange(paint);
+  role = viewer;
+  if (role === "GM") {
+    hear("choose", ({ tokens }) => {
+      choosing = tokens;
+      if (ctx.view) shown(ctx.view);
+      else report("Link this room to its Seize table first: paste your GM link.");
+    });
+    tell({ type: "ready" }); // tokens chosen before the popover was open
+  }
+  const saved = remembered(OBR.room.id);
+  if (saved) follow(saved);
+  else await linking();
+});

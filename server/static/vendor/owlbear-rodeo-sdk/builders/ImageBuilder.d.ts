@@ -1,0 +1,33 @@
+import { ImageContent } from "../types/items/ImageContent";
+import { ImageGrid } from "../types/items/ImageGrid";
+import { RichText, TextContent, TextContentType, TextItemType, TextSize } from "../types/items/TextContent";
+import { Image } from "../types/items/Image";
+import { GenericItemBuilder } from "./GenericItemBuilder";
+import PlayerApi from "../api/PlayerApi";
+export declare class ImageBuilder extends GenericItemBuilder<ImageBuilder> {
+    private _image;
+    private _grid;
+    private _text;
+    private _textItemType;
+    constructor(player: PlayerApi, image: ImageContent, grid: ImageGrid);
+    text(text: TextContent): ImageBuilder;
+    textItemType(textItemType: TextItemType): ImageBuilder;
+    textWidth(width: TextSize): ImageBuilder;
+    textHeight(height: TextSize): ImageBuilder;
+    richText(richText: RichText): ImageBuilder;
+    plainText(plainText: string): ImageBuilder;
+    textType(textType: TextContentType): ImageBuilder;
+    textPadding(padding: number): ImageBuilder;
+    fontFamily(fontFamily: string): ImageBuilder;
+    fontSize(fontSize: number): ImageBuilder;
+    fontWeight(fontWeight: number): ImageBuilder;
+    textAlign(textAlign: "LEFT" | "CENTER" | "RIGHT"): ImageBuilder;
+    textAlignVertical(textAlignVertical: "BOTTOM" | "MIDDLE" | "TOP"): ImageBuilder;
+    textFillColor(fillColor: string): ImageBuilder;
+    textFillOpacity(fillOpacity: number): ImageBuilder;
+    textStrokeColor(strokeColor: string): ImageBuilder;
+    textStrokeOpacity(strokeOpacity: number): ImageBuilder;
+    textStrokeWidth(strokeWidth: number): ImageBuilder;
+    textLineHeight(lineHeight: number): ImageBuilder;
+    build(): Image;
+}

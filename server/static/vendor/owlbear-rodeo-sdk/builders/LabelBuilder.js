@@ -1,0 +1,145 @@
+import { GenericItemBuilder } from "./GenericItemBuilder";
+export class LabelBuilder extends GenericItemBuilder {
+    constructor(player) {
+        super(player);
+        this._text = {
+            richText: [
+                {
+                    type: "paragraph",
+                    children: [{ text: "" }],
+                },
+            ],
+            plainText: "",
+            style: {
+                padding: 8,
+                fontFamily: "Roboto",
+                fontSize: 16,
+                fontWeight: 400,
+                textAlign: "CENTER",
+                textAlignVertical: "MIDDLE",
+                fillColor: "white",
+                fillOpacity: 1,
+                strokeColor: "white",
+                strokeOpacity: 1,
+                strokeWidth: 0,
+                lineHeight: 1.5,
+            },
+            type: "PLAIN",
+            width: "AUTO",
+            height: "AUTO",
+        };
+        this._style = {
+            backgroundColor: "#3D4051",
+            backgroundOpacity: 1,
+            cornerRadius: 8,
+            pointerDirection: "DOWN",
+            pointerWidth: 4,
+            pointerHeight: 4,
+        };
+        this._item.layer = "TEXT";
+        this._item.name = "Label";
+    }
+    text(text) {
+        this._text = text;
+        return this.self();
+    }
+    width(width) {
+        this._text.width = width;
+        return this.self();
+    }
+    height(height) {
+        this._text.height = height;
+        return this.self();
+    }
+    plainText(plainText) {
+        this._text.plainText = plainText;
+        return this.self();
+    }
+    padding(padding) {
+        this._text.style.padding = padding;
+        return this.self();
+    }
+    fontFamily(fontFamily) {
+        this._text.style.fontFamily = fontFamily;
+        return this.self();
+    }
+    fontSize(fontSize) {
+        this._text.style.fontSize = fontSize;
+        return this.self();
+    }
+    fontWeight(fontWeight) {
+        this._text.style.fontWeight = fontWeight;
+        return this.self();
+    }
+    textAlign(textAlign) {
+        this._text.style.textAlign = textAlign;
+        return this.self();
+    }
+    textAlignVertical(textAlignVertical) {
+        this._text.style.textAlignVertical = textAlignVertical;
+        return this.self();
+    }
+    fillColor(fillColor) {
+        this._text.style.fillColor = fillColor;
+        return this.self();
+    }
+    fillOpacity(fillOpacity) {
+        this._text.style.fillOpacity = fillOpacity;
+        return this.self();
+    }
+    strokeColor(strokeColor) {
+        this._text.style.strokeColor = strokeColor;
+        return this.self();
+    }
+    strokeOpacity(strokeOpacity) {
+        this._text.style.strokeOpacity = strokeOpacity;
+        return this.self();
+    }
+    strokeWidth(strokeWidth) {
+        this._text.style.strokeWidth = strokeWidth;
+        return this.self();
+    }
+    lineHeight(lineHeight) {
+        this._text.style.lineHeight = lineHeight;
+        return this.self();
+    }
+    style(style) {
+        this._style = style;
+        return this.self();
+    }
+    backgroundColor(backgroundColor) {
+        this._style.backgroundColor = backgroundColor;
+        return this.self();
+    }
+    backgroundOpacity(backgroundOpacity) {
+        this._style.backgroundOpacity = backgroundOpacity;
+        return this.self();
+    }
+    cornerRadius(cornerRadius) {
+        this._style.cornerRadius = cornerRadius;
+        return this.self();
+    }
+    pointerWidth(pointerWidth) {
+        this._style.pointerWidth = pointerWidth;
+        return this.self();
+    }
+    pointerHeight(pointerHeight) {
+        this._style.pointerHeight = pointerHeight;
+        return this.self();
+    }
+    pointerDirection(pointerDirection) {
+        this._style.pointerDirection = pointerDirection;
+        return this.self();
+    }
+    maxViewScale(maxViewScale) {
+        this._style.maxViewScale = maxViewScale;
+        return this.self();
+    }
+    minViewScale(minViewScale) {
+        this._style.minViewScale = minViewScale;
+        return this.self();
+    }
+    build() {
+        return Object.assign(Object.assign({}, this._item), { type: "LABEL", text: this._text, style: this._style });
+    }
+}

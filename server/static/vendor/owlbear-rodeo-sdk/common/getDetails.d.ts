@@ -1,0 +1,4 @@
+export declare function getDetails(): {
+    origin: string;
+    roomId: string;
+};

@@ -1,0 +1,2 @@
+export * from "./Math2";
+export * from "./MathM";

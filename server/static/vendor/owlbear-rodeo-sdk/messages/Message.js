@@ -1,0 +1,3 @@
+export function isMessage(message) {
+    return typeof message.id === "string";
+}

@@ -1,0 +1,1 @@
+export declare type AtLeast<T, K extends keyof T> = Partial<T> & Pick<T, K>;

@@ -1,0 +1,6 @@
+export interface KeyFilter {
+    key: string | string[];
+    value: unknown;
+    operator?: "==" | "!=";
+    coordinator?: "&&" | "||";
+}

@@ -1,0 +1,11 @@
+export declare type Matrix = [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number
+];

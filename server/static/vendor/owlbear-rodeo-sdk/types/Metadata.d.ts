@@ -1,0 +1,1 @@
+export declare type Metadata = Record<string, unknown>;

@@ -1,0 +1,10 @@
+export interface Modal {
+    id: string;
+    url: string;
+    width?: number;
+    height?: number;
+    fullScreen?: boolean;
+    hideBackdrop?: boolean;
+    hidePaper?: boolean;
+    disablePointerEvents?: boolean;
+}

@@ -1,0 +1,5 @@
+export interface Vector3 {
+    x: number;
+    y: number;
+    z: number;
+}

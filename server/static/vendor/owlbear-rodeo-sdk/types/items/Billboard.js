@@ -1,0 +1,3 @@
+export function isBillboard(item) {
+    return item.type === "BILLBOARD";
+}

@@ -1,0 +1,3 @@
+export function isCurve(item) {
+    return item.type === "CURVE";
+}

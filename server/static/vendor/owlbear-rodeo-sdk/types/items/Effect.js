@@ -1,0 +1,3 @@
+export function isEffect(item) {
+    return item.type === "EFFECT";
+}

@@ -1,0 +1,3 @@
+export function isImage(item) {
+    return item.type === "IMAGE";
+}

@@ -1,0 +1,3 @@
+export function isLabel(item) {
+    return item.type === "LABEL";
+}

@@ -1,0 +1,3 @@
+export function isLight(item) {
+    return item.type === "LIGHT";
+}

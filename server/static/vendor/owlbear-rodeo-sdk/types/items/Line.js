@@ -1,0 +1,3 @@
+export function isLine(item) {
+    return item.type === "LINE";
+}

@@ -1,0 +1,3 @@
+export function isPointer(item) {
+    return item.type === "POINTER";
+}

@@ -1,0 +1,3 @@
+export function isRuler(item) {
+    return item.type === "RULER";
+}

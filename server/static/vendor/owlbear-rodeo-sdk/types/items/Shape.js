@@ -1,0 +1,3 @@
+export function isShape(item) {
+    return item.type === "SHAPE";
+}

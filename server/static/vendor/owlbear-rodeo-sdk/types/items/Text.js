@@ -1,0 +1,3 @@
+export function isText(item) {
+    return item.type === "TEXT";
+}

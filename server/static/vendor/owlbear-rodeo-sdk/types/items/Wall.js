@@ -1,0 +1,3 @@
+export function isWall(item) {
+    return item.type === "WALL";
+}

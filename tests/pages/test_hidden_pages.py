@@ -1,0 +1,83 @@
+"""The shootout with a sniper, the sniper hidden from the console (the shared rulings), in
+Chromium against a real server: the Kid's phone and the stream see nothing of the sniper while
+it lies in wait and declares its shot, and see it when the shot resolves."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.server.process import ServerProcess
+
+from .conftest import SIZES, shoot
+from .console_driver import Console
+
+
+@pytest.fixture
+def watchers(browser: Any) -> Iterator[tuple[Any, Any]]:
+    """A player's phone and an OBS browser source at its default size."""
+    phone = browser.new_context(viewport=SIZES["phone"], has_touch=True)
+    stream = browser.new_context(viewport={"width": 800, "height": 600})
+    yield phone.new_page(), stream.new_page()
+    phone.close()
+    stream.close()
+
+
+def link(console: Console, path: str) -> str:
+    """A hand-off link the console would show (``handoff/…``), asked with its own token."""
+    table_id = console.page.url.split("/console/", 1)[1].split("#", 1)[0]
+    url: str = console.page.evaluate(
+        """async ([id, path]) => {
+             const token = JSON.parse(localStorage.getItem(`seize:${id}`)).gm_token;
+             const answer = await fetch(`/api/tables/${id}/${path}`,
+               { method: "POST", headers: { Authorization: `Bearer ${token}` } });
+             return (await answer.json()).url;
+           }""",
+        [table_id, path],
+    )
+    return url
+
+
+def caught_up(page: Any, seq: int, where: str = "body") -> str:
+    page.wait_for_function(
+        f"Number(document.querySelector({where!r}).dataset.seq) >= {seq}", timeout=10_000
+    )
+    return str(page.inner_text("body"))
+
+
+def test_a_hidden_sniper_reaches_no_phone_or_stream_until_it_fires(
+    console: Console, watchers: tuple[Any, Any], server: ServerProcess
+) -> None:
+    phone, stream = watchers
+    console.create("awareness", "High noon")
+    console.add("Kid")
+    console.add("Black Bart")
+    console.page.locator("[data-form=join] input[name=hidden]").check()
+    console.add("Sniper")
+    assert console.row("Sniper").locator("[data-hidden]").inner_text() == "hidden from players"
+    phone.goto(link(console, "handoff/players/kid"))
+    stream.goto(link(console, "handoff/overlay"))
+
+    console.roll_at_the_table({"Kid": 4, "Black Bart": 9, "Sniper": 1})
+    console.declare("Sniper", "the Kid draws", wait=True)
+    console.declare("Kid", "draws")
+    console.preempt("Sniper", "Kid", 10)
+    for page, where in ((phone, "body"), (stream, "#overlay")):
+        text = caught_up(page, console.seq, where)
+        assert "Sniper" not in text, text
+        assert "Kid" in text
+    shoot(phone, "hidden-sniper-phone")
+    shoot(console.page, f"hidden-sniper-console-{console.size}")
+
+    # Hiding is a roster button too: Black Bart steps out of sight, then back.
+    console.tap(console.row("Black Bart").locator("[data-action=hide-black-bart]"))
+    assert console.gm_get()["view"]["hidden"] == ["black-bart", "sniper"]
+    console.tap(console.row("Black Bart").locator("[data-action=reveal-black-bart]"))
+    assert console.gm_get()["view"]["hidden"] == ["sniper"]
+
+    console.resolve_exchange()
+    for page, where in ((phone, "body"), (stream, "#overlay")):
+        assert "Sniper" in caught_up(page, console.seq, where)
+    assert not console.row("Sniper").locator("[data-hidden]").count()

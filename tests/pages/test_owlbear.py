@@ -1,0 +1,548 @@
+"""The Owlbear Rodeo extension in Chromium, with the SDK Seize serves, inside a page that stands in
+for Owlbear (owlbear_host.html) on Owlbear's own origin. One room, a GM's client and two players'
+clients, each a browser of its own: the map's tokens follow the table, each player sees only their
+own, no token (Seize's kind) ever lands where the room's players can read, and of two GMs only one
+writes."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any, Protocol
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from tests.server.process import UNLIMITED, ServerProcess, call
+
+from .conftest import CHROMIUM, FLAGS, Table
+from .test_accessibility import axe, serious  # noqa: F401 (axe: a fixture)
+
+OWLBEAR = "https://www.owlbear.rodeo"
+HOST = (Path(__file__).parent / "owlbear_host.html").read_text(encoding="utf-8")
+LINK_MENU = "seize.initiative/link"
+TURN = "seize.initiative/turn"
+MARKER = "seize.initiative/marker"
+
+
+def token_item(pid: str, name: str) -> dict[str, Any]:
+    """A character token as Owlbear's scene holds it."""
+    return {
+        "id": f"token-{pid}", "type": "IMAGE", "name": name, "layer": "CHARACTER",
+        "visible": True, "locked": False, "metadata": {}, "position": {"x": 0, "y": 0},
+        "rotation": 0, "scale": {"x": 1, "y": 1}, "text": {"plainText": name},
+        "attachedTo": None, "createdUserId": "gm", "zIndex": 1,
+    }  # fmt: skip
+
+
+class Room:
+    """One Owlbear room the test keeps: every client writes through it, and it hands every
+    client the room as it now is."""
+
+    def __init__(self, browser: Any, manifest: str, tokens: list[dict[str, Any]]) -> None:
+        """A room that installed the extension from ``manifest`` (its URL)."""
+        self.browser = browser
+        status, self.manifest = call(manifest)
+        assert status == 200, self.manifest
+        self.seize = manifest.removesuffix("/owlbear/manifest.json")
+        self.state: dict[str, Any] = {"items": tokens, "room": {}, "scene": {}, "party": []}
+        self.clients: list[Any] = []
+        self.writes: list[tuple[str, str]] = []
+        self.secrets: list[str] = []
+
+    def join(self, name: str, role: str, connection: str) -> Any:
+        context = self.browser.new_context(viewport={"width": 800, "height": 700})
+        context.set_default_timeout(10_000)
+        # Owlbear's public page framing a server on this machine or network: Chromium asks the
+        # user, once, to allow local network access (docs/owlbear.md); these users said yes.
+        context.grant_permissions(["local-network-access"], origin=OWLBEAR)
+        page = context.new_page()
+        page.route(
+            f"{OWLBEAR}/**", lambda route: route.fulfill(body=HOST, content_type="text/html")
+        )
+        page.expose_binding(
+            "roomWrite", lambda source, kind, payload: self.write(connection, kind, payload)
+        )
+        page.expose_binding("roomBroadcast", lambda source, message: self.broadcast(message))
+        self.state["party"].append(
+            {
+                "id": f"player-{connection}",
+                "connectionId": connection,
+                "role": role,
+                "name": name,
+                "color": "#fff",
+                "syncView": False,
+                "metadata": {},
+                "selection": None,
+            }
+        )
+        query = urlencode(
+            {
+                "player": f"player-{connection}",
+                "connection": connection,
+                "role": role,
+                "name": name,
+                "popover": self.manifest["action"]["popover"],
+                "background": self.manifest["background_url"],
+            }
+        )
+        page.goto(f"{OWLBEAR}/room/room-1?{query}")
+        self.clients.append(page)
+        self.spread()
+        return page
+
+    def write(self, connection: str, kind: str, payload: Any) -> dict[str, Any]:
+        if kind == "items":
+            self.state["items"] = payload
+        else:
+            self.state[kind] = {**self.state[kind], **payload}
+        self.writes.append((connection, kind))
+        self.check_no_secret()
+        return self.state
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        for page in self.clients:
+            page.evaluate(
+                "([c, d]) => window.host.deliver(c, d)", [message["channel"], message["data"]]
+            )
+
+    def spread(self) -> None:
+        for page in self.clients:
+            page.evaluate("state => window.host.receive(state)", self.state)
+
+    def until(self, check: Callable[[], bool], what: str, seconds: float = 10) -> None:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            self.spread()
+            if check():
+                return
+            self.clients[0].wait_for_timeout(100)
+        pytest.fail(f"the room never came to {what}: {json.dumps(self.state)[:2000]}")
+
+    def check_no_secret(self) -> None:
+        """No Seize token, the GM's or a player's, in anything the room's players can read."""
+        shared = json.dumps(self.state)
+        for secret in self.secrets:
+            assert secret not in shared
+
+    def tokens(self) -> dict[str, dict[str, Any]]:
+        """Each linked token's Seize metadata, by participant."""
+        return {
+            item["metadata"][TURN]["participant"]: item["metadata"][TURN]
+            for item in self.state["items"]
+            if TURN in item["metadata"]
+        }
+
+    def ring_on(self) -> str | None:
+        rings = [item for item in self.state["items"] if MARKER in item["metadata"]]
+        assert len(rings) <= 1
+        return rings[0]["attachedTo"] if rings else None
+
+    def done(self) -> None:
+        gms = {p["connectionId"] for p in self.state["party"] if p["role"] == "GM"}
+        assert {who for who, _ in self.writes} <= gms, "a player's client wrote to the room"
+        for page in self.clients:
+            assert page.evaluate("window.host.unknown") == []
+            # Nothing the extension said to Owlbear, in any message, held a token.
+            said = json.dumps(page.evaluate("window.host.calls"))
+            assert not [secret for secret in self.secrets if secret in said]
+        self.check_no_secret()
+        for page in self.clients:
+            page.context.close()
+
+
+def popover(page: Any) -> Any:
+    return page.frame_locator("iframe#popover")
+
+
+def paste(page: Any, link: str) -> None:
+    popover(page).locator("input[name=link]").fill(link)
+    popover(page).locator("button[type=submit]").click()
+    popover(page).locator("[data-stage]").wait_for()
+
+
+def player_links(table: Table, *participants: str) -> dict[str, str]:
+    """The links the console's Phone buttons would show."""
+    links = {}
+    for pid in participants:
+        status, answer = call(f"{table.url}/handoff/players/{pid}", "POST", {}, table.gm)
+        assert status == 201, answer
+        links[pid] = str(answer["url"])
+    return links
+
+
+class Followed(Protocol):
+    """A table the test follows with its GM's token."""
+
+    id: str
+    gm: str
+
+    @property
+    def url(self) -> str: ...
+
+
+@dataclass
+class DemoTable:
+    id: str
+    gm: str
+    url: str
+
+
+def public_order(table: Followed) -> tuple[dict[str, int | None], str | None]:
+    """Where each participant first plays in the public order, and who acts now."""
+    _, combat = call(f"{table.url}/foundry/combat?as=public", token=table.gm)
+    places: dict[str, int | None] = {}
+    acting = None
+    place = 0
+    for combatant in combat["combatants"]:
+        seize = combatant["flags"]["seize"]
+        placed = combatant["initiative"] is not None
+        if placed:
+            place += 1
+        if seize["participant"]:
+            places.setdefault(seize["participant"], place if placed else None)
+            if seize["current"]:
+                acting = seize["participant"]
+    return places, acting
+
+
+def roll20_agrees(table: Followed) -> bool:
+    """Roll20's turn order, as its bridge writes it, starts with the turn Foundry's Combat has
+    current: the VTTs following the table agree on who acts."""
+    _, combat = call(f"{table.url}/foundry/combat?as=public", token=table.gm)
+    _, turnorder = call(f"{table.url}/roll20/turnorder?as=public", token=table.gm)
+    current = [
+        c["flags"]["seize"]["label"]
+        for c in combat["combatants"]
+        if c["flags"]["seize"]["current"] and c["initiative"] is not None
+    ]
+    return not current or (bool(turnorder) and turnorder[0]["pr"] == current[0])
+
+
+def follows(room: Room, table: Followed) -> None:
+    """The tokens say the public order, the ring is on whoever acts, and Foundry's and Roll20's
+    renderings of the same table agree."""
+
+    def agrees() -> bool:
+        places, acting = public_order(table)
+        said = room.tokens()
+        return roll20_agrees(table) and (
+            all(said[p]["place"] == places.get(p) for p in said)
+            and room.ring_on() == (f"token-{acting}" if acting in said else None)
+            and all(said[p]["acting"] == (p == acting) for p in said)
+        )
+
+    room.until(agrees, "the table's order")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium as a user's own profile has it: a private window (which a new context is) denies
+    storage to a framed page of another site, and a GM's browser keeps the link in the popover's
+    own storage, which an ordinary profile gives it."""
+    if not CHROMIUM.exists():
+        pytest.skip("no /usr/bin/chromium on this machine (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        flags = [*FLAGS, "--disable-features=BlockThirdPartyCookies,TrackingProtection3pcd"]
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=flags)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def room_of(browser: Any, server: ServerProcess) -> Iterator[Callable[..., Room]]:
+    made: list[Room] = []
+
+    def make(table: Table, people: dict[str, str]) -> Room:
+        tokens = [token_item(pid, name) for pid, name in people.items()]
+        room = Room(browser, f"{server.url}/owlbear/manifest.json", tokens)
+        room.secrets.append(table.gm)
+        made.append(room)
+        return room
+
+    yield make
+    for room in made:
+        room.done()
+
+
+def linked(room: Room, pid: str) -> bool:
+    return pid in room.tokens()
+
+
+def seated(room: Room, table: Followed, links: dict[str, str]) -> tuple[Any, dict[str, Any]]:
+    """The GM links the room and every token; each player links with their own link (``links``,
+    by participant)."""
+    gm = room.join("Editor", "GM", "c1")
+    gm_link = f"{room.seize}/console/{table.id}#token={table.gm}"
+    paste(gm, gm_link)
+    assert room.state["room"]["seize.initiative/table"] == {"server": room.seize, "table": table.id}
+    for item in room.state["items"]:
+        pid = item["id"].removeprefix("token-")
+        gm.evaluate("([menu, id]) => window.host.click(menu, [id])", [LINK_MENU, item["id"]])
+        popover(gm).locator(f"[data-link={pid}]").click()
+        room.until(partial(linked, room, pid), f"{pid}'s token linked")
+    pages = {}
+    for n, (pid, link) in enumerate(links.items(), start=2):
+        room.secrets.append(link.split("token=")[1])
+        pages[pid] = room.join(pid, "PLAYER", f"c{n}")
+        # A player's popover takes a player link only: not the GM's, had it come their way.
+        popover(pages[pid]).locator("input[name=link]").fill(gm_link)
+        popover(pages[pid]).locator("button[type=submit]").click()
+        popover(pages[pid]).locator("#notice:has-text('not a player link')").wait_for()
+        paste(pages[pid], link)
+    return gm, pages
+
+
+def own_only(pages: dict[str, Any]) -> None:
+    for pid, page in pages.items():
+        popover(page).locator(f"#yours [data-id={pid}]").wait_for()
+        assert popover(page).locator("#yours [data-id]").evaluate_all(
+            "rows => rows.map((row) => row.dataset.id)"
+        ) == [pid]
+
+
+def test_the_tokens_follow_a_four_color_page(
+    room_of: Callable[..., Room], server: ServerProcess
+) -> None:
+    table = Table(server, "four-color")
+    heroes = {"peter": "Spider-Man", "jessica": "Jessica Jones"}
+    for pid, name in heroes.items():
+        table.send({"type": "join", "member": {"id": pid, "name": name, "kind": "hero"}})
+    room = room_of(table, heroes)
+    gm, pages = seated(room, table, player_links(table, *heroes))
+    table.send({"type": "deal", "source": "gm"})
+    for card in ("QH", "KS", "2C"):  # Spider-Man, Jessica Jones, then the Editor's extra card
+        table.send({"type": "deal_card", "card": card})
+    follows(room, table)
+    own_only(pages)
+    # Spider-Man offers Jessica Jones a trade from his popover, and she takes it from hers: the
+    # King is his, and the map says so.
+    popover(pages["peter"]).locator("[data-action=offer-jessica]").click()
+    popover(pages["jessica"]).locator("[data-action^=accept-]").click()
+    room.until(lambda: room.tokens()["peter"]["place"] == 1, "the trade on the map")
+    follows(room, table)
+    # The popover follows the room's theme.
+    assert popover(gm).locator("html[data-mode=dark]").count() == 1
+    gm.evaluate("window.host.setTheme('LIGHT')")
+    popover(gm).locator("html[data-mode=light]").wait_for(state="attached")
+    # The GM's one next action, pressed in the popover, is the console's: the next Panel.
+    before = table.view(table.gm)["seq"]
+    popover(gm).locator("#next button.primary").first.click()
+    room.until(lambda: table.view(table.gm)["seq"] > before, "the GM's next step taken")
+    follows(room, table)
+    assert room.tokens()["peter"]["acting"]
+    assert popover(pages["peter"]).locator("text=Your Panel: act now!").count() == 1
+    table.send({"type": "next_panel"})
+    follows(room, table)
+    assert room.tokens()["jessica"]["acting"]
+    # A player who is handed a new link uses it: the popover forgets the old one.
+    popover(pages["peter"]).locator("[data-action=unlink]").click()
+    fresh = player_links(table, "peter")["peter"]
+    room.secrets.append(fresh.split("token=")[1])
+    paste(pages["peter"], fresh)
+    own_only({"peter": pages["peter"]})
+
+
+CREW = {"jena": "Jena", "guard": "Guard"}
+
+
+def crew_table(server: ServerProcess) -> Table:
+    """An RCS table: Jena of the crew, and a corporate Guard."""
+    table = Table(server, "megatraveller-rcs")
+    for pid, side in (("jena", "crew"), ("guard", "corp")):
+        character = {"id": pid, "name": CREW[pid], "side": side, "dex": 0, "movement": 0}
+        table.send({"type": "join", "character": character})
+    return table
+
+
+def test_the_tokens_follow_an_rcs_round_with_a_seize(
+    room_of: Callable[..., Room], server: ServerProcess
+) -> None:
+    table = crew_table(server)
+    room = room_of(table, CREW)
+    _, pages = seated(room, table, player_links(table, *CREW))
+    table.send({"type": "roll_initiative", "source": "gm"})
+    own_only(pages)
+    # Each player types their own dice in their popover.
+    for pid, die in (("jena", "1"), ("guard", "6")):
+        own = popover(pages[pid])
+        own.locator("input[name=die1]").fill(die)
+        own.locator("input[name=die2]").fill(die)
+        own.locator("[data-action=enter-roll]").click()
+        own.locator("[data-action=enter-roll]").wait_for(state="detached")
+    follows(room, table)
+    assert popover(pages["jena"]).locator("[data-action^=seize]").count() == 0
+    popover(pages["guard"]).locator("[data-action=seize-guard]").click()
+    room.until(lambda: room.tokens()["guard"]["acting"], "the Guard's seize on the map")
+    follows(room, table)
+
+
+def test_the_tokens_follow_an_awareness_round(
+    room_of: Callable[..., Room],
+    server: ServerProcess,
+    axe: str,  # noqa: F811 (the accessibility scan's fixture)
+) -> None:
+    table = Table(server, "awareness")
+    people = {"kid": "Kid", "marshal": "Marshal"}
+    for pid, name in people.items():
+        table.send(
+            {
+                "type": "join",
+                "sheet": {
+                    "id": pid,
+                    "name": name,
+                    "perception": 5,
+                    "stealth": 5,
+                    "coordination": 5,
+                },
+            }
+        )
+    room = room_of(table, people)
+    gm, pages = seated(room, table, player_links(table, *people))
+    table.send({"type": "roll_initiative", "source": "gm"})
+    table.send({"type": "enter_initiative", "character": "kid", "die": 3, "source": "gm"})
+    table.send({"type": "enter_initiative", "character": "marshal", "die": 7, "source": "gm"})
+    follows(room, table)
+    own_only(pages)
+    for page in (gm, *pages.values()):
+        assert serious(page.query_selector("iframe#popover").content_frame(), axe) == []
+    # Each player's secret (their QR and Score) is on their own popover only.
+    kid = table.view(table.gm)["view"]["characters"]
+    marshal_qr = next(c for c in kid if c["id"] == "marshal")["initiative"]["qr"]
+    assert f"QR {marshal_qr}" not in popover(pages["kid"]).locator("body").inner_text()
+    # The Kid declares from the popover: they wait, and the Marshal's declaration comes up.
+    kid_popover = popover(pages["kid"])
+    kid_popover.locator("input[name=what]").fill("the Marshal draws")
+    kid_popover.locator("[data-action=wait]").click()
+    follows(room, table)
+    room.until(lambda: room.tokens()["marshal"]["acting"], "the Marshal declaring")
+    table.send(
+        {"type": "act", "character": "marshal", "what": "draws", "mode": "all_out_offensive"}
+    )
+    follows(room, table)
+
+
+def test_of_two_gms_only_one_writes(room_of: Callable[..., Room], server: ServerProcess) -> None:
+    table = Table(server, "four-color")
+    table.send({"type": "join", "member": {"id": "peter", "name": "Spider-Man", "kind": "hero"}})
+    table.send({"type": "join", "member": {"id": "doc", "name": "Doc Ock", "kind": "villain"}})
+    room = room_of(table, {"peter": "Spider-Man", "doc": "Doc Ock"})
+    seated(room, table, {})
+    other = room.join("Co-Editor", "GM", "c9")
+    paste(other, f"{server.url}/console/{table.id}#token={table.gm}")
+    room.writes.clear()
+    table.send({"type": "deal"})
+    follows(room, table)
+    table.send({"type": "next_panel"})
+    follows(room, table)
+    assert {who for who, kind in room.writes if kind == "items"} == {"c1"}
+    # The elected GM leaves: the other takes over.
+    room.state["party"] = [p for p in room.state["party"] if p["connectionId"] != "c1"]
+    room.clients[0].context.close()
+    room.clients.pop(0)
+    room.writes.clear()
+    table.send({"type": "next_panel"})
+    follows(room, table)
+    assert {who for who, kind in room.writes if kind == "items"} == {"c9"}
+
+
+def guard_hidden(table: Table) -> bool:
+    """Whether the GM's view marks the Guard hidden."""
+    return "guard" in table.view(table.gm)["view"]["hidden"]
+
+
+def test_a_token_hidden_in_owlbear_is_a_hidden_participant(
+    room_of: Callable[..., Room], server: ServerProcess
+) -> None:
+    """Hiding the Guard's token hides the Guard in Seize, and no player's client hears of the
+    Guard; showing the token reveals them; Seize hiding them hides the token, never the other
+    way round."""
+    table = crew_table(server)
+    status, _ = call(
+        f"{table.url}/commands", "POST", {"type": "hide", "participant": "guard"}, table.gm
+    )
+    if status != 200:
+        pytest.skip("this server has no hidden participants yet")
+    table.send({"type": "reveal", "participant": "guard"})
+    room = room_of(table, CREW)
+    _, pages = seated(room, table, player_links(table, "jena"))
+    jena = pages["jena"]
+    heard: list[str] = []
+    jena.on("websocket", lambda socket: socket.on("framereceived", heard.append))
+
+    def shown(visible: bool) -> None:
+        room.state["items"] = [
+            {**item, "visible": visible} if item["id"] == "token-guard" else item
+            for item in room.state["items"]
+        ]
+
+    shown(False)
+    room.until(partial(guard_hidden, table), "the Guard hidden in Seize")
+    heard.clear()  # from here on, nothing of the Guard reaches Jena's client
+    table.send({"type": "roll_initiative", "source": "gm"})
+    table.send({"type": "enter_roll", "character": "jena", "dice": [3, 3], "source": "gm"})
+    follows(room, table)
+    assert room.tokens()["guard"]["place"] is None
+    assert "Guard" not in popover(jena).locator("body").inner_text()
+    assert not any("guard" in str(frame).lower() for frame in heard)
+    shown(True)
+    room.until(lambda: not guard_hidden(table), "the Guard revealed")
+    table.send({"type": "hide", "participant": "guard"})
+
+    def token() -> dict[str, Any]:
+        return next(i for i in room.state["items"] if i["id"] == "token-guard")
+
+    room.until(lambda: not token()["visible"], "the Guard's token hidden by Seize")
+    table.send({"type": "reveal", "participant": "guard"})
+    follows(room, table)
+    assert not token()["visible"]  # the GM hid it on the map: only they show it again
+    # The Guard, revealed, rolls and takes the token after Jena: their token stays hidden, and so
+    # does the ring on it, which would show players where they stand.
+    table.send({"type": "enter_roll", "character": "guard", "dice": [6, 6], "source": "gm"})
+    table.send({"type": "end_turn", "character": "jena"})
+    follows(room, table)
+    assert room.ring_on() == "token-guard"
+    assert not [i for i in room.state["items"] if MARKER in i["metadata"] and i["visible"]]
+
+
+def test_the_demo_installs_in_owlbear_and_drives_its_tokens(browser: Any, tmp_path: Path) -> None:
+    """From ``seize serve --demo``: the printed manifest URL installs, the printed GM link links
+    the room, and the demo's Four Color table drives the map while a player follows their own."""
+    printed = tmp_path / "printed.txt"
+    with ServerProcess(tmp_path / "seize.db", printed, extra_args=["--demo"], **UNLIMITED):
+        said = printed.read_text()
+        installed = re.search(r"Owlbear Rodeo extension: (\S+)", said)
+        console = re.search(r"GM console: +(\S+)", said)
+        player = re.search(r"Spider-Man's player page: (\S+)", said)
+        assert installed and console and player, said
+        address = urlsplit(console.group(1))
+        table_id = address.path.rsplit("/", 1)[1]
+        base = f"{address.scheme}://{address.netloc}"
+        table = DemoTable(
+            table_id, parse_qs(address.fragment)["token"][0], f"{base}/api/tables/{table_id}"
+        )
+        _, seen = call(table.url, token=table.gm)
+        heroes = [m for m in seen["view"]["members"] if m["kind"] == "hero"]
+        tokens = [token_item(m["id"], m["name"]) for m in heroes]
+        room = Room(browser, installed.group(1), tokens)
+        room.secrets.append(table.gm)
+        _, pages = seated(room, table, {"peter": player.group(1)})
+        follows(room, table)
+        own_only(pages)
+        room.done()
+
+
+def test_the_stand_in_speaks_only_the_sdks_messages() -> None:
+    """Every message the stand-in host answers, hears or sends is one the vendored SDK's own
+    source names, so the host cannot pass the extension by speaking a protocol of its own."""
+    sdk = Path(__file__).parents[2] / "server/static/vendor/owlbear-rodeo-sdk"
+    source = "".join(path.read_text(encoding="utf-8") for path in sdk.rglob("*.js"))
+    spoken = set(re.findall(r"OBR_[A-Z_]+", HOST))
+    assert len(spoken) > 30
+    assert sorted(name for name in spoken if name not in source) == []

@@ -1,0 +1,251 @@
+"""Hidden participants in each system (the shared rulings): nothing of them reaches players and
+overlays, they keep their place, and acting reveals them, with an event, just before the step
+that shows them acting."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rules.awareness.commands import (
+    Act,
+    EnterPreemption,
+    Join,
+    React,
+    Resolve,
+    Sheet,
+    Wait,
+)
+from rules.cards import parse_card
+from rules.errors import RoleError, RuleError
+from rules.four_color.commands import AssignCard, Deal, DealCard, NextPanel, OfferTrade
+from rules.hiding import Hide, Reveal, Revealed, scrubbed
+from rules.megatraveller_rcs.commands import Character, Declare, Seize
+from rules.megatraveller_rcs.commands import Join as RcsJoin
+from rules.megatraveller_rcs.commands import Resolve as Done
+from rules.randomness import Source
+from rules.roles import GM, OVERLAY, Viewer, player
+from rules.table import Table, Undo
+
+from .awareness.helpers import roll_round as roll_awareness
+from .awareness.helpers import sheet, situation
+from .four_color.helpers import scene
+from .megatraveller_rcs.helpers import encounter
+from .megatraveller_rcs.helpers import roll_round as roll_rcs
+
+AnyTable = Table[Any, Any, Any, Any]
+
+
+def shown(table: AnyTable, viewer: Viewer, since: int = 0) -> str:
+    """What ``viewer`` is shown: the view now, and the events from sequence ``since`` + 1."""
+    view = json.loads(table.view(viewer).model_dump_json())
+    return json.dumps([view, *told(table, viewer, list(table.log[since:]))])
+
+
+def told(table: AnyTable, viewer: Viewer, events: list[Any]) -> list[Any]:
+    return [table.censor(e, viewer) for e in events]
+
+
+def types(events: list[Any]) -> list[str]:
+    return [e.type for e in events]
+
+
+def test_a_hidden_villain_keeps_its_card_and_its_panel_reveals_it() -> None:
+    table = scene(heroes=2)
+    villain = {"id": "boss", "name": "Doctor Null", "kind": "villain"}
+    table.execute(
+        table.system.commands.validate_python({"type": "join", "member": villain, "hidden": True}),
+        GM,
+    )
+    deal(table, {"h1": "KS", "h2": "QH", "boss": "JC"})
+    assert [h.holder for h in table.state.ranked_in_hand()][:3] == ["h1", "h2", "boss"]
+    for viewer in (OVERLAY, player("h1")):
+        assert "boss" not in shown(table, viewer) and "Null" not in shown(table, viewer)
+        assert [c.holder for c in table.view(viewer).order] == ["h1", "h2"]  # type: ignore[attr-defined]
+    assert table.view(GM).hidden == ("boss",)  # type: ignore[attr-defined]
+    table.execute(NextPanel(), GM)
+    table.execute(NextPanel(), GM)
+    before = len(table.log)
+    events = table.execute(NextPanel(), GM)
+    assert types(events) == ["revealed", "panel_played"]
+    assert events[0] == Revealed(participant="boss", acting=True, unseen=())
+    assert "boss" not in json.dumps(told(table, OVERLAY, list(table.log[:before])))
+    assert "Null" in shown(table, OVERLAY) and table.view(OVERLAY).hidden == ()  # type: ignore[attr-defined]
+
+
+def test_a_trade_with_someone_hidden_is_refused_as_with_no_one() -> None:
+    table = scene(heroes=2)
+    table.execute(Hide(participant="h2"), GM)
+    deal(table, {"h1": "2S", "h2": "KH"})
+    hidden = refusal(table, OfferTrade(hero="h1", partner="h2"), player("h1"))
+    nobody = refusal(table, OfferTrade(hero="h1", partner="zz"), player("h1"))
+    assert hidden.rule == nobody.rule == "hidden"
+    assert hidden.message.replace("h2", "zz") == nobody.message
+    assert table.execute(OfferTrade(hero="h1", partner="h2"), player("h1", "h2"))  # its player may
+    assert not table.state.hidden, "a trade is made in the open"
+
+
+def deal(table: AnyTable, cards: dict[str, str], extra: str = "9D") -> None:
+    """A page dealt by hand: each member the card given, the Editor's extra cards ``extra``
+    and the low diamonds after it."""
+    spare = iter([extra, "3D", "4D", "5D", "6D"])
+    table.execute(Deal(source=Source.GM), GM)
+    while table.state.to_deal:
+        to = table.state.to_deal[0]
+        card = cards[to] if to in cards else next(spare)
+        table.execute(DealCard(card=parse_card(card), to=to, source=Source.GM), GM)
+
+
+def refusal(table: AnyTable, command: Any, actor: Viewer) -> RuleError:
+    before = (table.state, len(table.log))
+    with pytest.raises(RuleError) as refused:
+        table.execute(command, actor)
+    assert (table.state, len(table.log)) == before
+    return refused.value
+
+
+def test_an_editors_card_on_a_hidden_villain_stays_secret_and_hidden() -> None:
+    table = scene(heroes=2, villains=1)
+    table.execute(Hide(participant="v1"), GM)
+    since = len(table.log)
+    deal(table, {"h1": "2S", "h2": "4S", "v1": "3S"}, extra="KD")
+    table.execute(AssignCard(card=parse_card("KD"), acting="v1"), GM)
+    assert "v1" not in shown(table, player("h1"), since)
+    assert "KD" not in shown(table, player("h1"), since)
+
+
+def test_a_hidden_rcs_character_is_revealed_when_the_token_reaches_it() -> None:
+    table = encounter(("jena", "crew", 0), ("guard", "corp", 0), ("ambusher", "corp", 0))
+    table.execute(Hide(participant="ambusher"), GM)
+    hidden_from = len(table.log)
+    roll_rcs(table, {"jena": (1, 1), "guard": (6, 6), "ambusher": (4, 4)})
+    assert table.state.line[:2] == ("jena", "ambusher")
+    view = table.view(player("jena"))
+    assert [c.character for c in view.line] == ["jena", "guard"]  # type: ignore[attr-defined]
+    assert "ambusher" not in shown(table, OVERLAY, hidden_from)
+    assert table.view(GM).hidden == ("ambusher",)  # type: ignore[attr-defined]
+    table.execute(Declare(character="jena", action="long", what="runs", target="door"), GM)
+    events = table.execute(Done(), GM)
+    assert types(events) == ["revealed", "resolved"], "the token moved to the ambusher"
+    assert table.view(OVERLAY).token == "ambusher"  # type: ignore[attr-defined]
+
+
+def test_a_hidden_rcs_character_seizing_is_revealed_by_its_seize() -> None:
+    table = encounter(("jena", "crew", 0), ("ambusher", "corp", 0))
+    roll_rcs(table, {"jena": (1, 1), "ambusher": (5, 5)})
+    table.execute(Hide(participant="ambusher"), GM)
+    table.execute(Declare(character="jena", action="long", what="runs", target="door"), GM)
+    assert table.view(player("jena")).may_seize == ()  # type: ignore[attr-defined]
+    assert table.view(GM).may_seize == ("ambusher",)  # type: ignore[attr-defined]
+    events = table.execute(Seize(character="ambusher"), GM)
+    assert types(events) == ["revealed", "seized"]
+    assert table.censor(events[1], OVERLAY) is not None
+
+
+def test_the_sniper_lying_in_wait_is_seen_only_when_its_shot_resolves() -> None:
+    table = situation(sheet("kid"), sheet("bart"))
+    table.execute(Join(sheet=sheet("sniper"), hidden=True), GM)
+    roll_awareness(table, {"sniper": 1, "kid": 4, "bart": 9})
+    assert table.state.declaring == "sniper"
+    assert table.view(player("kid")).declaring is None  # type: ignore[attr-defined]
+    table.execute(Wait(character="sniper", trigger="Kid draws"), GM)
+    table.execute(Act(character="kid", what="draws"), player("kid"))
+    table.execute(React(character="sniper", to="kid", timing="before", what="fires", die=10), GM)
+    assert table.state.hidden == {"sniper"}, "neither a wait nor a pre-emption reveals"
+    assert "sniper" not in shown(table, player("kid")) and "Sniper" not in shown(table, OVERLAY)
+    first = table.state.next_to_resolve()
+    events = table.execute(Resolve(outcome="the Kid drops"), GM)
+    if first == "sniper":
+        assert types(events) == ["revealed", "resolved"]
+    while table.state.exchange is not None:
+        table.execute(Resolve(), GM)
+    assert not table.state.hidden and "Sniper" in shown(table, OVERLAY, len(table.log))
+
+
+def test_a_refusal_names_no_one_hidden_but_to_the_gm_and_its_player() -> None:
+    roster = [Sheet(id="sniper", name="Lone Rifleman", perception=5, stealth=5, coordination=5)]
+    error = RuleError("x.1", "only one faster than 'sniper' (Lone Rifleman) may", field="to")
+    hidden = frozenset({"sniper"})
+    told = scrubbed(error, player("kid"), hidden, roster)
+    assert told.message == "only one faster than someone (someone) may" and told.field == "to"
+    assert scrubbed(error, GM, hidden, roster) is error
+    assert scrubbed(error, player("sniper"), hidden, roster) is error
+    assert isinstance(scrubbed(RoleError("not 'sniper'"), OVERLAY, hidden, roster), RoleError)
+
+
+def test_hiding_is_the_gms_and_each_step_undoes() -> None:
+    table = encounter(("jena", "crew", 0), ("guard", "corp", 0))
+    assert refusal(table, Hide(participant="guard"), player("jena")).rule == "roles"
+    assert refusal(table, Reveal(participant="guard"), GM).rule == "hidden"
+    assert refusal(table, Hide(participant="nobody"), GM).field == "participant"
+    table.execute(Hide(participant="guard"), GM)
+    assert refusal(table, Hide(participant="guard"), GM).rule == "hidden"
+    table.execute(Undo(), GM)
+    assert not table.state.hidden and "guard" in shown(table, OVERLAY, len(table.log))
+
+
+def test_a_table_that_never_hides_anyone_logs_as_before() -> None:
+    table = encounter(("jena", "crew", 0), ("guard", "corp", 0))
+    roll_rcs(table, {"jena": (1, 1), "guard": (6, 6)})
+    assert all("unseen" not in table.system.events.dump_json(e).decode() for e in table.log)
+    table.execute(Hide(participant="guard"), GM)
+    table.execute(Declare(character="jena", action="long", what="runs", target="door"), GM)
+    stamped = json.loads(table.system.events.dump_json(table.log[-1]))
+    assert stamped["unseen"] == ["guard"]
+    assert "unseen" not in table.censor(table.log[-1], OVERLAY)  # type: ignore[operator]
+
+
+NAMINGS = [
+    lambda c, t: React(character=c, to=t, timing="after", what="ducks"),
+    lambda c, t: React(character=t, to=c, timing="before", what="fires", die=7),
+    lambda c, t: Wait(character=c, trigger="the Kid draws"),
+    lambda c, t: Act(character=c, what="fires"),
+    lambda c, t: EnterPreemption(character=c, die=3),
+]
+
+
+@given(
+    st.sampled_from(NAMINGS),
+    st.sampled_from(["kid", "bart"]),
+    st.sampled_from([player("bart"), player("kid"), player("kid", "bart"), OVERLAY]),
+)
+def test_a_player_naming_someone_hidden_learns_what_naming_no_one_teaches(
+    naming: Any, other: str, sender: Viewer
+) -> None:
+    """Whatever a player sends that names the hidden sniper is answered exactly as the same
+    command naming "nobody" is."""
+    table = situation(sheet("kid"), sheet("bart"))
+    table.execute(Join(sheet=sheet("sniper"), hidden=True), GM)
+    roll_awareness(table, {"kid": 1, "sniper": 4, "bart": 9})
+    table.execute(Act(character="kid", what="draws"), GM)
+    one = refusal(table, naming("sniper", other), sender)
+    another = refusal(table, naming("nobody", other), sender)
+    assert (one.rule, one.field, one.message.replace("sniper", "nobody")) == (
+        another.rule,
+        another.field,
+        another.message,
+    )
+
+
+def test_a_tie_or_a_pool_gives_no_hidden_rcs_character_away() -> None:
+    """Ties are marked on the cards, and a pool is its side's best Tactics: neither may count
+    one the viewer cannot see."""
+    table = encounter(("jena", "crew", 0), ("guard", "corp", 1))
+    table.execute(
+        RcsJoin(
+            character=Character(id="boss", name="Boss", side="corp", dex=0, movement=0, tactics=3),
+            hidden=True,
+        ),
+        GM,
+    )
+    roll_rcs(table, {"jena": (1, 1), "guard": (4, 4), "boss": (4, 2)})
+    gm, overlay = table.view(GM), table.view(OVERLAY)
+    assert {c.character: c.tally for c in gm.line} == {"jena": 0, "guard": 1, "boss": 2}  # type: ignore[attr-defined]
+    assert {c.character: c.tally for c in overlay.line} == {"jena": 0, "guard": 0}  # type: ignore[attr-defined]
+    assert gm.pools["corp"] == 3 and overlay.pools["corp"] == 1  # type: ignore[attr-defined]
+    table.execute(Reveal(participant="boss"), GM)
+    assert table.view(OVERLAY).pools["corp"] == 3  # type: ignore[attr-defined]
