@@ -75,7 +75,8 @@ def cards(table_view: dict[str, Any]) -> dict[str, list[int]]:
 async def test_each_players_dice_roll_onto_their_own_2d6(client: Client) -> None:
     table = await rcs_awaiting_rolls(client)  # jena first, then the guard
     air = Air()
-    jena = [air.add(SimulatedPixel.make(0xA1 + n, f"Jena {n}")) for n in range(2)]
+    # One of Jena's dice runs legacy firmware, on the legacy service: 22-byte IAmADie.
+    jena = [air.add(SimulatedPixel.make(0xA1 + n, f"Jena {n}", legacy=n == 1)) for n in range(2)]
     guard_pixel = air.add(SimulatedPixel.make(0xB1, "Guard's Pixel"))
     guard_godice = air.add(SimulatedGoDice.make("B0C7B0"))
     await register(client, table, {"dice": {

@@ -3,11 +3,14 @@ naming its field with nothing kept."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from server.devices.dice import MAX_DICE
+from server.devices.dice import DEFAULTS, MAX_DICE, RegistryError, changed
 from tests.server.conftest import Client, bearer, new_table, send
 
 
@@ -90,3 +93,30 @@ async def test_only_the_gm_registers_dice(client: Client) -> None:
         f"/api/tables/{table['id']}/dice", headers=bearer(table["overlay_token"])
     )
     assert answer.status == 403
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-10, 10) | st.floats(-10, 10) | st.text(max_size=6)
+    | st.sampled_from(["jena", "gm", "pixels-1", "dice", "claims", "window", "blink", "owner"]),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(
+        st.sampled_from(["dice", "claims", "window", "blink", "owner", "name", "pixels-1", "x!"]),
+        inner,
+        max_size=4,
+    ),
+    max_leaves=12,
+)  # fmt: skip
+
+
+@given(JSON)
+def test_any_change_is_kept_whole_or_refused_naming_a_field(change: Any) -> None:
+    before = {**DEFAULTS, "dice": {"pixels-a1": {"owner": "jena", "name": "red"}}}
+    kept = json.dumps(before, sort_keys=True)
+    try:
+        after = changed(before, change, {"jena", "gm"})
+    except RegistryError as refused:
+        assert refused.field and str(refused)
+    else:
+        assert set(after) == set(before)
+        assert all(entry["owner"] in {"jena", "gm"} for entry in after["dice"].values())
+    assert json.dumps(before, sort_keys=True) == kept  # the registry given is never changed
