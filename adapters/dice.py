@@ -217,7 +217,6 @@ class DiceStation:
         self.book: dict[str, Any] = {"dice": {}, "claims": [], "window": 1.0, "blink": True}
         self.batches: dict[str, Batch] = {}
         self.rolled: asyncio.Queue[tuple[Die, int]] = asyncio.Queue()
-        self.heard_at: dict[str, float] = {}  # die id → when its last roll was heard
         self._tasks: set[asyncio.Task[None]] = set()
         self._changed = asyncio.Event()  # something the report shows changed
 
@@ -289,12 +288,11 @@ class DiceStation:
         if die.brand == "pixels" and not die.connected:
             try:
                 identity = px.advert(die.name, advert.manufacturer_data, advert.service_data)
-            except px.PixelsError as wrong:
+                if identity is not None:
+                    die.battery, die.charging = identity.battery, identity.charging
+                    self._pixels_state(die, identity.roll_state, identity.face_index)
+            except px.PixelsError as wrong:  # counted by field, never rolled
                 self.status.refused[wrong.field] += 1
-                return
-            if identity is not None:
-                die.battery, die.charging = identity.battery, identity.charging
-                self._pixels_state(die, identity.roll_state, identity.face_index)
 
     async def _keep(self, die: Die) -> None:
         """Hold the die's connection, reaching for it again with growing pauses whenever it
@@ -389,7 +387,6 @@ class DiceStation:
                 for owner in [o for o, b in self.batches.items() if b.deadline <= now]:
                     await self._settle(owner, expired=True)
                 continue
-            self.heard_at[die.id] = self.clock()
             await self._roll(die, number)
 
     async def _roll(self, die: Die, number: int) -> None:

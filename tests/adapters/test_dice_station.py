@@ -139,6 +139,8 @@ async def test_a_roll_nobody_asked_for_is_shown_and_never_applied(client: Client
     await register(client, table, {"dice": {die_id(die): {"owner": "jena"}},
                                    "window": 0.2})  # fmt: skip
     async with station_for(client, table, air, partial_wait=0.2) as station:
+        station.heard(station.dice[die.address], bytes([3, 9, 1]))  # a garbled RollState
+        assert station.report()["refused"] == {"RollState.state": 1}  # counted, never rolled
         stray.roll(4)  # nobody's die
         await eventually(lambda: station.status.unwanted == 1)
         die.roll(4)  # one d6 of jena's 2D6: it waits for the other, which never comes
