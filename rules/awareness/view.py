@@ -98,6 +98,8 @@ class SituationView(BaseModel):
 
 
 def view(sit: Situation, viewer: Viewer) -> SituationView:
+    """While a new round's dice come in, the last round's declarations and who acted in it are
+    over: the view shows the round being rolled, not the one before."""
     sees_order = viewer.is_gm or sit.options.reveal_order
     seen = hiding.seen_by(viewer, sit.hidden)
     return SituationView(
@@ -107,7 +109,9 @@ def view(sit: Situation, viewer: Viewer) -> SituationView:
         characters=tuple(_character(sit, s, viewer) for s in sit.sheets if seen(s.id)),
         declaring=sit.declaring if seen(sit.declaring) else None,
         declarations=tuple(
-            _declared(sit, d, viewer) for d in sit.declarations if seen(d.character)
+            _declared(sit, d, viewer)
+            for d in sit.declarations
+            if seen(d.character) and sit.phase is not Phase.ROLLING
         ),
         exchange=_exchange(sit, viewer, sees_order),
         may_react=tuple(s.id for s in sit.sheets if viewer.plays(s.id) and sit.may_react(s.id)),
@@ -137,7 +141,7 @@ def _character(sit: Situation, sheet: Sheet, viewer: Viewer) -> CharacterView:
         initiative=sit.initiative.get(sheet.id) if own else None,
         waits=sheet.id in sit.waiting,
         waiting=sit.waiting.get(sheet.id) if sit.options.sees_trigger(viewer, sheet.id) else None,
-        acted=sheet.id in sit.acted,
+        acted=sheet.id in sit.acted and sit.phase is not Phase.ROLLING,
     )
 
 
