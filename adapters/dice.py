@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import logging
 import time
 from collections import Counter
@@ -52,6 +53,9 @@ WATCH_EVERY = 0.25
 REGISTRY_EVERY = 4
 """Looks at the turn between two reads of the registry (a console may have changed it)."""
 NOTICES = 5
+REPORT_ROOM = 2048
+"""Bytes a device's report may take as JSON (the server keeps no larger one): the oldest
+notices give way first."""
 GM = "gm"
 BLINK_COLOUR = (0, 200, 255)
 
@@ -503,6 +507,14 @@ class DiceStation:
     # Reporting.
 
     def report(self) -> dict[str, Any]:
+        """How the station is, within ``REPORT_ROOM``: seven dice with long names and long
+        notices would pass it, and a report refused is a console left showing the last one."""
+        report = self._report_with(self.status.notices)
+        while len(json.dumps(report)) > REPORT_ROOM and report["notices"]:
+            report = self._report_with(report["notices"][1:])
+        return report
+
+    def _report_with(self, notices: list[str]) -> dict[str, Any]:
         return {
             "kind": "dice station",
             "dice": [die.report(self._owner(die)) for die in self.dice.values()],
@@ -510,7 +522,7 @@ class DiceStation:
             "unwanted": self.status.unwanted,
             "blinks": self.status.blinks,
             "full": self.status.full,
-            "notices": self.status.notices,
+            "notices": notices,
             "refused": dict(self.status.refused),
             "last": self.status.last,
         }

@@ -4,16 +4,20 @@ simulated one) → the station → a real server on loopback, with the table's d
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from bleak.backends.device import BLEDevice
+
 from adapters import godice_protocol as go
 from adapters import pixels_protocol as px
-from adapters.dice import DiceStation, TableRegistry
+from adapters.dice import MAX_DICE, NOTICES, DiceStation, TableRegistry, recognised
 from adapters.link import TableLink, awaited
 from adapters.simulators.dice import Air, SimulatedGoDice, SimulatedPixel
+from server.devices.reports import MAX_REPORT
 from tests.server.conftest import Client, bearer, send
 from tests.waiting import eventually
 
@@ -236,3 +240,22 @@ async def registry_of(client: Client, table: dict[str, Any]) -> dict[str, Any]:
     answer = await client.get(f"/api/tables/{table['id']}/dice", headers=bearer(table["gm_token"]))
     body: dict[str, Any] = await answer.json()
     return body
+
+
+def test_a_full_stations_report_fits_what_the_table_keeps() -> None:
+    air = Air()
+    station = DiceStation(TableLink("http://127.0.0.1:9", "t", "x"),
+                          TableRegistry("http://127.0.0.1:9", "t", "x"))  # fmt: skip
+    for n in range(MAX_DICE):
+        die = air.add(
+            SimulatedPixel.make(0x100 + n, "A die with a name forty characters long"[:40])
+        )
+        met = recognised(BLEDevice(die.address, die.name, None), die.advert())
+        assert met is not None
+        station.dice[die.address] = met
+        station.book["dice"][die_id(die)] = {"owner": "a-character-with-a-long-id" + "x" * 14}
+    for _ in range(NOTICES):
+        station.status.notice("A die with a name forty characters long rolled 1, 2, 3, unasked")
+    report = station.report()
+    assert len(json.dumps(report)) <= MAX_REPORT and len(report["dice"]) == MAX_DICE
+    assert report["notices"] == station.status.notices[-len(report["notices"]) :]
