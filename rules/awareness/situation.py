@@ -121,6 +121,7 @@ class Situation(BaseModel):
     waiting: dict[str, str] = {}  # who waits, for what trigger; persists across rounds
     declarations: tuple[Declared, ...] = ()  # this round's, in order
     exchange: Exchange | None = None
+    concluded: Exchange | None = None  # the last exchange resolved, until another act or round
     source: Source | None = None  # where this round's dice came from: a latecomer's too
     hidden: frozenset[str] = frozenset()  # characters hidden from players and overlays
 
@@ -324,6 +325,7 @@ def _start_round(
             "waiting": waiting,
             "declarations": (),
             "exchange": None,
+            "concluded": None,
         }
     )
 
@@ -338,6 +340,7 @@ def _declared(sit: Situation, event: Declared) -> Situation:
             "declarations": (*sit.declarations, event),
             "waiting": waiting,
             "exchange": Exchange(act=event) if event.kind == "act" else None,
+            "concluded": None if event.kind == "act" else sit.concluded,
         }
     )
 
@@ -352,6 +355,7 @@ def _resolved(sit: Situation, event: Resolved) -> Situation:
     return sit.model_copy(
         update={
             "exchange": None,
+            "concluded": exchange,
             "acted": sit.acted | involved,
             "waiting": {c: t for c, t in sit.waiting.items() if c not in involved},
         }

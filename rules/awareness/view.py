@@ -30,7 +30,7 @@ from rules.awareness.events import (
     Reacted,
     Resolved,
 )
-from rules.awareness.situation import AwarenessOptions, Phase, Situation
+from rules.awareness.situation import AwarenessOptions, Exchange, Phase, Situation
 from rules.roles import Viewer
 
 
@@ -91,6 +91,7 @@ class SituationView(BaseModel):
     declaring: str | None
     declarations: tuple[Declared, ...]
     exchange: ExchangeView | None
+    concluded: ExchangeView | None  # the last exchange, resolved: what came of each action
     may_react: tuple[str, ...]  # of the viewer's characters
     upcoming: tuple[str, ...] | None  # the declarations to come: the GM's, or reveal_order
     awaiting: tuple[Awaiting, ...]
@@ -113,7 +114,8 @@ def view(sit: Situation, viewer: Viewer) -> SituationView:
             for d in sit.declarations
             if seen(d.character) and sit.phase is not Phase.ROLLING
         ),
-        exchange=_exchange(sit, viewer, sees_order),
+        exchange=_exchange(sit, sit.exchange, viewer, sees_order),
+        concluded=_exchange(sit, sit.concluded, viewer, sees_order),
         may_react=tuple(s.id for s in sit.sheets if viewer.plays(s.id) and sit.may_react(s.id)),
         upcoming=tuple(c for c in sit.upcoming() if seen(c)) if sees_order else None,
         awaiting=_awaiting(sit, viewer),
@@ -145,8 +147,10 @@ def _character(sit: Situation, sheet: Sheet, viewer: Viewer) -> CharacterView:
     )
 
 
-def _exchange(sit: Situation, viewer: Viewer, sees_order: bool) -> ExchangeView | None:
-    exchange = sit.exchange
+def _exchange(
+    sit: Situation, exchange: Exchange | None, viewer: Viewer, sees_order: bool
+) -> ExchangeView | None:
+    """The open exchange, or the one just concluded (its sequence the order it resolved in)."""
     seen = hiding.seen_by(viewer, sit.hidden)
     if exchange is None or not seen(exchange.act.character):
         return None
@@ -164,8 +168,10 @@ def _exchange(sit: Situation, viewer: Viewer, sees_order: bool) -> ExchangeView 
         for r in exchange.reactions
         if seen(r.character) and seen(r.to)
     )
-    following = sit.next_to_resolve() if sees_order else None
+    is_open = exchange is sit.exchange
+    following = sit.next_to_resolve() if sees_order and is_open else None
     shown = following if seen(following) else None
+    sequence = sit.sequence() if is_open else tuple(r.character for r in exchange.resolved)
     return ExchangeView(
         act=hiding.unstamped(exchange.act),
         reactions=reactions,
@@ -173,7 +179,7 @@ def _exchange(sit: Situation, viewer: Viewer, sees_order: bool) -> ExchangeView 
             hiding.unstamped(p) for p in exchange.pending if seen(p.character) and seen(p.to)
         ),
         resolved=tuple(hiding.unstamped(r) for r in exchange.resolved if seen(r.character)),
-        sequence=tuple(c for c in sit.sequence() if seen(c)) if sees_order else None,
+        sequence=tuple(c for c in sequence if seen(c)) if sees_order else None,
         next=shown,
         next_preempted=shown is not None and sit.preempted(shown),
     )

@@ -123,6 +123,14 @@ def test_a_player_sees_only_their_own_secrets_and_types_a_pre_emption_die(
     phone.wait_for_selector("text=You pre-empt Marshal: you go just before (d10 2)")
     reactions = table.view(table.gm)["view"]["exchange"]["reactions"]
     assert [(r["character"], r["die"], r["placed"]) for r in reactions] == [("kid", 2, "before")]
+    # The Kid's shot comes first and drops the Marshal: the exchange is over, and each page
+    # still says what came of it until the next act.
+    table.send({"type": "resolve", "outcome": "the Marshal drops"})
+    seq = table.send({"type": "resolve", "performed": False})
+    at_seq(phone, seq["seq"])
+    assert table.view(table.gm)["view"]["exchange"] is None
+    shown = phone.inner_text("body")
+    assert "Kid: the Marshal drops" in shown and "Marshal: could not happen" in shown
 
 
 def test_a_writer_offers_a_trade_from_the_phone(phone: Any, server: ServerProcess) -> None:

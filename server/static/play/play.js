@@ -110,10 +110,12 @@ function awareness(v, ctx, own) {
     const reaction = v.exchange?.reactions.find((r) => r.character === c.id);
     const i = c.initiative;
     const rolling = v.awaiting.some((a) => a.what === "initiative" && a.who.includes(c.id));
+    const done = (v.exchange ?? v.concluded)?.resolved.find((r) => r.character === c.id);
     return mine(c.id, c.name,
       i ? [h("span", { class: "big", "data-initiative": "" },
         `QR ${i.qr} · Score ${i.score}${i.die ? ` · d10 ${i.die}` : ""}`)] : [],
-      pending ? `Your pre-emption of ${who[pending.to]} waits for your d10: roll it in the tray`
+      done && !done.performed ? "Your action could not happen: you were pre-empted"
+        : pending ? `Your pre-emption of ${who[pending.to]} waits for your d10: roll it in the tray`
         : reaction ? `You ${reaction.preempt ? "pre-empt" : "react to"} ${who[reaction.to]}: `
           + `you go just ${reaction.placed}${reaction.die ? ` (d10 ${reaction.die})` : ""}`
         : rolling
@@ -132,10 +134,26 @@ function awareness(v, ctx, own) {
   const order = [
     v.declaring ? h("p", { class: "now" }, `Declaring now: ${who[v.declaring]}`) : null,
     v.exchange ? h("p", {}, `${who[v.exchange.act.character]} acts: ${v.exchange.act.what}`) : null,
+    v.exchange ? exchanged(v.exchange, who) : null,
+    !v.exchange && v.concluded ? h("p", {}, `${who[v.concluded.act.character]} acted: `
+      + v.concluded.act.what) : null,
+    !v.exchange && v.concluded ? exchanged(v.concluded, who) : null,
     h("ol", { class: "order" }, v.declarations.map((d) => h("li", {},
       declaration(d, who[d.character])))),
   ];
   return { cards, order };
+}
+
+/** An exchange as the table has seen it so far: who reacted to whom, and what came of each
+ * action resolved, an action pre-empted away included. */
+function exchanged(exchange, who) {
+  const lines = [
+    ...exchange.reactions.map((r) => `${who[r.character]} ${r.preempt ? "pre-empts" : "reacts to"} `
+      + `${who[r.to]}: just ${r.placed}`),
+    ...exchange.resolved.map((r) => `${who[r.character]}: `
+      + (r.performed ? r.outcome || "done" : "could not happen")),
+  ];
+  return lines.length ? h("ul", { class: "exchange" }, lines.map((l) => h("li", {}, l))) : null;
 }
 
 // Each game: how this page draws it, and what the console already knows of it (names, stage).

@@ -148,9 +148,10 @@ def test_no_player_or_overlay_ever_sees_another_characters_secrets(
             shown = table.view(viewer).model_dump(mode="json")
             if reveal:
                 shown.pop("upcoming")
-                if shown["exchange"]:
-                    shown["exchange"].pop("sequence")
-                    shown["exchange"].pop("next")
+                for exchange in (shown["exchange"], shown["concluded"]):
+                    if exchange:
+                        exchange.pop("sequence")
+                        exchange.pop("next")
             shown.pop("options")
             assert leaks(shown, own) == []
             for event in events:
