@@ -17,6 +17,8 @@ import contextlib
 import itertools
 import logging
 import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import aiohttp
@@ -63,34 +65,50 @@ def awaited(view: View, what: str) -> list[str]:
     return [who for wait in view["awaiting"] if wait["what"] == what for who in wait["who"]]
 
 
-def command_for_roll(view: View, roll: Roll) -> dict[str, Any] | None:
-    """The roll's command: the 2D6 of the next RCS character whose initiative is awaited; in the
-    awareness one-pager, the d10 of a pre-emption waiting for its die (the oldest first), else of
-    the next character whose initiative is awaited. None when the table waits for no such roll."""
+@dataclass(frozen=True)
+class Ask:
+    """A roll the table waits for: the command that enters it, whose it is, and its dice."""
+
+    command: str
+    character: str
+    sides: int
+    count: int
+
+    def command_for(self, faces: Sequence[int], dice: Sequence[str] = ()) -> dict[str, Any]:
+        """The command entering ``faces``, rolled by the smart dice ``dice`` if any."""
+        rolled = {"dice": list(faces)} if self.command == "enter_roll" else {"die": faces[0]}
+        ids = {"dice_ids": list(dice)} if dice else {}
+        return {"type": self.command, "character": self.character, **rolled,
+                "source": "device", **ids}  # fmt: skip
+
+
+def asked(view: View, may: Callable[[str], bool] = lambda _: True) -> Ask | None:
+    """The first roll the table waits for from a character ``may`` allows: the 2D6 of an RCS
+    character whose initiative is awaited; in the awareness one-pager, the d10 of a
+    pre-emption waiting for its die (the oldest first), else of a character whose initiative
+    is awaited. None when the table waits for no such roll."""
     options = view["options"]
-    if (
-        len(roll.faces) == 1
-        and view["system"] == "awareness"
-        and roll.sides == options["die_sides"]
+    if view["system"] == "awareness":
+        for what, command in (("preemption", "enter_preemption"),
+                              ("initiative", "enter_initiative")):  # fmt: skip
+            if who := [one for one in awaited(view, what) if may(one)]:
+                return Ask(command, who[0], options["die_sides"], 1)
+    if view["system"] == "megatraveller-rcs" and (
+        who := [one for one in awaited(view, "roll") if may(one)]
     ):
-        die = {"die": roll.faces[0], "source": "device"}
-        if who := awaited(view, "preemption"):
-            return {"type": "enter_preemption", "character": who[0], **die}
-        if who := awaited(view, "initiative"):
-            return {"type": "enter_initiative", "character": who[0], **die}
-    if (
-        view["system"] == "megatraveller-rcs"
-        and (who := awaited(view, "roll"))
-        and len(roll.faces) == options["initiative_dice"]
-        and roll.sides == options["die_sides"]
-    ):
-        return {
-            "type": "enter_roll",
-            "character": who[0],
-            "dice": list(roll.faces),
-            "source": "device",
-        }
+        return Ask("enter_roll", who[0], options["die_sides"], options["initiative_dice"])
     return None
+
+
+def command_for_roll(
+    view: View, roll: Roll, may: Callable[[str], bool] = lambda _: True
+) -> dict[str, Any] | None:
+    """The roll's command, for the first roll awaited (from a character ``may`` allows) that
+    has as many dice of the roll's size; None when the table waits for no such roll."""
+    ask = asked(view, may)
+    if ask is None or (ask.sides, ask.count) != (roll.sides, len(roll.faces)):
+        return None
+    return ask.command_for(roll.faces)
 
 
 class TableLink:

@@ -10,6 +10,13 @@ characters; each roll is taken back by the GM's undo, so the next is awaited at 
 same size. Rolls come ``--gap`` apart (a die takes far longer than that to settle), after a few
 unmeasured ones (the standalone adapter opens its live stream on the first).
 
+Dice: ``seize serve`` in its own process; the die station (as ``seize adapter dice`` runs it,
+reaching the server over the network), the simulated Pixels dice and the overlay's subscriber
+in this process. Three characters own two d6 each (six dice); each roll is both of one
+character's dice landing together, taken back by the GM's undo, and is measured from the
+notification of its second die to the command's answer at the station (the event committed)
+and to the overlay's WebSocket message.
+
 Tags: the server and the card adapter run in this process as they would in one program; the
 simulated tag runs in its own process. The tag figure is measured from the moment the tag is
 laid, so it includes nfcpy's own detection (its udp driver polls once a second with a
@@ -32,7 +39,9 @@ import pytest
 from aiohttp import web
 
 from adapters.card_reader import CardAdapter
+from adapters.dice import DiceStation, TableRegistry
 from adapters.link import TableLink
+from adapters.simulators.dice import Air, SimulatedPixel
 from adapters.simulators.tray import TraySimulator
 from server.run.app import make_app
 from server.settings import Settings
@@ -197,6 +206,89 @@ async def _tags(url: str, count: int, ntag: Ntag) -> tuple[list[float], list[flo
     return total, after_read
 
 
+DICE_OWNERS = 3
+
+
+async def dice_rolls(url: str, made: dict[str, Any], count: int) -> tuple[list[float], list[float]]:
+    """``count`` 2D6 rolls from the owners' Pixels dice, each taken back by the GM's undo."""
+    air = Air()
+    dice = {f"c{n}": [air.add(SimulatedPixel.make(0xB0 + 2 * n + k, f"C{n} {k}")) for k in (0, 1)]
+            for n in range(DICE_OWNERS)}  # fmt: skip
+    gm = {"Authorization": f"Bearer {made['gm_token']}"}
+    base = f"{url}/api/tables/{made['id']}"
+    scanner, radio = air.backends()
+    station = DiceStation(
+        TableLink(url, made["id"], made["gm_token"]),
+        TableRegistry(url, made["id"], made["gm_token"]),
+        scanner_backend=scanner, client_backend=radio,
+    )  # fmt: skip
+    committed: list[float] = []
+    send = station.link.send
+
+    async def timed(command: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        answer = await send(command)
+        committed.append(time.perf_counter())
+        return answer
+
+    station.link.send = timed  # type: ignore[method-assign]
+    registry = {f"pixels-{d.identity.pixel_id:08x}": {"owner": owner}
+                for owner, pair in dice.items() for d in pair}  # fmt: skip
+    to_event, to_overlay = [], []
+    async with aiohttp.ClientSession() as session:
+        async with session.put(f"{base}/dice", json={"dice": registry}, headers=gm):
+            pass
+        stop = asyncio.Event()
+        running = asyncio.create_task(station.run(stop))
+        while len(station.dice) < 2 * DICE_OWNERS or not all(
+            d.connected for d in station.dice.values()
+        ):
+            await asyncio.sleep(0.01)
+        link = station.link
+        assert isinstance(link, TableLink)
+        async with session.ws_connect(
+            f"{base}/ws", headers={"Authorization": f"Bearer {made['overlay_token']}"}
+        ) as overlay:
+            await overlay.receive_json()
+            for n in range(WARM_UP + count):
+                first, second = dice[f"c{n % DICE_OWNERS}"]
+                first.roll(1 + n % 6)
+                start = time.perf_counter()
+                second.roll(1 + (n * 5) % 6)
+                seen = await asyncio.wait_for(overlay.receive_json(), 10)
+                arrived = time.perf_counter()
+                while len(committed) <= n:  # the station's answer may come after the overlay's
+                    await asyncio.sleep(0.0005)
+                if n >= WARM_UP:
+                    to_event.append((committed[-1] - start) * 1000)
+                    to_overlay.append((arrived - start) * 1000)
+                async with session.post(f"{base}/commands", json={"type": "undo"}, headers=gm):
+                    undone = (await overlay.receive_json())["seq"]
+                while (link.seen or 0) < undone:  # the station sees the roll awaited again
+                    await asyncio.sleep(0.001)
+                assert seen["seq"] < undone
+        stop.set()
+        await running
+    return to_event, to_overlay
+
+
+def measure_dice(folder: Path, count: int) -> None:
+    db = folder / "dice.db"
+    with ServerProcess(db, **UNLIMITED) as server:
+        _, made = call(f"{server.url}/api/tables", "POST",
+                       {"system": "megatraveller-rcs", "name": "b"})  # fmt: skip
+        commands = f"{server.url}/api/tables/{made['id']}/commands"
+        for n in range(DICE_OWNERS):
+            character = {"id": f"c{n}", "name": f"C{n}", "side": "a", "dex": 0, "movement": 0}
+            call(commands, "POST", {"type": "join", "character": character}, made["gm_token"])
+        call(commands, "POST", {"type": "roll_initiative", "source": "device"}, made["gm_token"])
+        to_event, to_overlay = asyncio.run(dice_rolls(server.url, made, count))
+    for what, delays in (("event committed", to_event), ("overlay message", to_overlay)):
+        print(
+            f"die notification → {what:<16}              p50 {pct(delays, 0.5):6.2f} ms   "
+            f"p99 {pct(delays, 0.99):6.2f} ms   ({count} 2D6 rolls, 6 dice; target p99 < 20 ms)"
+        )
+
+
 def main_sync(count: int, gap: float, where: Path | None) -> None:
     with tempfile.TemporaryDirectory(dir=where) as folder:
         for inside, how in ((True, "tray in seize serve"), (False, "seize adapter tray  ")):
@@ -208,6 +300,7 @@ def main_sync(count: int, gap: float, where: Path | None) -> None:
                 f"p99 {pct(delays, 0.99):6.2f} ms   ({count} rolls {gap * 1000:.0f} ms apart; "
                 "target p99 ≤ 5 ms)"
             )
+        measure_dice(Path(folder), count)
         asyncio.run(measure_tags(Path(folder), min(count, 10)))
 
 
@@ -234,6 +327,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--only-dice", action="store_true", help="measure the dice alone")
     parser.add_argument("--gap", type=float, default=0.05, help="seconds between rolls")
     parser.add_argument(
         "--where",
@@ -242,6 +336,10 @@ def main() -> None:
         "/dev/shm shows the figures without the disk's flushes",
     )
     args = parser.parse_args()
+    if args.only_dice:
+        with tempfile.TemporaryDirectory(dir=args.where) as folder:
+            measure_dice(Path(folder), args.count)
+        return
     main_sync(args.count, args.gap, args.where)
 
 

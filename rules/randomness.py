@@ -27,6 +27,11 @@ class Source(StrEnum):
 
 
 Seed = Annotated[int, Field(ge=0, lt=2**128, description="Entropy for an engine draw.")]
+DieIds = Annotated[
+    tuple[Annotated[str, Field(pattern=r"^[A-Za-z0-9:_-]{1,40}$")], ...],
+    Field(max_length=12, description="The smart dice that rolled it, by their own ids"),
+]
+"""Which dice made a roll from a device, kept in its event (none for a tray or a typed roll)."""
 
 
 def engine_rng(source: Source, seed: int | None, rule: str) -> random.Random:

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rules.hiding import HiddenAtJoin, Hide, Reveal
 from rules.participants import Participant, ParticipantId
-from rules.randomness import Seed, Source
+from rules.randomness import DieIds, Seed, Source
 from rules.table import Undo
 
 
@@ -96,6 +96,7 @@ class EnterInitiative(_Command):
     score: int | None = None
     source: Source = Source.DEVICE
     seed: Seed | None = None
+    dice_ids: DieIds = ()
 
 
 class Act(_Command):
@@ -143,6 +144,7 @@ class EnterPreemption(_Command):
     die: int | None = None
     source: Source = Source.DEVICE
     seed: Seed | None = None
+    dice_ids: DieIds = ()
 
 
 class Resolve(_Command):

@@ -54,16 +54,18 @@ def decide(sit: Situation, command: Command, actor: Viewer) -> list[Event]:
             return [_set_awareness(sit, command, actor)]
         case RollInitiative():
             return [_roll_initiative(sit, command, actor)]
-        case EnterInitiative():
-            return [_enter_initiative(sit, command, actor)]
+        case EnterInitiative():  # the event keeps the ids of the smart dice that rolled it
+            return [_enter_initiative(sit, command, actor).model_copy(
+                update={"dice_ids": command.dice_ids})]  # fmt: skip
         case Act():
             return [_act(sit, command, actor)]
         case Wait():
             return [_wait(sit, command, actor)]
         case React():
             return [_react(sit, command, actor)]
-        case EnterPreemption():
-            return [_enter_preemption(sit, command, actor)]
+        case EnterPreemption():  # the event keeps the ids of the smart dice that rolled it
+            return [_enter_preemption(sit, command, actor).model_copy(
+                update={"dice_ids": command.dice_ids})]  # fmt: skip
         case Resolve():
             return [_resolve(sit, command, actor)]
         case OverrideInitiative():

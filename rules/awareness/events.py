@@ -70,6 +70,7 @@ class InitiativeEntered(_Event):
     result: Initiative
     source: Source
     rolloff: dict[str, int] | None = None
+    dice_ids: tuple[str, ...] = ()  # the smart dice that rolled it
 
 
 class Declared(_Event):
@@ -108,6 +109,7 @@ class Reacted(_Event):
     die: int | None = None
     target: int | None = None
     source: Source | None = None
+    dice_ids: tuple[str, ...] = ()  # the smart dice that rolled a pre-emption's die
     placed: Literal["before", "after"]
 
 

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rules.hiding import HiddenAtJoin, Hide, Reveal
 from rules.participants import Participant, ParticipantId
-from rules.randomness import Seed, Source
+from rules.randomness import DieIds, Seed, Source
 from rules.table import Undo
 
 Side = Annotated[str, Field(min_length=1, max_length=40, description="A side in the encounter")]
@@ -87,6 +87,7 @@ class EnterRoll(_Command):
     dice: tuple[int, ...] = ()
     source: Source = Source.DEVICE
     seed: Seed | None = Field(default=None, description="For the engine's roll, and for ties")
+    dice_ids: DieIds = ()
 
 
 class Declare(_Command):

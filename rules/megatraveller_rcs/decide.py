@@ -57,8 +57,9 @@ def decide(enc: Encounter, command: Command, actor: Viewer) -> list[Event]:
             return [_spend(enc, command, actor)]
         case RollInitiative():
             return [_roll_initiative(enc, command, actor)]
-        case EnterRoll():
-            return [_enter_roll(enc, command, actor)]
+        case EnterRoll():  # the event keeps the ids of the smart dice that rolled it
+            return [_enter_roll(enc, command, actor).model_copy(
+                update={"dice_ids": command.dice_ids})]  # fmt: skip
         case Declare():
             return [_declare(enc, command, actor)]
         case Resolve():

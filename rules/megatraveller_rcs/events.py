@@ -84,6 +84,7 @@ class RollEntered(_Event):
     roll: Roll
     source: Source
     tallies: dict[str, int] | None = None
+    dice_ids: tuple[str, ...] = ()  # the smart dice that rolled it
 
 
 class Declared(_Event):

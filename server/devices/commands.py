@@ -2,9 +2,11 @@
 
 seize adapter nfc --device udp:127.0.0.1:54321 --server URL --table ID --token GM [--deck F]
 seize adapter tray --port /dev/seize-tray --server URL --table ID --token GM
+seize adapter dice --server URL --table ID --token GM [--limit 7] [--shell DIE=d20]
 seize sim ntag [--port 54321]          an NTAG215 for nfcpy's udp driver
 seize sim tray --link /tmp/seize-tray  a tray on a pseudo-terminal; type "2d6" to roll
 seize sim pn532 --link /dev/seize-pn532  a PN532 reader on a pseudo-terminal
+seize sim dice --server URL --table ID --token GM  simulated Pixels and GoDice, and a station
 seize deck enroll --device … --out deck.json
 seize deck check deck.json
 """
@@ -36,6 +38,7 @@ def add_commands(commands: Any) -> None:
         ("nfc", "an NFC card reader (nfcpy)"),
         ("tray", "a dice tray on a serial port"),
         ("station", "a reader station printing tag UIDs on a serial port"),
+        ("dice", "Bluetooth dice: Pixels and GoDice (bleak)"),
     ):
         one = kinds.add_parser(kind, help=help_text)
         one.add_argument("--server", required=True, help="the Seize server's address")
@@ -56,6 +59,7 @@ def add_commands(commands: Any) -> None:
         "--deck", type=Path, required=True, help="the deck map: a station reports UIDs only"
     )
     kinds.choices["station"].add_argument("--seat", help="the participant it deals to")
+    _dice_arguments(kinds.choices["dice"])
 
     sim = commands.add_parser("sim", help="run a simulated device")
     sims = sim.add_subparsers(dest="kind", required=True)
@@ -72,6 +76,17 @@ def add_commands(commands: Any) -> None:
         help="its stable path, under /dev: nfcpy opens nothing else",
     )
 
+    dice = sims.add_parser(
+        "dice", help="simulated Pixels and GoDice, and a station feeding a table"
+    )
+    for option in ("--server", "--table", "--token"):
+        dice.add_argument(option, required=True)
+    dice.add_argument("--name", default="dice-station", help="how the console names the station")
+    dice.add_argument("--pixels", type=int, default=2, help="how many Pixels d6")
+    dice.add_argument("--godice", type=int, default=1, help="how many GoDice d6")
+    dice.add_argument("--every", type=float, help="roll a die every so many seconds")
+    dice.set_defaults(limit=7, shell=[])
+
     deck = commands.add_parser("deck", help="enrol or check a deck of NFC-tagged cards")
     actions = deck.add_subparsers(dest="action", required=True)
     enroll = actions.add_parser("enroll", help="lay each of the 54 cards on the reader in turn")
@@ -83,6 +98,30 @@ def add_commands(commands: Any) -> None:
     )
 
 
+def _dice_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.set_defaults(deck=None, seat=None, device=None)
+    parser.add_argument("--limit", type=int, default=7, help="dice connected at once")
+    parser.add_argument(
+        "--shell", action="append", default=[], metavar="DIE=SHELL",
+        help="a GoDice's shell (d6, d20, d10, d10x) by its id, e.g. godice-B0C7B0=d20",
+    )  # fmt: skip
+
+
+def shells(given: list[str]) -> dict[str, Any]:
+    """The GoDice shells named on the command line; raises ValueError naming the one at
+    fault."""
+    from adapters.godice_protocol import Shell  # noqa: PLC0415 - adapters only when asked
+
+    told: dict[str, Shell] = {}
+    for one in given:
+        die, _, shell = one.partition("=")
+        try:
+            told[die] = Shell(shell)
+        except ValueError:
+            raise ValueError(f"--shell {one!r}: a shell is d6, d20, d10 or d10x") from None
+    return told
+
+
 def run(args: argparse.Namespace) -> int:
     """Run a hardware command; a deck file that cannot be used is one line, and Ctrl-C the end
     of an adapter, not a traceback."""
@@ -91,12 +130,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.command == "deck":
             return _deck(args)
+        if args.command == "sim" and args.kind == "dice":
+            return asyncio.run(_dice(args))
         if args.command == "sim":
             return _simulate(args)
         return asyncio.run(_adapter(args))
     except KeyboardInterrupt:
         return 130
-    except DeckError as wrong:
+    except (DeckError, ValueError, ConnectionError) as wrong:
         print(f"seize: {wrong}", file=sys.stderr)
         return 2
 
@@ -221,10 +262,69 @@ def adapter(
     return CardAdapter(device, link, deck, seat=seat, name=name).run
 
 
+def dice_station(args: argparse.Namespace, **backends: Any) -> Adapter:
+    """A die station feeding the table named by ``args`` over the network; ``backends`` may
+    replace bleak's radio (the simulated dice)."""
+    if importlib.util.find_spec("bleak") is None:
+        raise ValueError("the dice station needs bleak: pip install 'seize[dice]'")
+    from adapters.dice import DiceStation, TableRegistry  # noqa: PLC0415
+    from adapters.link import TableLink  # noqa: PLC0415
+
+    return DiceStation(
+        TableLink(args.server, args.table, args.token),
+        TableRegistry(args.server, args.table, args.token),
+        name=args.name, limit=args.limit, shells=shells(args.shell), **backends,
+    ).run  # fmt: skip
+
+
+async def _dice(args: argparse.Namespace) -> int:
+    """Simulated dice and a station reaching them through the simulated radio: dice roll on
+    a key (the die's number, or Enter for any) or every ``--every`` seconds."""
+    from adapters.simulators.dice import Air, SimulatedGoDice, SimulatedPixel, roll_any  # noqa: PLC0415
+
+    air = Air()
+    for number in range(args.pixels):
+        air.add(SimulatedPixel.make(0x5EED0000 + number, f"Pixel {number + 1}"))
+    for number in range(args.godice):
+        air.add(SimulatedGoDice.make(f"5EED{number:02X}"))
+    scanner, client = air.backends()
+    stop = asyncio.Event()
+    station = asyncio.create_task(
+        dice_station(args, scanner_backend=scanner, client_backend=client)(stop)
+    )
+    dice, rng = list(air.dice.values()), random.Random()
+    print("dice: " + ", ".join(f"{n + 1} {d.name}" for n, d in enumerate(dice)), flush=True)
+    print("type a die's number to roll it, Enter for any, q to stop", flush=True)
+    loop = asyncio.get_running_loop()
+    try:
+        while not station.done():
+            if args.every:
+                await asyncio.sleep(args.every)
+                line = ""
+            else:
+                typed = await loop.run_in_executor(None, sys.stdin.readline)
+                line = typed.strip()
+                if line in ("q", "quit") or not typed:  # nothing at all: the input ended
+                    break
+            die = (
+                dice[int(line) - 1]
+                if line.isdigit() and 0 < int(line) <= len(dice)
+                else rng.choice(dice)
+            )
+            print(f"{die.name} rolled {roll_any(die, rng)}", flush=True)
+    finally:
+        stop.set()
+        await station
+    return 0
+
+
 async def _adapter(args: argparse.Namespace) -> int:
     """A device beside a server elsewhere: it reaches the table over the network."""
     from adapters.link import TableLink  # noqa: PLC0415
 
+    if args.kind == "dice":
+        await dice_station(args)(asyncio.Event())
+        return 0
     run = adapter(
         args.kind,
         args.device,

@@ -20,6 +20,8 @@ from server.errors import problem
 from server.http.api import caller, game_of, json_body, shape_fault
 from server.http.context import SEIZE, Seize
 from server.http.routes import GM, Content, Route, refusals
+from server.tables.access import Principal
+from server.tables.games import Game
 
 MAX_DEVICES = 16
 """Reports a table keeps: more readers and trays than a table has hands."""
@@ -31,17 +33,19 @@ class ReportError(ValueError):
     """A report the table will not keep; nothing is changed."""
 
 
-async def _gm_only(request: web.Request) -> str:
+async def gm_only(request: web.Request) -> tuple[Game, Principal]:
+    """The table and its GM calling; anyone else is refused."""
     game = await game_of(request)
-    if not (await caller(request, game)).viewer.is_gm:
+    principal = await caller(request, game)
+    if not principal.viewer.is_gm:
         raise problem(
             web.HTTPForbidden, "forbidden", "devices report with the GM's token", rule="roles"
         )
-    return game.id
+    return game, principal
 
 
 async def report(request: web.Request) -> web.Response:
-    table_id = await _gm_only(request)
+    table_id = (await gm_only(request))[0].id
     body = await json_body(request)
     if not isinstance(body, dict) or len(request.match_info["device"]) > 40:
         raise problem(
@@ -68,7 +72,7 @@ async def record(seize: Seize, table_id: str, device: str, status: dict[str, Any
 
 
 async def listed(request: web.Request) -> web.Response:
-    table_id = await _gm_only(request)
+    table_id = (await gm_only(request))[0].id
     reports = await request.app[SEIZE].store.device_reports(table_id)
     devices = {
         device: {**json.loads(report), "reported": reported} for device, report, reported in reports

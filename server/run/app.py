@@ -12,6 +12,7 @@ from pathlib import Path
 from aiohttp import WSCloseCode, web
 
 from server import vtt
+from server.devices import dice
 from server.devices import reports as devices
 from server.errors import StoreUnavailableError, internal, unavailable
 from server.http import api, following, handoff, openapi, pages
@@ -130,6 +131,7 @@ ROUTES = [
     *vtt.ROUTES,
     *owlbear.ROUTES,
     *devices.ROUTES,
+    *dice.ROUTES,
     *handoff.ROUTES,
     *openapi.ROUTES,
     *pages.ROUTES,

@@ -1,0 +1,200 @@
+"""The Bluetooth messages of GoDice (Particula), apart from any connection.
+
+A GoDice speaks over the Nordic UART service: the host writes commands on one characteristic
+and the die notifies on the other. The die does not know which shell it wears (d6, d20, d10…):
+when it comes to rest it reports its acceleration, one signed byte per axis (``S`` + x, y, z;
+1 g is about 64), and the host takes the face whose outward direction lies closest to "down"
+as read in that shell. A settled report other than a plain ``S`` (``FS``, ``TS``, ``MS``: a
+fake, tilted or slid landing) is a face up but not a roll.
+
+>>> parse(b"S" + bytes([64, 0, 0]))
+Settled(stability=<Stability.STABLE: 'S'>, vector=(64, 0, 0))
+>>> face((64, 0, 0), Shell.D6)
+6
+>>> face(vector(10, Shell.D10), Shell.D10)
+10
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from dataclasses import dataclass
+from enum import Enum
+
+SERVICE = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
+WRITE = "6e400002-b5a3-f393-e0a9-e50e24dcca9e"
+NOTIFY = "6e400003-b5a3-f393-e0a9-e50e24dcca9e"
+NAME_PREFIX = "GoDice_"
+"""How a GoDice names itself; its service is the Nordic UART, which other devices share."""
+
+BATTERY_LEVEL = 3
+SET_LEDS = 8
+PULSE = 16
+COLOUR = 23
+
+
+class Shell(Enum):
+    """The shell a die wears, which the host is told: it decides the number up."""
+
+    D6 = "d6"
+    D20 = "d20"
+    D10 = "d10"
+    D10X = "d10x"  # the percentile tens die
+
+
+class Stability(Enum):
+    STABLE = "S"
+    FAKE = "FS"
+    TILT = "TS"
+    MOVE = "MS"
+
+
+class GoDiceError(ValueError):
+    """Bytes that are not a GoDice message; ``field`` names what is wrong."""
+
+    def __init__(self, field: str, detail: str) -> None:
+        super().__init__(f"{field}: {detail}")
+        self.field = field
+
+
+@dataclass(frozen=True)
+class Rolling:
+    """The die started moving."""
+
+
+@dataclass(frozen=True)
+class Settled:
+    stability: Stability
+    vector: tuple[int, int, int]
+
+    @property
+    def rolled(self) -> bool:
+        return self.stability is Stability.STABLE
+
+
+@dataclass(frozen=True)
+class BatteryLevel:
+    level: int
+
+
+@dataclass(frozen=True)
+class Colour:
+    colour: int  # 0 black, 1 red, 2 green, 3 blue, 4 yellow, 5 orange
+
+
+Message = Rolling | Settled | BatteryLevel | Colour
+
+# Down-facing directions of each face. A d6's opposite faces sum to 7, along the axes; a d20's
+# opposite faces sum to 21, so faces 11 to 20 point opposite to faces 10 to 1.
+_D6 = {1: (-64, 0, 0), 2: (0, 0, 64), 3: (0, 64, 0), 4: (0, -64, 0), 5: (0, 0, -64),
+       6: (64, 0, 0)}  # fmt: skip
+_D20_LOW = ((-64, 0, -22), (42, -42, 42), (0, 22, -64), (0, 22, 64), (-42, -42, 42),
+            (22, 64, 0), (-42, -42, -42), (64, 0, -22), (-22, 64, 0), (42, -42, -42))  # fmt: skip
+_D20 = {
+    **dict(enumerate(_D20_LOW, 1)),
+    **{21 - number: (-v[0], -v[1], -v[2]) for number, v in enumerate(_D20_LOW, 1)},
+}
+_D10_OF_D20 = (8, 2, 6, 1, 4, 3, 9, 0, 7, 5)
+"""The number a d10 shell shows for d20 faces 1 to 10; face 21 - n shows the same as n."""
+
+
+def _d10(d20_face: int) -> int:
+    return _D10_OF_D20[min(d20_face, 21 - d20_face) - 1]
+
+
+def _nearest(table: dict[int, tuple[int, int, int]], xyz: tuple[int, int, int]) -> int:
+    return min(table, key=lambda number: math.dist(table[number], xyz))
+
+
+def face(xyz: tuple[int, int, int], shell: Shell) -> int:
+    """The number up for a settled vector in ``shell``. A d10's "0" is 10 and a tens die's
+    "00" is 100, as the rules count."""
+    if shell is Shell.D6:
+        return _nearest(_D6, xyz)
+    d20 = _nearest(_D20, xyz)
+    if shell is Shell.D20:
+        return d20
+    if shell is Shell.D10:
+        return _d10(d20) or 10
+    return _d10(d20) * 10 or 100
+
+
+def sides(shell: Shell) -> int:
+    return {Shell.D6: 6, Shell.D20: 20, Shell.D10: 10, Shell.D10X: 100}[shell]
+
+
+def numbers(shell: Shell) -> list[int]:
+    """The numbers a die in ``shell`` can show."""
+    return list(range(10, 101, 10)) if shell is Shell.D10X else list(range(1, sides(shell) + 1))
+
+
+def vector(number: int, shell: Shell) -> tuple[int, int, int]:
+    """A vector a die at rest with ``number`` up reports (for the simulated die)."""
+    for xyz in _table(shell).values():
+        if face(xyz, shell) == number:
+            return xyz
+    raise GoDiceError("face", f"a {shell.value} has no {number}")
+
+
+def _table(shell: Shell) -> dict[int, tuple[int, int, int]]:
+    return _D6 if shell is Shell.D6 else _D20
+
+
+def parse(data: bytes | bytearray) -> Message:
+    """One notification from a die, or a GoDiceError naming the field at fault."""
+    data = bytes(data)
+    if data == b"R":
+        return Rolling()
+    if data[:1] == b"S" or data[:2] in (b"FS", b"TS", b"MS"):
+        kind = Stability(data[:1].decode() if data[:1] == b"S" else data[:2].decode())
+        xyz = data[len(kind.value) :]
+        if len(xyz) != 3:
+            raise GoDiceError(f"{kind.value}.vector", f"{len(xyz)} bytes where x, y, z are 3")
+        x, y, z = struct.unpack("<bbb", xyz)
+        return Settled(kind, (x, y, z))
+    if data[:3] == b"Bat":
+        if len(data) != 4 or data[3] > 100:
+            raise GoDiceError("Bat.level", f"{data[3:].hex()} is no percentage")
+        return BatteryLevel(data[3])
+    if data[:3] == b"Col":
+        if len(data) != 4 or data[3] > 5:
+            raise GoDiceError("Col.colour", f"{data[3:].hex()} is no GoDice colour")
+        return Colour(data[3])
+    raise GoDiceError("type", f"{data[:3]!r} starts no GoDice message")
+
+
+# What a host sends.
+
+
+def _rgb(rgb: tuple[int, int, int], field: str) -> bytes:
+    if len(rgb) != 3 or not all(0 <= c <= 255 for c in rgb):
+        raise GoDiceError(field, f"{rgb} is not three bytes of red, green, blue")
+    return bytes(rgb)
+
+
+def pulse(count: int, on_10ms: int, off_10ms: int, rgb: tuple[int, int, int]) -> bytes:
+    """Flash both LEDs ``count`` times, on and off for the times given in 10 ms steps."""
+    for value, field in ((count, "count"), (on_10ms, "on"), (off_10ms, "off")):
+        if not 0 <= value <= 255:
+            raise GoDiceError(f"pulse.{field}", f"{value} is not 0 to 255")
+    return bytes([PULSE, count, on_10ms, off_10ms]) + _rgb(rgb, "pulse.rgb") + bytes([1, 0])
+
+
+def set_leds(first: tuple[int, int, int], second: tuple[int, int, int]) -> bytes:
+    return bytes([SET_LEDS]) + _rgb(first, "leds.first") + _rgb(second, "leds.second")
+
+
+def request_battery() -> bytes:
+    return bytes([BATTERY_LEVEL])
+
+
+# What a die sends: for the simulated dice, and to build test fixtures against.
+
+
+def settled(xyz: tuple[int, int, int], stability: Stability = Stability.STABLE) -> bytes:
+    return stability.value.encode() + struct.pack("<bbb", *xyz)
+
+
+def battery(level: int) -> bytes:
+    return b"Bat" + bytes([level])

@@ -1,0 +1,405 @@
+"""The Bluetooth messages and adverts of Pixels dice (Systemic Games), apart from any connection,
+as ``tray_protocol`` is for the tray.
+
+The layouts are those GameWithPixels documents (``CommunicationsProtocol.md``, and the
+messages of its open-source firmware): little-endian, the first byte the message's type. A die
+answers ``WhoAreYou`` with ``IAmADie``: 22 fixed bytes from firmware before 2023 (the "legacy"
+service), a list of sized chunks since, each led by its own length so that newer firmware may
+grow a chunk without breaking an older host. A die tells each change of its roll state
+(``RollState``) and of its battery (``BatteryLevel``) unasked, and advertises its roll state
+too, which is how a roll made while the die was disconnected is noticed.
+
+The face up is not always ``faceIndex + 1``: a d10 reads 0 to 9 (its "0" is 10 at the table),
+a d00 reads tens, and firmware built before 2024 had a d4's and a d6's face normals wrong.
+
+>>> parse(bytes([3, 1, 4]))
+RollUpdate(state=<RollState.ROLLED: 1>, face_index=4)
+>>> face(DieType.D10, 0)
+10
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import TypeVar
+
+SERVICE = "a6b90001-7a5a-43f2-a962-350c8edc9b5b"
+NOTIFY = "a6b90002-7a5a-43f2-a962-350c8edc9b5b"
+WRITE = "a6b90003-7a5a-43f2-a962-350c8edc9b5b"
+LEGACY_SERVICE = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
+LEGACY_NOTIFY = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
+"""The legacy die notifies on a characteristic with its service's own UUID."""
+LEGACY_WRITE = "6e400002-b5a3-f393-e0a9-e50e24dcca9e"
+COMPANY_ID = 0x0D39
+"""Systemic Games' Bluetooth company identifier, the key of a die's manufacturer data."""
+
+LEGACY_I_AM_A_DIE = 22
+"""Bytes of a legacy ``IAmADie``; any other length is the chunked form."""
+BAD_NORMALS_UNTIL = 1_704_150_000
+"""Firmware built up to this time (seconds) reports some d4 and d6 faces wrongly."""
+TILTED_D6_UNTIL = 1_716_382_800
+"""Firmware built before this time calls a six-LED die's tilted landing "crooked"."""
+OLD_ADVERT_FIRMWARE = 1_656_633_600
+"""Adverts without service data come from firmware of before July 2022."""
+
+
+class MessageType(IntEnum):
+    WHO_ARE_YOU = 1
+    I_AM_A_DIE = 2
+    ROLL_STATE = 3
+    REQUEST_ROLL_STATE = 23
+    BLINK = 29
+    BLINK_ACK = 30
+    REQUEST_BATTERY_LEVEL = 33
+    BATTERY_LEVEL = 34
+
+
+class DieType(IntEnum):
+    UNKNOWN = 0
+    D4 = 1
+    D6 = 2
+    D8 = 3
+    D10 = 4
+    D00 = 5
+    D12 = 6
+    D20 = 7
+    D6_PIPPED = 8
+    D6_FUDGE = 9
+
+
+class RollState(IntEnum):
+    UNKNOWN = 0
+    ROLLED = 1
+    HANDLING = 2
+    ROLLING = 3
+    CROOKED = 4
+    ON_FACE = 5
+
+
+class BatteryState(IntEnum):
+    OK = 0
+    LOW = 1
+    CHARGING = 2
+    DONE = 3
+    BAD_CHARGING = 4
+    ERROR = 5
+
+
+class PixelsError(ValueError):
+    """Bytes that are not the message they claim to be; ``field`` names what is wrong."""
+
+    def __init__(self, field: str, detail: str) -> None:
+        super().__init__(f"{field}: {detail}")
+        self.field = field
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who a die is and how it is, from ``IAmADie`` (or from its advert)."""
+
+    pixel_id: int
+    die_type: DieType
+    led_count: int
+    firmware: int  # build time, seconds since 1970
+    name: str
+    roll_state: RollState
+    face_index: int
+    battery: int  # percent
+    charging: bool
+
+    @property
+    def sides(self) -> int | None:
+        return sides(self.kind)
+
+    @property
+    def kind(self) -> DieType:
+        """The die's type, guessed from its LEDs when the die does not say (older firmware)."""
+        return self.die_type if self.die_type is not DieType.UNKNOWN else by_leds(self.led_count)
+
+    def face(self, face_index: int) -> int:
+        return face(self.kind, face_index, self.firmware)
+
+
+@dataclass(frozen=True)
+class RollUpdate:
+    state: RollState
+    face_index: int
+
+
+@dataclass(frozen=True)
+class Battery:
+    level: int
+    state: BatteryState
+
+    @property
+    def charging(self) -> bool:
+        return self.state in (BatteryState.CHARGING, BatteryState.DONE)
+
+
+@dataclass(frozen=True)
+class Other:
+    """A message Seize has no use for (telemetry, a debug log, an acknowledgement)."""
+
+    type: int
+
+
+Message = Identity | RollUpdate | Battery | Other
+
+_LEDS = {4: DieType.D4, 6: DieType.D6, 8: DieType.D8, 10: DieType.D10, 12: DieType.D12,
+         20: DieType.D20, 21: DieType.D6_PIPPED}  # fmt: skip
+_SIDES = {DieType.D4: 4, DieType.D6: 6, DieType.D6_PIPPED: 6, DieType.D8: 8, DieType.D10: 10,
+          DieType.D00: 100, DieType.D12: 12, DieType.D20: 20}  # fmt: skip
+_OLD_D4 = {3: 2, 2: 3, 5: 4}  # face index → face, on firmware with bad normals (else 1)
+_OLD_D6 = {4: 2, 3: 3, 2: 4, 1: 5}
+
+
+def by_leds(led_count: int) -> DieType:
+    return _LEDS.get(led_count, DieType.UNKNOWN)
+
+
+def sides(kind: DieType) -> int | None:
+    """The die's size at the table; None for a die Seize cannot count (a Fudge die, unknown)."""
+    return _SIDES.get(kind)
+
+
+def face(kind: DieType, face_index: int, firmware: int = BAD_NORMALS_UNTIL + 1) -> int:
+    """The number up, from the face index a die reports. A d10's "0" is 10 and a d00's "00"
+    is 100 (the rules count 1 to 10 and 1 to 100); refuses an index the die has no face for."""
+    size = sides(kind)
+    faces = 10 if kind is DieType.D00 else size
+    if faces is None:
+        raise PixelsError("dieType", f"{kind.name.lower()} is not a die Seize counts")
+    old = firmware <= BAD_NORMALS_UNTIL and kind in (DieType.D4, DieType.D6)
+    if not 0 <= face_index < (6 if old else faces):
+        raise PixelsError("faceIndex", f"{face_index} is no face of a {kind.name.lower()}")
+    if old:
+        return (_OLD_D4.get(face_index, 1) if kind is DieType.D4
+                else _OLD_D6.get(face_index, face_index + 1))  # fmt: skip
+    if kind is DieType.D10:
+        return face_index or 10
+    if kind is DieType.D00:
+        return face_index * 10 or 100
+    return face_index + 1
+
+
+def landed(identity: Identity, state: RollState) -> RollState:
+    """The state as the die means it: older firmware calls a six-LED die's slightly tilted
+    landing "crooked" when it rolled fine."""
+    tilted = identity.led_count == 6 and identity.firmware < TILTED_D6_UNTIL
+    return RollState.ROLLED if tilted and state is RollState.CROOKED else state
+
+
+E = TypeVar("E", bound=IntEnum)
+
+
+def _enum(kind: type[E], value: int, field: str) -> E:
+    try:
+        return kind(value)
+    except ValueError:
+        raise PixelsError(field, f"{value} is no {kind.__name__}") from None
+
+
+def _percent(value: int, field: str) -> int:
+    if value > 100:
+        raise PixelsError(field, f"{value} is more than 100 percent")
+    return value
+
+
+def _sized(data: bytes, size: int, what: str) -> None:
+    if len(data) != size:
+        raise PixelsError(what, f"{len(data)} bytes where the message has {size}")
+
+
+def parse(data: bytes | bytearray) -> Message:
+    """One notification from a die, or a PixelsError naming the field at fault."""
+    data = bytes(data)
+    if not data:
+        raise PixelsError("type", "an empty message")
+    match data[0]:
+        case MessageType.ROLL_STATE:
+            _sized(data, 3, "RollState")
+            return RollUpdate(_enum(RollState, data[1], "RollState.state"), data[2])
+        case MessageType.BATTERY_LEVEL:
+            _sized(data, 3, "BatteryLevel")
+            return Battery(
+                _percent(data[1], "BatteryLevel.level"),
+                _enum(BatteryState, data[2], "BatteryLevel.state"),
+            )
+        case MessageType.I_AM_A_DIE if len(data) == LEGACY_I_AM_A_DIE:
+            return _legacy_identity(data)
+        case MessageType.I_AM_A_DIE:
+            return _chunked_identity(data)
+    return Other(data[0])
+
+
+def _legacy_identity(data: bytes) -> Identity:
+    _, leds, _colour, kind, _hash, pixel_id, _flash, built, state, index, level, battery = (
+        struct.unpack("<BBBBIIHIBBBB", data)
+    )
+    battery_state = _enum(BatteryState, battery, "IAmADie.batteryState")
+    return Identity(
+        pixel_id=pixel_id,
+        # The documented layout leaves this byte unused: a value no die type has is no type.
+        die_type=DieType(kind) if kind in set(DieType) else DieType.UNKNOWN,
+        led_count=leds,
+        firmware=built,
+        name="",
+        roll_state=_enum(RollState, state, "IAmADie.rollState"),
+        face_index=index,
+        battery=_percent(level, "IAmADie.batteryLevel"),
+        charging=Battery(level, battery_state).charging,
+    )
+
+
+_CHUNKS = ("versionInfo", "dieInfo", "customDesignAndColorName", "dieName", "settingsInfo",
+           "statusInfo")  # fmt: skip
+_LEAST = {"versionInfo": 7, "dieInfo": 8, "statusInfo": 5}
+"""Bytes each chunk read must hold at least (its size byte and the fields up to the last one
+used); a chunk may be longer, with fields a newer firmware added."""
+
+
+def _chunks(data: bytes) -> dict[str, bytes]:
+    chunks: dict[str, bytes] = {}
+    at = 1
+    for name in _CHUNKS:
+        if at >= len(data):
+            raise PixelsError(f"IAmADie.{name}", "missing: the message ends before it")
+        size = data[at]
+        if size < _LEAST.get(name, 1) or at + size > len(data):
+            raise PixelsError(f"IAmADie.{name}", f"a chunk of {size} bytes does not fit")
+        chunks[name] = data[at : at + size]
+        at += size
+    return chunks
+
+
+def _text(chunk: bytes, field: str) -> str:
+    try:
+        return chunk[1:].split(b"\0", 1)[0].decode("utf-8")
+    except UnicodeDecodeError:
+        raise PixelsError(field, "not UTF-8") from None
+
+
+def _chunked_identity(data: bytes) -> Identity:
+    chunks = _chunks(data)
+    (built,) = struct.unpack_from("<I", chunks["versionInfo"], 3)
+    pixel_id, _chip, kind, leds = struct.unpack_from("<IBBB", chunks["dieInfo"], 1)
+    level, battery, state, index = chunks["statusInfo"][1:5]
+    battery_state = _enum(BatteryState, battery, "IAmADie.statusInfo.batteryState")
+    return Identity(
+        pixel_id=pixel_id,
+        die_type=_enum(DieType, kind, "IAmADie.dieInfo.dieType"),
+        led_count=leds,
+        firmware=built,
+        name=_text(chunks["dieName"], "IAmADie.dieName"),
+        roll_state=_enum(RollState, state, "IAmADie.statusInfo.rollState"),
+        face_index=index,
+        battery=_percent(level, "IAmADie.statusInfo.batteryLevel"),
+        charging=Battery(level, battery_state).charging,
+    )
+
+
+def advert(
+    name: str | None, manufacturer: dict[int, bytes], services: dict[str, bytes]
+) -> Identity | None:
+    """A die's state from its advert (manufacturer data, and the service data of firmware
+    since July 2022); None for an advert without them (a die just restarted sends one)."""
+    service = services.get(SERVICE) or services.get(LEGACY_SERVICE)
+    if service is not None and len(service) >= 8 and manufacturer:
+        data = next(iter(manufacturer.values()))
+        if len(data) < 5:
+            raise PixelsError("advert.manufacturerData", f"{len(data)} bytes, 5 expected")
+        pixel_id, built = struct.unpack_from("<II", service)
+        leds, design, state, index, battery = data[:5]
+        kind, level, charging = design >> 4, battery & 0x7F, bool(battery & 0x80)
+    elif service is None and len(manufacturer) == 1:
+        ((company, data),) = manufacturer.items()
+        if len(data) != 7:
+            return None
+        leds, kind, built = company >> 8, DieType.UNKNOWN, OLD_ADVERT_FIRMWARE
+        pixel_id, state, index, raw = struct.unpack("<IBBB", data)
+        level, charging = round(raw * 100 / 255), False
+    else:
+        return None
+    if not pixel_id:
+        raise PixelsError("advert.pixelId", "0 is no die")
+    return Identity(
+        pixel_id=pixel_id,
+        die_type=_enum(DieType, kind, "advert.dieType"),
+        led_count=leds,
+        firmware=built,
+        name=name or "",
+        roll_state=_enum(RollState, state, "advert.rollState"),
+        face_index=index,
+        battery=_percent(level, "advert.battery"),
+        charging=charging,
+    )
+
+
+# What a host sends.
+
+
+def who_are_you() -> bytes:
+    return bytes([MessageType.WHO_ARE_YOU])
+
+
+def request_roll_state() -> bytes:
+    return bytes([MessageType.REQUEST_ROLL_STATE])
+
+
+def blink(
+    colour: int, *, count: int = 3, duration_ms: int = 1500, faces: int = 0xFFFFFFFF,
+    fade: int = 96, loop: bool = False,
+) -> bytes:  # fmt: skip
+    """``Blink``: ``count`` flashes of ``colour`` (0xRRGGBB) over ``duration_ms``."""
+    return struct.pack(
+        "<BBHIIBB", MessageType.BLINK, count, duration_ms, colour, faces, fade, int(loop)
+    )
+
+
+# What a die sends: for the simulated dice, and to build test fixtures against.
+
+
+def roll_state(state: RollState, face_index: int) -> bytes:
+    return bytes([MessageType.ROLL_STATE, state, face_index])
+
+
+def battery_level(level: int, state: BatteryState = BatteryState.OK) -> bytes:
+    return bytes([MessageType.BATTERY_LEVEL, level, state])
+
+
+def _battery_state(identity: Identity) -> BatteryState:
+    return BatteryState.CHARGING if identity.charging else BatteryState.OK
+
+
+def i_am_a_die(identity: Identity, *, legacy: bool = False) -> bytes:
+    """``IAmADie`` as a die of current (chunked) or legacy firmware sends it."""
+    roll = (identity.roll_state, identity.face_index)
+    battery = (identity.battery, _battery_state(identity))
+    if legacy:
+        return struct.pack(
+            "<BBBBIIHIBBBB", MessageType.I_AM_A_DIE, identity.led_count, 0, identity.die_type,
+            0, identity.pixel_id, 0, identity.firmware, *roll, *battery,
+        )  # fmt: skip
+    name = identity.name.encode() + b"\0"
+    return b"".join((
+        bytes([MessageType.I_AM_A_DIE]),
+        struct.pack("<BHIHHHH", 15, 0x100, identity.firmware, 0x100, 0x100, 0x100, 0x100),
+        struct.pack("<BIBBBBB", 10, identity.pixel_id, 1, identity.die_type,
+                    identity.led_count, 0, 0),
+        bytes([1]),  # no custom design name
+        bytes([1 + len(name)]) + name,
+        struct.pack("<BIII", 13, 0, 0, 0),
+        bytes([5, *battery, *roll]),
+    ))  # fmt: skip
+
+
+def advertised(identity: Identity) -> tuple[dict[int, bytes], dict[str, bytes]]:
+    """The manufacturer and service data a die of current firmware advertises."""
+    battery = identity.battery | (0x80 if identity.charging else 0)
+    design = identity.die_type << 4
+    manufacturer = bytes([identity.led_count, design, identity.roll_state,
+                          identity.face_index, battery])  # fmt: skip
+    service = struct.pack("<II", identity.pixel_id, identity.firmware)
+    return {COMPANY_ID: manufacturer}, {SERVICE: service}

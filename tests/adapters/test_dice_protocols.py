@@ -1,0 +1,251 @@
+"""The smart dice codecs, against bytes laid out by hand from the documented layouts (Pixels'
+communications protocol and firmware messages, GoDice's notifications), and fuzzed: any bytes
+parse or are refused with an error naming the field, never anything else."""
+
+from __future__ import annotations
+
+import doctest
+import struct
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import adapters.godice_protocol
+import adapters.pixels_protocol
+from adapters import godice_protocol as go
+from adapters import pixels_protocol as px
+from adapters.pixels_protocol import BatteryState, DieType, Identity, RollState
+
+
+def test_the_docstring_examples_hold() -> None:
+    assert doctest.testmod(adapters.pixels_protocol).failed == 0
+    assert doctest.testmod(adapters.godice_protocol).failed == 0
+
+
+# Pixels: IAmADie as legacy firmware sends it (22 bytes, the table in the protocol document):
+# id, LED count, design, die type, data set hash, pixel id, available flash, build timestamp,
+# roll state, face index, battery level, battery state.
+LEGACY = struct.pack("<BBBBIIHIBBBB", 2, 20, 3, 7, 0xAABBCCDD, 0x01020304, 1024, 1_650_000_000,
+                     1, 19, 88, 2)  # fmt: skip
+
+# IAmADie since 2023: sized chunks (version, die, design name, die name, settings, status).
+CHUNKED = b"".join((
+    bytes([2]),
+    struct.pack("<BHIHHHH", 15, 0x0201, 1_720_000_000, 0x0101, 0x0100, 0x0100, 0x0100),
+    struct.pack("<BIBBBBB", 10, 0xDEADBEEF, 2, 4, 10, 6, 0),
+    bytes([1]),
+    bytes([6]) + b"Jena\0",
+    struct.pack("<BIII", 13, 0x1234, 4096, 8192),
+    bytes([5, 55, 0, 5, 0]),
+))  # fmt: skip
+
+
+def test_a_legacy_i_am_a_die_tells_who_the_die_is() -> None:
+    assert len(LEGACY) == 22
+    assert px.parse(LEGACY) == Identity(
+        pixel_id=0x01020304, die_type=DieType.D20, led_count=20, firmware=1_650_000_000,
+        name="", roll_state=RollState.ROLLED, face_index=19, battery=88, charging=True,
+    )  # fmt: skip
+
+
+def test_a_chunked_i_am_a_die_tells_who_the_die_is_and_its_name() -> None:
+    identity = px.parse(CHUNKED)
+    assert identity == Identity(
+        pixel_id=0xDEADBEEF, die_type=DieType.D10, led_count=10, firmware=1_720_000_000,
+        name="Jena", roll_state=RollState.ON_FACE, face_index=0, battery=55, charging=False,
+    )  # fmt: skip
+    assert isinstance(identity, Identity) and identity.face(0) == 10  # a d10's "0" is 10
+
+
+def test_a_longer_chunk_from_newer_firmware_is_read_past() -> None:
+    grown = CHUNKED[:1] + bytes([17]) + CHUNKED[2:16] + b"\x09\x09" + CHUNKED[16:]
+    identity = px.parse(grown)
+    assert isinstance(identity, Identity) and identity.name == "Jena"
+
+
+def test_the_die_side_encoders_match_the_documented_bytes() -> None:
+    die = px.parse(CHUNKED)
+    assert isinstance(die, Identity)
+    assert px.parse(px.i_am_a_die(die)) == die
+    legacy = px.parse(LEGACY)
+    assert isinstance(legacy, Identity)
+    encoded = px.i_am_a_die(legacy, legacy=True)
+    assert encoded[8:12] == LEGACY[8:12] and encoded[14:] == LEGACY[14:]  # id, time, state
+
+
+def test_roll_state_battery_and_blink() -> None:
+    assert px.parse(bytes([3, 1, 5])) == px.RollUpdate(RollState.ROLLED, 5)
+    assert px.parse(bytes([34, 40, 3])) == px.Battery(40, BatteryState.DONE)
+    assert px.parse(bytes([34, 40, 3])).charging  # type: ignore[union-attr]
+    assert px.parse(bytes([30])) == px.Other(30)  # BlinkAck: nothing to do
+    # Blink: id, count, duration (2), colour ARGB (4), face mask (4), fade, loop.
+    assert px.blink(0x00FF00, count=2, duration_ms=1000, fade=0) == struct.pack(
+        "<BBHIIBB", 29, 2, 1000, 0x00FF00, 0xFFFFFFFF, 0, 0
+    )
+    assert px.who_are_you() == b"\x01"
+
+
+@pytest.mark.parametrize(
+    ("kind", "index", "firmware", "up"),
+    [
+        (DieType.D20, 19, 1_720_000_000, 20), (DieType.D6, 0, 1_720_000_000, 1),
+        (DieType.D10, 0, 1_720_000_000, 10), (DieType.D10, 7, 1_720_000_000, 7),
+        (DieType.D00, 0, 1_720_000_000, 100), (DieType.D00, 3, 1_720_000_000, 30),
+        (DieType.D6, 4, 1_700_000_000, 2), (DieType.D4, 5, 1_700_000_000, 4),
+        (DieType.D4, 3, 1_720_000_000, 4),
+    ],
+)  # fmt: skip
+def test_the_face_comes_from_the_index_by_die_type_and_firmware(
+    kind: DieType, index: int, firmware: int, up: int
+) -> None:
+    assert px.face(kind, index, firmware) == up
+
+
+def test_a_die_of_unknown_type_is_known_by_its_leds() -> None:
+    legacy = px.parse(LEGACY[:3] + b"\x00" + LEGACY[4:])  # the byte the document leaves unused
+    assert isinstance(legacy, Identity) and legacy.kind is DieType.D20 and legacy.sides == 20
+
+
+def test_a_crooked_landing_of_an_old_d6_is_a_roll() -> None:
+    old = Identity(1, DieType.D6, 6, 1_700_000_000, "", RollState.CROOKED, 2, 50, False)
+    assert px.landed(old, RollState.CROOKED) is RollState.ROLLED
+    new = Identity(1, DieType.D6, 6, 1_720_000_000, "", RollState.CROOKED, 2, 50, False)
+    assert px.landed(new, RollState.CROOKED) is RollState.CROOKED
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        (b"", "type"), (bytes([3, 1]), "RollState"), (bytes([3, 9, 1]), "RollState.state"),
+        (bytes([34, 101, 0]), "BatteryLevel.level"), (bytes([34, 50, 7]), "BatteryLevel.state"),
+        (CHUNKED[:20], "IAmADie.dieInfo"), (CHUNKED[:-5], "IAmADie.statusInfo"),
+        (CHUNKED[:-2] + b"\x09\x00", "IAmADie.statusInfo.rollState"),
+        (LEGACY[:-1] + b"\x08", "IAmADie.batteryState"),
+    ],
+)  # fmt: skip
+def test_bad_bytes_are_refused_naming_the_field(data: bytes, field: str) -> None:
+    with pytest.raises(px.PixelsError) as refused:
+        px.parse(data)
+    assert refused.value.field == field
+
+
+def test_a_face_the_die_has_not_is_refused() -> None:
+    with pytest.raises(px.PixelsError, match="faceIndex"):
+        px.face(DieType.D6, 6)
+    with pytest.raises(px.PixelsError, match="dieType"):
+        px.face(DieType.D6_FUDGE, 1)
+
+
+def test_adverts_carry_the_roll_state_and_battery() -> None:
+    # Manufacturer data: LEDs, design (die type in the high nibble), roll state, face, battery
+    # (the high bit: charging); service data: pixel id, build timestamp.
+    manufacturer = {px.COMPANY_ID: bytes([20, 0x70, 1, 13, 0x80 | 64])}
+    services = {px.SERVICE: struct.pack("<II", 77, 1_720_000_000)}
+    seen = px.advert("Jena", manufacturer, services)
+    assert seen == Identity(77, DieType.D20, 20, 1_720_000_000, "Jena", RollState.ROLLED, 13,
+                            64, True)  # fmt: skip
+    # Before July 2022: no service data; the company id field holds LEDs and design.
+    old = px.advert("Old", {(6 << 8) | 1: struct.pack("<IBBB", 78, 1, 2, 255)}, {})
+    assert old is not None and old.kind is DieType.D6 and old.battery == 100
+    assert px.advert("Restarted", {}, {}) is None
+
+
+@given(st.binary(max_size=80))
+def test_any_bytes_parse_or_are_refused_naming_a_field(data: bytes) -> None:
+    try:
+        px.parse(data)
+    except px.PixelsError as refused:
+        assert refused.field and str(refused).startswith(refused.field)
+
+
+@given(st.binary(max_size=10), st.binary(max_size=10))
+def test_any_advert_parses_or_is_refused_naming_a_field(manuf: bytes, service: bytes) -> None:
+    try:
+        px.advert(None, {px.COMPANY_ID: manuf}, {px.SERVICE: service} if service else {})
+    except px.PixelsError as refused:
+        assert refused.field.startswith("advert.")
+
+
+@given(
+    st.integers(1, 2**32 - 1), st.sampled_from([DieType.D6, DieType.D10, DieType.D20]),
+    st.sampled_from(list(RollState)), st.integers(0, 5), st.integers(0, 100), st.booleans(),
+    st.text(max_size=12).filter(lambda name: "\0" not in name), st.booleans(),
+)  # fmt: skip
+def test_what_a_die_says_of_itself_reads_back(
+    pixel_id: int, kind: DieType, state: RollState, index: int, battery: int, charging: bool,
+    name: str, legacy: bool,
+) -> None:  # fmt: skip
+    die = Identity(pixel_id, kind, 20, 1_720_000_000, name, state, index, battery, charging)
+    read = px.parse(px.i_am_a_die(die, legacy=legacy))
+    assert read == (die if not legacy else Identity(**{**die.__dict__, "name": ""}))
+    assert px.advert(name, *px.advertised(die)) == die
+
+
+# GoDice: "S" and x, y, z as signed bytes when it settles.
+
+
+@pytest.mark.parametrize(
+    ("xyz", "shell", "up"),
+    [
+        ((64, 0, 0), go.Shell.D6, 6), ((-60, 3, -2), go.Shell.D6, 1), ((1, 2, 63), go.Shell.D6, 2),
+        ((0, -64, 4), go.Shell.D6, 4),
+        ((64, 0, 22), go.Shell.D20, 20), ((-64, 0, -22), go.Shell.D20, 1),
+        ((40, 44, 41), go.Shell.D20, 14), ((0, 22, 64), go.Shell.D20, 4),
+        ((42, -42, -42), go.Shell.D10, 5), ((-42, -42, 42), go.Shell.D10, 4),
+        ((64, 0, -22), go.Shell.D10, 10), ((64, 0, -22), go.Shell.D10X, 100),
+    ],
+)  # fmt: skip
+def test_a_settled_vector_is_a_face_for_its_shell(
+    xyz: tuple[int, int, int], shell: go.Shell, up: int
+) -> None:
+    message = go.parse(b"S" + struct.pack("bbb", *xyz))
+    assert message == go.Settled(go.Stability.STABLE, xyz) and message.rolled
+    assert go.face(xyz, shell) == up
+
+
+def test_godice_messages() -> None:
+    assert go.parse(b"R") == go.Rolling()
+    assert go.parse(b"TS" + bytes([64, 0, 0])) == go.Settled(go.Stability.TILT, (64, 0, 0))
+    assert not go.Settled(go.Stability.TILT, (64, 0, 0)).rolled
+    assert go.parse(b"Bat" + bytes([73])) == go.BatteryLevel(73)
+    assert go.parse(b"Col" + bytes([3])) == go.Colour(3)
+    # Pulse: 16, count, on and off (10 ms steps), red, green, blue, then 1, 0.
+    assert go.pulse(3, 20, 10, (0, 255, 0)) == bytes([16, 3, 20, 10, 0, 255, 0, 1, 0])
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        (b"", "type"), (b"S\x01", "S.vector"), (b"FS\x01\x02\x03\x04", "FS.vector"),
+        (b"Bat", "Bat.level"), (b"Bat\xff", "Bat.level"), (b"Col\x09", "Col.colour"),
+        (b"Q\x00", "type"),
+    ],
+)  # fmt: skip
+def test_bad_godice_bytes_are_refused_naming_the_field(data: bytes, field: str) -> None:
+    with pytest.raises(go.GoDiceError) as refused:
+        go.parse(data)
+    assert refused.value.field == field
+
+
+def test_a_pulse_out_of_range_is_refused() -> None:
+    with pytest.raises(go.GoDiceError, match=r"pulse\.rgb"):
+        go.pulse(1, 1, 1, (0, 256, 0))
+
+
+@given(st.binary(max_size=12))
+def test_any_godice_bytes_parse_or_are_refused_naming_a_field(data: bytes) -> None:
+    try:
+        go.parse(data)
+    except go.GoDiceError as refused:
+        assert refused.field and str(refused).startswith(refused.field)
+
+
+@given(st.sampled_from(list(go.Shell)), st.data())
+def test_every_face_of_every_shell_reads_back(shell: go.Shell, data: st.DataObject) -> None:
+    number = data.draw(st.sampled_from(go.numbers(shell)))
+    xyz = go.vector(number, shell)
+    jitter = data.draw(st.tuples(*[st.integers(-8, 8)] * 3))
+    x, y, z = (max(-128, min(127, a + b)) for a, b in zip(xyz, jitter, strict=True))
+    nudged = (x, y, z)
+    assert go.face(nudged, shell) == number

@@ -1,0 +1,261 @@
+"""The die station end to end: simulated Pixels and GoDice → bleak (its radio replaced by the
+simulated one) → the station → a real server on loopback, with the table's die registry."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from bleak.backends.device import BLEDevice
+
+from adapters import godice_protocol as go
+from adapters import pixels_protocol as px
+from adapters.dice import MAX_DICE, NOTICES, DiceStation, TableRegistry, recognised
+from adapters.link import TableLink, awaited
+from adapters.simulators.dice import Air, SimulatedGoDice, SimulatedPixel
+from server.devices.reports import MAX_REPORT
+from tests.server.conftest import Client, bearer, send
+from tests.waiting import eventually
+
+from .test_tray import awareness_awaiting_rolls, rcs_awaiting_rolls
+
+
+@asynccontextmanager
+async def station_for(
+    client: Client, table: dict[str, Any], air: Air, **options: Any
+) -> AsyncIterator[DiceStation]:
+    server = str(client.make_url(""))
+    scanner, radio = air.backends()
+    station = DiceStation(
+        TableLink(server, table["id"], table["gm_token"]),
+        TableRegistry(server, table["id"], table["gm_token"]),
+        scanner_backend=scanner, client_backend=radio, **options,
+    )  # fmt: skip
+    stop = asyncio.Event()
+    running = asyncio.create_task(station.run(stop))
+    try:
+        await eventually(lambda: all(d.connected for d in station.dice.values())
+                         and len(station.dice) == min(len(air.dice), station.limit))  # fmt: skip
+        yield station
+    finally:
+        stop.set()
+        await running
+
+
+async def register(client: Client, table: dict[str, Any], change: dict[str, Any]) -> Any:
+    answer = await client.put(
+        f"/api/tables/{table['id']}/dice", json=change, headers=bearer(table["gm_token"])
+    )
+    assert answer.status == 200, await answer.text()
+    return await answer.json()
+
+
+async def view(client: Client, table: dict[str, Any]) -> dict[str, Any]:
+    answer = await client.get(f"/api/tables/{table['id']}", headers=bearer(table["gm_token"]))
+    body: dict[str, Any] = (await answer.json())["view"]
+    return body
+
+
+async def events(client: Client, table: dict[str, Any]) -> list[dict[str, Any]]:
+    answer = await client.get(
+        f"/api/tables/{table['id']}/events?after=0", headers=bearer(table["gm_token"])
+    )
+    body: dict[str, Any] = await answer.json()
+    return [entry["event"] for entry in body["events"] if entry["event"] is not None]
+
+
+def die_id(die: SimulatedPixel) -> str:
+    return f"pixels-{die.identity.pixel_id:08x}"
+
+
+def cards(table_view: dict[str, Any]) -> dict[str, list[int]]:
+    return {card["character"]: card["dice"] for card in table_view["line"]}
+
+
+async def test_each_players_dice_roll_onto_their_own_2d6(client: Client) -> None:
+    table = await rcs_awaiting_rolls(client)  # jena first, then the guard
+    air = Air()
+    # One of Jena's dice runs legacy firmware, on the legacy service: 22-byte IAmADie.
+    jena = [air.add(SimulatedPixel.make(0xA1 + n, f"Jena {n}", legacy=n == 1)) for n in range(2)]
+    guard_pixel = air.add(SimulatedPixel.make(0xB1, "Guard's Pixel"))
+    guard_godice = air.add(SimulatedGoDice.make("B0C7B0"))
+    await register(client, table, {"dice": {
+        **{die_id(d): {"owner": "jena"} for d in jena},
+        die_id(guard_pixel): {"owner": "guard"},
+        "godice-B0C7B0": {"owner": "guard", "name": "Guard's GoDice"},
+    }})  # fmt: skip
+    async with station_for(client, table, air) as station:
+        guard_godice.roll(6)  # the guard rolls first: his dice are still his, not "the next"
+        guard_pixel.roll(2)
+        await eventually(lambda: station.status.rolls == 1)
+        jena[0].roll(3)
+        jena[1].roll(5)
+        await eventually(lambda: station.status.rolls == 2)
+        last = station.status.last
+        assert last is not None and last["who"] == "jena" and last["faces"] == [3, 5]
+        assert last["dice"] == [die_id(d) for d in jena]  # the dice that made the roll
+        dealt = cards(await view(client, table))
+        assert sorted(dealt["guard"]) == [2, 6] and sorted(dealt["jena"]) == [3, 5]
+        entered = {e["roll"]["character"]: e["dice_ids"] for e in await events(client, table)
+                   if e["type"] == "roll_entered"}  # fmt: skip
+        assert entered == {"guard": [die_id(guard_pixel), "godice-B0C7B0"][::-1],
+                           "jena": [die_id(d) for d in jena]}  # fmt: skip
+        report = (await (await client.get(
+            f"/api/tables/{table['id']}/devices", headers=bearer(table["gm_token"])
+        )).json())["devices"]["dice-station"]  # fmt: skip
+        listed = {die["id"]: die for die in report["dice"]}
+        assert (
+            listed["godice-B0C7B0"]["owner"] == "guard" and listed["godice-B0C7B0"]["battery"] == 80
+        )
+        assert all(die["connected"] for die in listed.values())
+
+
+async def test_a_roll_made_while_the_die_was_away_is_not_lost(client: Client) -> None:
+    table = await awareness_awaiting_rolls(client, jena=3)
+    air = Air()
+    die = air.add(SimulatedPixel.make(0xC1, "Jena's d10", px.DieType.D10))
+    await register(client, table, {"dice": {die_id(die): {"owner": "jena"}}})
+    async with station_for(client, table, air) as station:
+        air.carry_away(die)
+        await eventually(lambda: not station.dice[die.address].connected)
+        assert [d["connected"] for d in station.report()["dice"]] == [False]  # still listed
+        die.roll(10)  # nobody hears it: the die is out of range
+        air.bring_back(die)  # its adverts carry the roll, before the station reconnects
+        await eventually(lambda: station.status.rolls == 1)
+        await eventually(lambda: station.dice[die.address].connected)
+        assert station.dice[die.address].drops == 1
+        assert station.status.rolls == 1  # told by the advert and by IAmADie: one roll
+        jena = next(c for c in (await view(client, table))["characters"] if c["id"] == "jena")
+        assert jena["initiative"]["die"] == 10  # the d10's "0"
+        (entered,) = [e for e in await events(client, table) if e["type"] == "initiative_entered"]
+        assert entered["dice_ids"] == [die_id(die)]
+
+
+async def test_a_roll_nobody_asked_for_is_shown_and_never_applied(client: Client) -> None:
+    table = await rcs_awaiting_rolls(client)
+    air = Air()
+    die = air.add(SimulatedPixel.make(0xD1, "Jena's d6"))
+    stray = air.add(SimulatedPixel.make(0xD2, "A stray d6"))
+    await register(client, table, {"dice": {die_id(die): {"owner": "jena"}},
+                                   "window": 0.2})  # fmt: skip
+    async with station_for(client, table, air, partial_wait=0.2) as station:
+        station.heard(station.dice[die.address], bytes([3, 9, 1]))  # a garbled RollState
+        assert station.report()["refused"] == {"RollState.state": 1}  # counted, never rolled
+        stray.roll(4)  # nobody's die
+        await eventually(lambda: station.status.unwanted == 1)
+        die.roll(4)  # one d6 of jena's 2D6: it waits for the other, which never comes
+        await eventually(lambda: station.status.unwanted == 2)
+        await send(client, table, {"type": "enter_roll", "character": "jena", "dice": [1, 1],
+                                   "source": "gm"})  # fmt: skip
+        while "jena" in awaited(await station.link.view(), "roll"):
+            await asyncio.sleep(0.01)
+        die.roll(2)  # jena's roll is in: this one is asked by nobody
+        await eventually(lambda: station.status.unwanted == 3)
+        assert station.status.notices == [
+            "A stray d6 rolled 4: the die is no one's yet",
+            "jena rolled 4; the rest never came",
+            "jena rolled 2, unasked",
+        ]
+        assert awaited(await view(client, table), "roll") == ["guard"]
+        assert station.status.rolls == 0
+
+
+async def test_the_die_of_the_character_whose_turn_it_is_blinks(client: Client) -> None:
+    table = await rcs_awaiting_rolls(client)
+    air = Air()
+    jena = air.add(SimulatedPixel.make(0xE1, "Jena's d6"))
+    guard = air.add(SimulatedGoDice.make("E2E2E2"))
+    await register(client, table, {"dice": {die_id(jena): {"owner": "jena"},
+                                            "godice-E2E2E2": {"owner": "guard"}}})  # fmt: skip
+    async with station_for(client, table, air) as station:
+        await send(client, table, {"type": "enter_roll", "character": "jena", "dice": [6, 6],
+                                   "source": "gm"})  # fmt: skip
+        await send(client, table, {"type": "enter_roll", "character": "guard", "dice": [1, 1],
+                                   "source": "gm"})  # fmt: skip
+        await eventually(lambda: station.status.blinks == 1)
+        holder = (await view(client, table))["token"]  # the lower card acts first
+        acting, waiting = (guard, jena) if holder == "guard" else (jena, guard)
+        assert acting.blinks == 1 and waiting.blinks == 0
+        assert acting.heard[-1][:1] == (bytes([go.PULSE]) if acting is guard
+                                        else bytes([px.MessageType.BLINK]))  # fmt: skip
+
+
+async def test_a_claim_registers_the_die_that_rolls_next_and_the_limit_is_told(
+    client: Client,
+) -> None:
+    table = await rcs_awaiting_rolls(client)
+    air = Air()
+    dice = [air.add(SimulatedPixel.make(0xF0 + n, f"Die {n}")) for n in range(3)]
+    await register(client, table, {"claims": ["guard"]})
+    async with station_for(client, table, air, limit=2) as station:
+        await eventually(lambda: station.status.full is not None)
+        first = next(d for d in dice if d.address in station.dice)
+        first.roll(5)  # "roll the die you will use": it is the guard's from now on
+        await eventually(lambda: station.book["dice"] != {})
+        registered = (await register(client, table, {}))["dice"]
+        assert registered == {die_id(first): {"owner": "guard", "name": first.name}}
+        assert station.status.rolls == 0 and "Die" in station.status.notices[-1]
+
+
+async def test_seize_sim_dice_rolls_on_a_key_into_a_table(client: Client) -> None:
+    table = await rcs_awaiting_rolls(client)
+    await register(client, table, {"claims": ["jena"]})
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server", "sim", "dice", "--server", str(client.make_url("")),
+        "--table", table["id"], "--token", table["gm_token"], "--pixels", "1", "--godice", "1",
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        assert (await process.stdout.readline()).startswith(b"dice: 1 Pixel 1, 2 GoDice_")
+
+        async def station() -> dict[str, Any]:
+            answer = await client.get(
+                f"/api/tables/{table['id']}/devices", headers=bearer(table["gm_token"])
+            )
+            report: dict[str, Any] = (await answer.json())["devices"].get("dice-station", {})
+            return report
+
+        while [d["connected"] for d in (await station()).get("dice", [])] != [True, True]:
+            await asyncio.sleep(0.05)
+        process.stdin.write(b"1\n")  # the Pixel: the first roll claims it for jena
+        while (await registry_of(client, table))["dice"] == {}:
+            await asyncio.sleep(0.05)
+        assert list((await registry_of(client, table))["dice"].values()) == [
+            {"owner": "jena", "name": "Pixel 1"}
+        ]
+        process.stdin.write(b"q\n")
+        assert await asyncio.wait_for(process.wait(), 30) == 0
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+async def registry_of(client: Client, table: dict[str, Any]) -> dict[str, Any]:
+    answer = await client.get(f"/api/tables/{table['id']}/dice", headers=bearer(table["gm_token"]))
+    body: dict[str, Any] = await answer.json()
+    return body
+
+
+def test_a_full_stations_report_fits_what_the_table_keeps() -> None:
+    air = Air()
+    station = DiceStation(TableLink("http://127.0.0.1:9", "t", "x"),
+                          TableRegistry("http://127.0.0.1:9", "t", "x"))  # fmt: skip
+    for n in range(MAX_DICE):
+        die = air.add(
+            SimulatedPixel.make(0x100 + n, "A die with a name forty characters long"[:40])
+        )
+        met = recognised(BLEDevice(die.address, die.name, None), die.advert())
+        assert met is not None
+        station.dice[die.address] = met
+        station.book["dice"][die_id(die)] = {"owner": "a-character-with-a-long-id" + "x" * 14}
+    for _ in range(NOTICES):
+        station.status.notice("A die with a name forty characters long rolled 1, 2, 3, unasked")
+    report = station.report()
+    assert len(json.dumps(report)) <= MAX_REPORT and len(report["dice"]) == MAX_DICE
+    assert report["notices"] == station.status.notices[-len(report["notices"]) :]
