@@ -5,7 +5,8 @@ asserts nothing.
 
 One page of the server's own origin holds the console and the overlay as two frames, so both
 are timed on one clock, the page's own (``performance.now()``), with no clock shared between
-processes. Each tap is a click on the console's undo button, dispatched in the console's frame;
+processes. Each tap is a click on the console's undo button, dispatched in the console's frame
+(the console sends the undo on the WebSocket it follows the table on, as every press);
 the overlay has painted it when, after its DOM shows the undo's sequence, the next animation
 frame starts (the frame that draws it). Before each tap, a command is sent over HTTP (untimed),
 so there is always a step to undo. The server runs in its own process over SQLite

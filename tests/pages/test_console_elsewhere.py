@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 
 from tests.server.process import ServerProcess, call
+from tests.waiting import PATIENCE
 
 from .console_driver import TABLET, Console
+from .test_console_races import HeldSocket
 
 
 def device(browser: Any, server: ServerProcess) -> tuple[Any, Console]:
@@ -86,13 +88,20 @@ def test_a_new_gm_link_stops_the_older_one(
 def test_a_press_the_server_never_answers_is_said_not_sent(
     devices: tuple[Console, Console], server: ServerProcess
 ) -> None:
-    """The network drops as the GM presses: the page says the press was not sent, rather than
-    looking as if it went in."""
+    """The network drops as the GM presses: the command sent on the socket is lost on the way,
+    and so is the POST the page then sends it again as. The page says the press was not sent,
+    rather than looking as if it went in."""
     first, _ = devices
+    socket = HeldSocket(first.page)
     first.create("megatraveller-rcs")
     first.add("Jena", side="crew")
+    socket.open(first.page, first.page.url)  # the console, following on the relayed socket
+    seq, before = first.seq, len(socket.sent)
+    socket.dropping = True
     first.page.route("**/commands", lambda route: route.abort("internetdisconnected"))
     first.page.click("[data-action=roll]")
     notice = first.page.locator("#notice", has_text="Not sent")
-    notice.wait_for()
+    notice.wait_for(timeout=PATIENCE * 1000)  # the socket's answer is waited for first
     assert "cannot be reached" in notice.inner_text()
+    assert [sent["command"]["type"] for sent in socket.sent[before:]] == ["roll_initiative"]
+    assert first.gm_get()["seq"] == seq  # nothing reached the table

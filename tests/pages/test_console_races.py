@@ -8,6 +8,7 @@ between the other client's command and the console hearing of it is as long as t
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -25,21 +26,37 @@ MOVED_ON = "the table moved on before that reached it"
 
 
 class HeldSocket:
-    """The page's WebSocket relayed to the server; while ``holding``, what the server sends
-    waits here instead of reaching the page."""
+    """The page's WebSocket relayed to the server; while ``holding``, the news the server sends
+    waits here instead of reaching the page. The replies to the page's commands pass, as an
+    HTTP answer would: ``sent`` has each command message the page sent, ``replies`` each reply.
+    While ``dropping``, what the page sends is lost on the way, and the socket stays open."""
 
     def __init__(self, page: Any) -> None:
         self.holding = False
+        self.dropping = False
         self.held: list[str | bytes] = []
+        self.sent: list[dict[str, Any]] = []
+        self.replies: list[dict[str, Any]] = []
         self.to_page: Any = None
         page.route_web_socket(re.compile(r"/ws\b"), self._relay)
 
     def _relay(self, to_page: Any) -> None:
         self.to_page = to_page
-        to_page.connect_to_server().on_message(self._from_server)
+        to_server = to_page.connect_to_server()
+        to_server.on_message(self._from_server)
+        to_page.on_message(lambda message: self._from_page(to_server, message))
+
+    def _from_page(self, to_server: Any, message: str | bytes) -> None:
+        self.sent.append(json.loads(message))
+        if not self.dropping:
+            to_server.send(message)
 
     def _from_server(self, message: str | bytes) -> None:
-        if self.holding:
+        reply = json.loads(message)
+        if reply["type"] in ("answer", "refused"):
+            self.replies.append(reply)
+            self.to_page.send(message)
+        elif self.holding:
             self.held.append(message)
         else:
             self.to_page.send(message)
@@ -63,6 +80,27 @@ class HeldSocket:
         if page is not None:
             page.wait_for_function("document.body.dataset.seq !== undefined")
 
+    def open(self, page: Any, url: str) -> None:
+        """Open the page at ``url`` and return once it follows its table on this socket, so
+        that its commands go on it: the socket's first news is held until the page has drawn
+        what it fetched, then released, and the page has handled it."""
+        self.holding = True
+        page.goto(url)
+        page.wait_for_function("document.body.dataset.seq !== undefined")
+        self.release(page)
+
+    def reply(self, page: Any, after: int) -> dict[str, Any]:
+        """The reply after the first ``after``, once it comes, as the POST would have answered:
+        its status and body."""
+        deadline = time.monotonic() + PATIENCE
+        while len(self.replies) <= after:  # each call into the page lets the relay's run
+            assert time.monotonic() < deadline, "no reply came"
+            page.evaluate("0")
+        reply = self.replies[after]
+        if reply["type"] == "answer":
+            return {"status": 200, "body": reply}
+        return {"status": reply["status"], "body": reply["problem"]}
+
 
 @pytest.fixture
 def console(browser: Any) -> Iterator[Console]:
@@ -80,18 +118,20 @@ def seq(table: Table) -> int:
 def opened(console: Console, table: Table) -> HeldSocket:
     """The console of ``table``, following it through a relay that can hold its news."""
     socket = HeldSocket(console.page)
-    console.page.goto(f"{table.server.url}/console/{table.id}#token={table.gm}")
+    socket.open(console.page, f"{table.server.url}/console/{table.id}#token={table.gm}")
     console.drawn(seq(table))
     return socket
 
 
-def pressed_too_late(console: Console, target: str) -> dict[str, Any]:
-    """The GM presses ``target``; answers what the server said to the command it sent."""
-    with console.page.expect_response(re.compile(r"/commands$")) as answered:
-        console.page.locator(target).click()
-    if answered.value.status == 409:  # the console looks again before it says so
+def pressed_too_late(console: Console, socket: HeldSocket, target: str) -> dict[str, Any]:
+    """The GM presses ``target``; answers what the server said to the command it sent, on the
+    socket."""
+    before = len(socket.replies)
+    console.page.locator(target).click()
+    answer = socket.reply(console.page, before)
+    if answer["status"] == 409:  # the console looks again before it says so
         console.page.locator("#notice").filter(has_text=MOVED_ON).wait_for()
-    return {"status": answered.value.status, "body": answered.value.json()}
+    return answer
 
 
 def four_color_dealing(server: ServerProcess) -> Table:
@@ -121,7 +161,7 @@ def test_a_card_typed_for_one_hero_never_goes_to_the_next(
     table.send({"type": "deal_card", "card": "5C"})  # the reader, at the same moment
     moved = seq(table)
     assert console.primary == "Deal it to Nightingale"  # the console has not heard yet
-    answer = pressed_too_late(console, "#next [data-primary]")
+    answer = pressed_too_late(console, socket, "#next [data-primary]")
     assert holder(table, "5C") == "nightingale"
     assert holder(table, "9H") is None, answer  # not Spider-Man's: not dealt at all
     assert answer["status"] == 409, answer
@@ -150,7 +190,7 @@ def test_undo_takes_back_only_what_its_button_named(
     socket.holding = True
     table.send({"type": "deal_card", "card": "5C"})  # the reader deals Spider-Man's
     moved = seq(table)
-    answer = pressed_too_late(console, "[data-action=undo]")
+    answer = pressed_too_late(console, socket, "[data-action=undo]")
     assert answer["status"] == 409, answer
     assert (holder(table, "9H"), holder(table, "5C")) == ("nightingale", "spider-man")
     assert seq(table) == moved
@@ -211,7 +251,7 @@ def test_resolve_never_resolves_a_seizers_declaration(
         }
     )
     moved = seq(table)
-    answer = pressed_too_late(console, "#next [data-primary]")
+    answer = pressed_too_late(console, socket, "#next [data-primary]")
     assert answer["status"] == 409, answer
     assert seq(table) == moved
     assert table.view(table.gm)["view"]["declared"]["what"] == "fires"  # still to resolve
@@ -225,7 +265,7 @@ def test_a_press_in_the_frame_a_new_view_is_drawn_is_on_the_old_view(
     """The click that lands on a control drawn in the same frame as it: the GM aimed at what
     was painted, "Resolve: Jena dives", not at the Guard's declaration drawn in its place."""
     table = rcs_declared(server)
-    opened(console, table)
+    socket = opened(console, table)
     console.page.evaluate(
         """() => {
              const prompt = document.querySelector("[data-prompt]");
@@ -237,10 +277,11 @@ def test_a_press_in_the_frame_a_new_view_is_drawn_is_on_the_old_view(
              }).observe(prompt, { childList: true });
            }"""
     )
-    with console.page.expect_response(re.compile(r"/commands$")) as answered:
-        table.send({"type": "seize", "character": "guard"})
+    before = len(socket.replies)
+    table.send({"type": "seize", "character": "guard"})
+    answer = socket.reply(console.page, before)
     moved = seq(table)
-    assert answered.value.status == 409, answered.value.json()
+    assert answer["status"] == 409, answer
     console.page.locator("#notice").filter(has_text=MOVED_ON).wait_for()
     assert seq(table) == moved  # no declaration made for the Guard
     assert console.prompt == "Guard holds the token: declare an action"
@@ -286,7 +327,7 @@ def test_resolve_never_resolves_a_pre_emption_it_did_not_name(
         }
     )
     moved = seq(table)
-    answer = pressed_too_late(console, "#next [data-primary]")
+    answer = pressed_too_late(console, socket, "#next [data-primary]")
     assert answer["status"] == 409, answer
     assert seq(table) == moved
     assert console.primary == "Resolve Kid's pre-emption of Marshal"

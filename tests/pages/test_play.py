@@ -73,22 +73,16 @@ def test_a_press_on_the_phone_is_on_the_view_it_was_made_on(
     on a view the table has left is refused and changes nothing, not applied to the new one."""
     table, link, seq = guard_may_seize(server)
     socket = HeldSocket(phone)
-    phone.goto(link)
+    socket.open(phone, link)  # its commands go on the socket it follows the table on
     at_seq(phone, seq["seq"])
-    sent: list[str | None] = []
-
-    def guarded(request: Any) -> None:
-        if request.method == "POST":
-            sent.append(request.headers.get("if-match"))
-
-    phone.on("request", guarded)
     socket.holding = True  # the phone has not heard yet of what follows
     moved = table.send({"type": "declare", "character": "jena", "action": "short",
                         "what": "aims", "target": "Guard"})  # fmt: skip
     table.send({"type": "resolve"})  # the window the phone still shows has closed
     phone.locator("[data-action=seize-guard]").click()
     phone.wait_for_selector("text=Not done: the table moved on")
-    assert sent == [str(seq["seq"])]
+    assert [sent["if_match"] for sent in socket.sent] == [seq["seq"]]
+    assert socket.reply(phone, 0)["status"] == 409
     assert table.view(table.gm)["view"]["token"] == "jena" and moved["seq"] > seq["seq"]
 
 

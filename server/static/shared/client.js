@@ -27,11 +27,21 @@ const REVOKED = 1008;
  * message says what to do (undo the last event). */
 export class Unshowable extends Error {}
 
+/** How long a command sent on the socket waits for its answer there before it is sent again
+ * as a POST (and the socket, which may be dead without knowing it yet, is opened afresh). */
+const ANSWER_WAIT = 5000;
+
 /**
  * A table followed live: one snapshot, then the WebSocket, reconnecting with backoff and
  * resuming from the last sequence heard, until the link's token is revoked (the socket closes
  * with 1008, and ``onRevoked()`` runs). ``onView(view, seq)`` runs on every newer view, and
  * ``onEvent(seq, event)`` on every event as this role may see it.
+ *
+ * Commands go on that WebSocket while it is open (docs/api.md, "Commands over the WebSocket"),
+ * and as a POST while it is not. One sent on the socket and not answered there, because the
+ * socket closed or stayed silent for ``ANSWER_WAIT`` ms, is sent again as a POST with the same
+ * idempotency key: applied once whichever way it went in, and reported not sent only when the
+ * POST cannot reach the server either.
  *
  * With ``guard``, every command carries If-Match: the sequence of the view on screen when it
  * was sent. A reader, a tray or another screen may move the table on between what its user saw
@@ -50,6 +60,9 @@ export class Table {
     this.shown = 0; // the sequence of the view last handed to onView
     this.seen = null; // …and of the view last painted, which a press can only have been on
     this.base = `/api/tables/${encodeURIComponent(id)}`;
+    this.socket = null; // the open WebSocket, which commands go on
+    this.sent = 0; // the last command message's id
+    this.waiting = new Map(); // id → a command sent on the socket, until its answer comes
   }
 
   async start() {
@@ -93,15 +106,19 @@ export class Table {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}${this.base}/ws`
       + `?token=${encodeURIComponent(this.token)}&after=${this.seq}`);
-    socket.onopen = () => { delay = 250; };
+    socket.onopen = () => { delay = 250; this.socket = socket; };
     socket.onmessage = (message) => {
       const data = JSON.parse(message.data);
+      if (data.type === "answer" || data.type === "refused") return this.answered(data);
       if (data.type === "bye") return;
       if (data.type === "event") this.onEvent(data.seq, data.event);
       this.seq = Math.max(this.seq, data.seq);
       if (data.view) this.show(data.view, data.seq);
     };
     socket.onclose = (closed) => {
+      this.socket = null;
+      // What it carried and did not answer goes as a POST, under the same key.
+      for (const id of [...this.waiting.keys()]) this.unanswered(id);
       if (closed.code === REVOKED) this.onRevoked();
       else setTimeout(() => this.follow(Math.min(delay * 2, 5000)), delay);
     };
@@ -122,10 +139,44 @@ export class Table {
     return body;
   }
 
-  /** Send one command; resolves to {ok, status, body}. A retry reuses its idempotency key. */
-  async send(command) {
-    const headers = { ...this.headers(), "Idempotency-Key": crypto.randomUUID() };
-    if (this.guard && this.seen !== null) headers["If-Match"] = String(this.seen);
+  /** Send one command; resolves to {ok, status, body}, the POST's status and body however it
+   * went. Rejects only when the server could not be reached. */
+  send(command) {
+    const sending = { command, key: crypto.randomUUID(),
+                      ifMatch: this.guard && this.seen !== null ? this.seen : null };
+    if (this.socket === null) return this.posted(sending);
+    const id = String(++this.sent);
+    return new Promise((resolve, reject) => {
+      const socket = this.socket;
+      const timer = setTimeout(() => { this.unanswered(id); socket.close(); }, ANSWER_WAIT);
+      this.waiting.set(id, { ...sending, resolve, reject, timer });
+      socket.send(JSON.stringify({ type: "command", id, command, idempotency_key: sending.key,
+                                   if_match: sending.ifMatch ?? undefined }));
+    });
+  }
+
+  /** The socket's reply to command ``id``, as the POST would have answered it. */
+  answered({ type, id, ...reply }) {
+    const sent = this.waiting.get(id);
+    if (!sent) return; // already sent again as a POST, which answers it
+    this.waiting.delete(id);
+    clearTimeout(sent.timer);
+    if (type === "answer") sent.resolve({ ok: true, status: 200, body: reply });
+    else sent.resolve({ ok: false, status: reply.status, body: reply.problem });
+  }
+
+  /** Command ``id`` went on the socket and no answer came: it goes again as a POST. */
+  unanswered(id) {
+    const sent = this.waiting.get(id);
+    this.waiting.delete(id);
+    clearTimeout(sent.timer);
+    this.posted(sent).then(sent.resolve, sent.reject);
+  }
+
+  /** The command as a POST. */
+  async posted({ command, key, ifMatch }) {
+    const headers = { ...this.headers(), "Idempotency-Key": key };
+    if (ifMatch !== null) headers["If-Match"] = String(ifMatch);
     const answer = await fetch(`${this.base}/commands`, {
       method: "POST", headers, body: JSON.stringify(command),
     });
