@@ -61,7 +61,7 @@ export class Table {
     this.seen = null; // …and of the view last painted, which a press can only have been on
     this.base = `/api/tables/${encodeURIComponent(id)}`;
     this.socket = null; // the open WebSocket, which commands go on
-    this.sent = 0; // the last command message's id
+    this.lastId = 0; // the id of the last command sent on a socket
     this.waiting = new Map(); // id → a command sent on the socket, until its answer comes
   }
 
@@ -145,7 +145,7 @@ export class Table {
     const sending = { command, key: crypto.randomUUID(),
                       ifMatch: this.guard && this.seen !== null ? this.seen : null };
     if (this.socket === null) return this.posted(sending);
-    const id = String(++this.sent);
+    const id = String(++this.lastId);
     return new Promise((resolve, reject) => {
       const socket = this.socket;
       const timer = setTimeout(() => { this.unanswered(id); socket.close(); }, ANSWER_WAIT);
