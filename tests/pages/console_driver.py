@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from playwright.sync_api import ViewportSize
+from playwright.sync_api import ViewportSize, expect
 
 POSSESSIVE = re.compile(r"[^s]s$", re.IGNORECASE)
 
@@ -40,7 +40,9 @@ class Console:
         return table_id
 
     def add(self, name: str, **fields: str) -> None:
-        """Add someone with the compact form; they are on the roster at once."""
+        """Add someone with the compact form; they are on the roster at once, and the form is
+        back to its defaults once the answer has come (which a command sent on the socket has
+        after its view), ready for the next."""
         form = self.page.locator("[data-form=join]")
         form.locator("input[name=name]").fill(name)
         for field, value in fields.items():
@@ -51,6 +53,7 @@ class Console:
                 control.fill(value)
         form.locator("button[type=submit]").click()
         self.row(name).wait_for()
+        expect(form.locator("input[name=name]")).to_have_value("")
 
     def drawn(self, seq: int) -> None:
         """Wait until the console shows the table at ``seq``, its prompt drawn: it learns the
