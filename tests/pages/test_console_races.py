@@ -29,11 +29,13 @@ class HeldSocket:
     """The page's WebSocket relayed to the server; while ``holding``, the news the server sends
     waits here instead of reaching the page. The replies to the page's commands pass, as an
     HTTP answer would: ``sent`` has each command message the page sent, ``replies`` each reply.
-    While ``dropping``, what the page sends is lost on the way, and the socket stays open."""
+    While ``dropping``, what the page sends is lost on the way, and the socket stays open; while
+    ``cutting``, it reaches the server, and the page's socket is closed before any reply."""
 
     def __init__(self, page: Any) -> None:
         self.holding = False
         self.dropping = False
+        self.cutting = False
         self.held: list[str | bytes] = []
         self.sent: list[dict[str, Any]] = []
         self.replies: list[dict[str, Any]] = []
@@ -43,15 +45,19 @@ class HeldSocket:
     def _relay(self, to_page: Any) -> None:
         self.to_page = to_page
         to_server = to_page.connect_to_server()
-        to_server.on_message(self._from_server)
-        to_page.on_message(lambda message: self._from_page(to_server, message))
+        to_server.on_message(lambda message: self._from_server(to_page, message))
+        to_page.on_message(lambda message: self._from_page(to_page, to_server, message))
 
-    def _from_page(self, to_server: Any, message: str | bytes) -> None:
+    def _from_page(self, to_page: Any, to_server: Any, message: str | bytes) -> None:
         self.sent.append(json.loads(message))
         if not self.dropping:
             to_server.send(message)
+        if self.cutting:
+            to_page.close()
 
-    def _from_server(self, message: str | bytes) -> None:
+    def _from_server(self, to_page: Any, message: str | bytes) -> None:
+        if to_page is not self.to_page:
+            return  # a connection the page has left
         reply = json.loads(message)
         if reply["type"] in ("answer", "refused"):
             self.replies.append(reply)
@@ -197,6 +203,28 @@ def test_undo_takes_back_only_what_its_button_named(
     assert MOVED_ON in console.page.inner_text("#notice")
     assert console.page.inner_text("[data-action=undo]") == "↶ Undo 5♣ dealt to Spider-Man"
     socket.release()
+
+
+def test_a_press_whose_socket_closes_before_its_answer_is_applied_once(
+    console: Console, server: ServerProcess
+) -> None:
+    """The console's socket closes after its undo went out on it and before the answer came:
+    the console sends the undo again as a POST under the same key, which is answered as the
+    first, and one step is taken back, not two."""
+    table = four_color_dealing(server)
+    for card in ("9H", "5C"):
+        table.send({"type": "deal_card", "card": card, "source": "gm"})
+    socket = opened(console, table)
+    before = seq(table)
+    socket.cutting = True
+    with console.page.expect_response(re.compile(r"/commands$")) as posted:
+        console.page.locator("[data-action=undo]").click()
+    assert posted.value.status == 200, posted.value.json()
+    console.page.locator("#notice").filter(has_text="Took back").wait_for()
+    assert socket.sent[-1]["command"] == {"type": "undo"}
+    assert posted.value.request.headers["idempotency-key"] == socket.sent[-1]["idempotency_key"]
+    assert seq(table) == before + 1
+    assert (holder(table, "9H"), holder(table, "5C")) == ("nightingale", None)
 
 
 def rcs_declared(server: ServerProcess) -> Table:
