@@ -9,6 +9,7 @@ import {
 import { aimed, button, card, keeping, report } from "/static/shared/forms.js";
 import { declaring, diceFor, rcs as rcsPlayed } from "/static/shared/index-cards.js";
 import { fourColor as fourColorPlayed } from "/static/shared/panels.js";
+import { dice } from "/static/play/dice.js";
 
 const token = new URLSearchParams(location.search).get("token") ?? "";
 const yours = document.getElementById("yours");
@@ -179,4 +180,7 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
     : [h("p", { class: "muted" }, "None of your characters is at this table yet.")])));
   table.replaceChildren(h("h2", {}, "The table"), ...shown.order.filter(Boolean));
 }, { guard: true });
-ctx.table.start().catch(() => report("This link does not open a table: ask the GM for a new one."));
+ctx.table.start().then(() => {
+  // The games rolled with dice offer the player's own smart dice.
+  if (ctx.view.system !== "four-color") document.getElementById("play").append(dice(ctx));
+}, () => report("This link does not open a table: ask the GM for a new one."));

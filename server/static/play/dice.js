@@ -1,0 +1,134 @@
+// "Connect my Pixels die" on the player page: the player's own Pixels dice, through Web
+// Bluetooth, roll the player's own pending roll (an RCS 2D6, an awareness initiative or
+// pre-emption d10) with the dice's ids, as the die station does for dice at the table. A roll
+// nobody asked of this player is said on the page and never entered.
+//
+// Web Bluetooth is Chromium's (Android, desktop) and only on a secure page (HTTPS, localhost):
+// elsewhere the page says plainly why no die can connect. The library, Systemic Games'
+// pixels-web-connect, is served by Seize itself (server/static/vendor/lock.json) and loaded
+// only where it can be used.
+
+import { h } from "/static/shared/client.js";
+
+const LIBRARY = "/static/vendor/pixels-web-connect/index.js";
+
+/** Why this browser cannot connect a die, or null when it can. */
+export function unsupported() {
+  if (!window.isSecureContext) {
+    return "Connecting a die needs this page over HTTPS (or on localhost): ask the host for an "
+      + "HTTPS link, or roll and type what the die shows.";
+  }
+  if (!navigator.bluetooth) {
+    return "This browser has no Web Bluetooth, so it cannot connect a die: use Chrome on "
+      + "Android or on a computer, or roll and type what the die shows.";
+  }
+  return null;
+}
+
+let loading = null;
+
+/** The library's module (its UMD bundle sets ``window.pixelsWebConnect``), loaded once. */
+function library() {
+  loading ??= new Promise((loaded, failed) => {
+    document.head.append(h("script", { src: LIBRARY,
+      onload: () => loaded(window.pixelsWebConnect), onerror: failed }));
+  });
+  return loading;
+}
+
+/** The roll the table waits for from one of the player's own characters: as ``asked`` in
+ * adapters/link.py chooses for the die station, the oldest pre-emption first. */
+export function pending(view, own) {
+  const who = (what) => view.awaiting.filter((wait) => wait.what === what)
+    .flatMap((wait) => wait.who).filter((id) => own.has(id));
+  const sides = view.options?.die_sides;
+  if (view.system === "awareness") {
+    for (const [what, type] of [["preemption", "enter_preemption"],
+                                ["initiative", "enter_initiative"]]) {
+      const [character] = who(what);
+      if (character) return { type, character, sides, count: 1 };
+    }
+  }
+  if (view.system === "megatraveller-rcs") {
+    const [character] = who("roll");
+    if (character) {
+      return { type: "enter_roll", character, sides, count: view.options.initiative_dice };
+    }
+  }
+  return null;
+}
+
+/** The number a die shows: a d10's "0" is 10. */
+const number = (face, sides) => (sides === 10 && face === 0 ? 10 : face);
+
+/** The die's id in the table's registry and events, as the die station names it. */
+const dieId = (pixel) => `pixels-${pixel.pixelId.toString(16).padStart(8, "0")}`;
+
+/** The "Your dice" section: ``ctx`` is the page's (its table client and latest view). */
+export function dice(ctx) {
+  const why = unsupported();
+  const said = h("p", { "data-dice-said": "", role: "status" });
+  const list = h("ul", { class: "dice", "data-dice": "" });
+  const section = h("section", { id: "dice", "aria-label": "Your dice" },
+    h("h2", {}, "Your dice"), list, said);
+  if (why) {
+    said.textContent = why;
+    return section;
+  }
+  const lines = new Map();  // each die connected here → its line in the list
+  const held = [];  // the dice of this roll so far: { face, id }
+  let heldFor = "";
+  const rolled = async (pixel, face) => {
+    const ask = pending(ctx.view, new Set(ctx.table.you?.participants ?? []));
+    const shown = number(face, pixel.dieFaceCount);
+    if (!ask) {
+      said.textContent = `${pixel.name} rolled ${shown}: no roll is asked of you, so it was not `
+        + "entered.";
+      return;
+    }
+    if (pixel.dieFaceCount !== ask.sides || pixel.dieType === "d00") {
+      said.textContent = `${pixel.name} is a d${pixel.dieFaceCount}: a d${ask.sides} is asked.`;
+      return;
+    }
+    const key = `${ask.type} ${ask.character}`;
+    if (key !== heldFor) held.length = 0;  // a roll short of dice for another ask is dropped
+    heldFor = key;
+    held.push({ face: shown, id: dieId(pixel) });
+    if (held.length < ask.count) {
+      said.textContent = `${shown}: roll again for the other ${ask.count - held.length}.`;
+      return;
+    }
+    const faces = held.map((one) => one.face);
+    const ids = [...new Set(held.map((one) => one.id))];
+    held.length = 0;
+    const rolledWith = ask.type === "enter_roll" ? { dice: faces } : { die: faces[0] };
+    const { ok, body } = await ctx.table.send({ type: ask.type, character: ask.character,
+      ...rolledWith, source: "device", dice_ids: ids });
+    said.textContent = ok ? `Entered: ${faces.join(" and ")}.` : `Not entered: ${body.message}`;
+  };
+  const connect = async () => {
+    said.textContent = "";
+    try {
+      const { requestPixel, repeatConnect } = await library();
+      const pixel = await requestPixel();  // the same die chosen again is the same Pixel
+      let line = lines.get(pixel);
+      const drawn = () => line.replaceChildren(`${pixel.name} · ${pixel.status}`
+        + (pixel.status === "ready" ? ` · battery ${pixel.batteryLevel}%` : ""));
+      if (!line) {
+        line = h("li", { "data-die": "" }, pixel.name);
+        lines.set(pixel, line);
+        pixel.addPropertyListener("status", drawn);
+        pixel.addEventListener("roll", (face) => rolled(pixel, face));
+        list.append(line);
+      }
+      await repeatConnect(pixel);
+      line.dataset.die = dieId(pixel);
+      drawn();
+    } catch (error) {
+      said.textContent = `No die connected: ${error?.message ?? error}`;
+    }
+  };
+  section.insertBefore(h("button", { "data-action": "connect-die", onclick: connect },
+    "Connect my Pixels die"), list);
+  return section;
+}
