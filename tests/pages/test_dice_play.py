@@ -2,15 +2,20 @@
 where Web Bluetooth exists, and plainly why not elsewhere; a roll from the die enters the
 player's own pending roll with the die's id, and a roll nobody asked for is not entered.
 
-The die is reached through the vendored library's own connection layer: a ``PixelSession`` of
-the library's, handed to the library's ``Pixel``, which answers ``WhoAreYou`` with the bytes of
-Seize's codec (adapters/pixels_protocol.py) and notifies roll states. Chromium's Bluetooth
-emulation cannot be used for this: its peripheral cannot notify, and the library's connect
-waits for the die's ``IAmADie`` notification (see docs/hardware.md)."""
+The die is a peripheral of Chromium's Bluetooth emulation (the DevTools ``BluetoothEmulation``
+domain, on the browser's session; ``DeviceAccess`` answers the chooser), reached by the
+vendored library's own Web Bluetooth code. An emulated peripheral cannot notify, and the
+library waits for the die's ``IAmADie`` notification; but a ``readValue()`` answered with bytes
+fires the same ``characteristicvaluechanged`` on the characteristic the library listens to
+(Chromium hands every caller the same characteristic object), so the die speaks by reads the
+test makes on the page. What it says is the bytes of Seize's codec
+(adapters/pixels_protocol.py), from the documented layouts. The library (1.3.1) reaches a die
+by the legacy service only, which current firmware serves too: the emulated die has that one."""
 
 from __future__ import annotations
 
-import json
+import base64
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,68 +23,113 @@ import pytest
 
 from adapters import pixels_protocol as px
 from tests.server.process import ServerProcess, call
+from tests.waiting import PATIENCE
 
 from .conftest import CHROMIUM, FLAGS, Table
 from .test_play import hand_to, rcs_character
 
-LIBRARY = "**/static/vendor/pixels-web-connect/index.js"
 PIXEL_ID = 0xBEEF
 DIE = px.Identity(PIXEL_ID, px.DieType.D6, 6, 1_720_000_000, "Jena's red d6",
                   px.RollState.ON_FACE, 0, 77, False)  # fmt: skip
+ADDRESS = "09:09:09:09:09:01"
+CCCD = "00002902-0000-1000-8000-00805f9b34fb"
+BLUETOOTH = "--enable-features=WebBluetooth,WebBluetoothNewPermissionsBackend"
 
-# Appended to the vendored bundle as it is served to the page: the die chooser answers with a
-# Pixel of the library's own, over a session of the library's own class that stands for the
-# radio. What the die says is the bytes Seize's codec makes from the documented layouts.
-CHOSEN = """
-;(() => {
-  const library = window.pixelsWebConnect;
-  class Radio extends library.PixelSession {
-    dispose() {}
-    async connect() {
-      this._notifyConnectionEvent("connecting");
-      this._notifyConnectionEvent("connected");
-    }
-    async disconnect() { this._notifyConnectionEvent("disconnected"); }
-    async subscribe(listener) {
-      this.listener = listener;
-      return () => {};
-    }
-    async writeValue(data) {
-      if (new Uint8Array(data)[0] === 1) setTimeout(() => this.say(IDENTITY));  // WhoAreYou
-    }
-    say(bytes) { this.listener(new DataView(new Uint8Array(bytes).buffer)); }
-  }
-  const radio = new Radio("die-1", "Jena's red d6");
-  const pixel = new library.Pixel(radio);
-  window.dieRadio = radio;
-  window.pixelsWebConnect = { ...library, requestPixel: async () => pixel };
-})();
-"""
+# The die speaks: a read of its notify characteristic, on the page, that the emulation answers.
+SPEAK = """async () => {
+  const [device] = await navigator.bluetooth.getDevices();
+  const service = await device.gatt.getPrimaryService(SERVICE);
+  (await service.getCharacteristic(NOTIFY)).readValue();
+}""".replace("SERVICE", repr(px.LEGACY_SERVICE)).replace("NOTIFY", repr(px.LEGACY_NOTIFY))
 
 
 @pytest.fixture(scope="module")
 def browser(browser: Any) -> Iterator[Any]:
     """Chromium on Linux, as Chrome there, has Web Bluetooth behind a flag (Android, Windows and
     macOS have it on): this module's pages are opened in a Chromium launched with it, by the
-    conftest's browser's Playwright (and after its checks that Chromium is here)."""
-    launched = browser.browser_type.launch(
-        executable_path=str(CHROMIUM), args=[*FLAGS, "--enable-features=WebBluetooth"]
-    )
+    conftest's browser's Playwright (and after its checks that Chromium is here). The new
+    permissions backend gives the test ``getDevices()``, to reach the die the page chose."""
+    launched = browser.browser_type.launch(executable_path=str(CHROMIUM), args=[*FLAGS, BLUETOOTH])
     yield launched
     launched.close()
 
 
-def chosen(route: Any) -> None:
-    served = route.fetch()
-    identity = json.dumps(list(px.i_am_a_die(DIE)))
-    body = served.text() + CHOSEN.replace("IDENTITY", identity)
-    route.fulfill(response=served, body=body)
+class Die:
+    """A Pixels die in Chromium's Bluetooth emulation: it answers the chooser, the connection,
+    the discovery and every operation, and speaks when the host asks who it is or when it is
+    rolled. The emulation's events are taken in turn by ``until``, on the test's thread."""
+
+    def __init__(self, browser: Any, page: Any) -> None:
+        self.page = page
+        self.radio = browser.new_browser_cdp_session()
+        self.radio.send("BluetoothEmulation.enable", {"state": "powered-on", "leSupported": True})
+        self.radio.send("BluetoothEmulation.simulatePreconnectedPeripheral", {
+            "address": ADDRESS, "name": DIE.name, "manufacturerData": [],
+            "knownServiceUuids": [px.LEGACY_SERVICE]})  # fmt: skip
+        service = self.radio.send("BluetoothEmulation.addService", {
+            "address": ADDRESS, "serviceUuid": px.LEGACY_SERVICE})["serviceId"]  # fmt: skip
+        notify = self.radio.send("BluetoothEmulation.addCharacteristic", {
+            "serviceId": service, "characteristicUuid": px.LEGACY_NOTIFY,
+            "properties": {"read": True, "notify": True}})["characteristicId"]  # fmt: skip
+        self.radio.send("BluetoothEmulation.addDescriptor",
+                        {"characteristicId": notify, "descriptorUuid": CCCD})  # fmt: skip
+        self.radio.send("BluetoothEmulation.addCharacteristic", {
+            "serviceId": service, "characteristicUuid": px.LEGACY_WRITE,
+            "properties": {"write": True, "writeWithoutResponse": True}})  # fmt: skip
+        self.events: list[tuple[str, dict[str, Any]]] = []
+        for event in ("gattOperationReceived", "characteristicOperationReceived",
+                      "descriptorOperationReceived"):  # fmt: skip
+            self.radio.on(f"BluetoothEmulation.{event}", self._heard(event))
+        self.chooser = page.context.new_cdp_session(page)
+        self.chooser.send("DeviceAccess.enable")
+        self.chooser.on("DeviceAccess.deviceRequestPrompted",
+                        lambda found: self.events.append(("prompted", found)))  # fmt: skip
+        self.saying: list[bytes] = []  # what the die says at the next reads, in turn
+        self.prompts: set[str] = set()
+
+    def _heard(self, event: str) -> Any:
+        return lambda found: self.events.append((event, found))
+
+    def say(self, data: bytes) -> None:
+        self.saying.append(data)
+        self.page.evaluate(SPEAK)
+
+    def until(self, condition: Any) -> None:
+        """Answer the emulation's events until ``condition()``."""
+        deadline = time.monotonic() + PATIENCE
+        while not condition():
+            assert time.monotonic() < deadline, self.page.locator("#dice").inner_text()
+            self.page.wait_for_timeout(20)  # the pace of polling, not a wait for anything
+            while self.events:
+                self.answer(*self.events.pop(0))
+
+    def answer(self, event: str, found: dict[str, Any]) -> None:
+        if event == "prompted":
+            if found["id"] not in self.prompts:  # told once per listener
+                self.prompts.add(found["id"])
+                self.chooser.send("DeviceAccess.selectPrompt",
+                                  {"id": found["id"], "deviceId": ADDRESS})  # fmt: skip
+            return
+        if event == "gattOperationReceived":
+            self.radio.send("BluetoothEmulation.simulateGATTOperationResponse",
+                            {"address": ADDRESS, "type": found["type"], "code": 0})  # fmt: skip
+            return
+        kind = "characteristic" if event.startswith("char") else "descriptor"
+        answer = {f"{kind}Id": found[f"{kind}Id"], "type": found["type"], "code": 0}
+        if found["type"] == "read":
+            said = self.saying.pop(0) if kind == "characteristic" else bytes(2)
+            answer["data"] = base64.b64encode(said).decode()
+        self.radio.send(f"BluetoothEmulation.simulate{kind.title()}OperationResponse", answer)
+        asked = found.get("data") if kind == "characteristic" else None
+        if asked and base64.b64decode(asked)[:1] == bytes([px.MessageType.WHO_ARE_YOU]):
+            self.say(px.i_am_a_die(DIE))
 
 
-def roll(page: Any, number: int) -> None:
+def roll(die: Die, number: int) -> None:
     """The die lands with ``number`` up: a d6's face index is its number less one."""
     for state, index in ((px.RollState.ROLLING, 0), (px.RollState.ROLLED, number - 1)):
-        page.evaluate("bytes => window.dieRadio.say(bytes)", list(px.roll_state(state, index)))
+        die.say(px.roll_state(state, index))
+        die.until(lambda: not die.saying)
 
 
 def rolls_entered(table: Table) -> list[dict[str, Any]]:
@@ -90,29 +140,30 @@ def rolls_entered(table: Table) -> list[dict[str, Any]]:
 
 
 def test_a_pixels_die_enters_the_players_own_roll_and_no_roll_unasked(
-    phone: Any, server: ServerProcess
+    browser: Any, phone: Any, server: ServerProcess
 ) -> None:
     table = Table(server, "megatraveller-rcs")
     table.send(rcs_character("guard", "corp"))
     table.send(rcs_character("jena", "crew"))
     link = hand_to(table, "jena")
     table.send({"type": "roll_initiative", "source": "gm"})  # both rolls awaited, the guard's first
-    phone.route(LIBRARY, chosen)
     phone.goto(link)
+    die = Die(browser, phone)
     phone.locator("[data-action=connect-die]").click()
-    phone.locator(f"[data-die=pixels-{PIXEL_ID:08x}]").get_by_text("ready").wait_for()
+    ready = phone.locator(f"[data-die=pixels-{PIXEL_ID:08x}]").get_by_text("ready")
+    die.until(ready.is_visible)
     said = phone.locator("[data-dice-said]")
 
-    roll(phone, 3)  # one d6, rolled twice for the 2D6
+    roll(die, 3)  # one d6, rolled twice for the 2D6
     said.get_by_text("roll again for the other 1").wait_for()
-    roll(phone, 5)
+    roll(die, 5)
     said.get_by_text("Entered: 3 and 5.").wait_for()
     [entered] = rolls_entered(table)
     assert entered["roll"]["character"] == "jena"  # hers, though the guard's was asked first
     assert entered["roll"]["dice"] == [3, 5]
     assert (entered["source"], entered["dice_ids"]) == ("device", [f"pixels-{PIXEL_ID:08x}"])
 
-    roll(phone, 6)  # nothing is asked of Jena now: the guard's roll is not hers to enter
+    roll(die, 6)  # nothing is asked of Jena now: the guard's roll is not hers to enter
     said.get_by_text("rolled 6: no roll is asked of you").wait_for()
     assert len(rolls_entered(table)) == 1
 
@@ -123,7 +174,9 @@ def test_without_web_bluetooth_the_page_says_why_no_die_connects(
     """As in Safari or Firefox, which have no Web Bluetooth."""
     table = Table(server, "megatraveller-rcs")
     table.send(rcs_character("jena", "crew"))
-    phone.add_init_script("Object.defineProperty(Navigator.prototype, 'bluetooth', {value: undefined})")
+    phone.add_init_script(
+        "Object.defineProperty(Navigator.prototype, 'bluetooth', {value: undefined})"
+    )
     phone.goto(hand_to(table, "jena"))
     said = phone.locator("[data-dice-said]")
     said.get_by_text("This browser has no Web Bluetooth").wait_for()
