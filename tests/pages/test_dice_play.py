@@ -9,8 +9,8 @@ library waits for the die's ``IAmADie`` notification; but a ``readValue()`` answ
 fires the same ``characteristicvaluechanged`` on the characteristic the library listens to
 (Chromium hands every caller the same characteristic object), so the die speaks by reads the
 test makes on the page. What it says is the bytes of Seize's codec
-(adapters/pixels_protocol.py), from the documented layouts. The library (1.3.1) reaches a die
-by the legacy service only, which current firmware serves too: the emulated die has that one."""
+(adapters/pixels_protocol.py), from the documented layouts. The library (1.3.1) opens a die's
+legacy service, whichever service found it: the emulated die serves that one."""
 
 from __future__ import annotations
 
