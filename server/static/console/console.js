@@ -329,8 +329,9 @@ function devices(ctx) {
       lost(table.id);
       return;
     }
-    // A poll never takes away the owner a GM is choosing; their own change redraws at once.
-    if (!choosing && list.contains(document.activeElement)) return;
+    // A poll never takes away the menu a GM is choosing from; their own change redraws at once.
+    if (!choosing && list.contains(document.activeElement)
+        && document.activeElement.tagName === "SELECT") return;
     const found = answer.ok ? Object.entries((await answer.json()).devices) : [];
     const kind = (d) => d.kind ?? "";
     const others = found.filter(([, d]) => !kind(d).startsWith("dice "));
