@@ -9,6 +9,7 @@ from typing import Any
 from tests.server.process import ServerProcess, call
 
 from .conftest import Table
+from .test_accessibility import axe, serious  # noqa: F401 (axe: a fixture)
 from .test_play import rcs_character
 
 STATION = {
@@ -31,7 +32,9 @@ def registry(table: Table) -> dict[str, Any]:
 
 
 def test_the_gm_assigns_a_die_and_opens_a_claim_from_the_devices_panel(
-    page: Any, server: ServerProcess
+    page: Any,
+    server: ServerProcess,
+    axe: str,  # noqa: F811 (the accessibility scan's fixture)
 ) -> None:
     table = Table(server, "megatraveller-rcs")
     table.send(rcs_character("jena", "crew"))
@@ -48,6 +51,7 @@ def test_the_gm_assigns_a_die_and_opens_a_claim_from_the_devices_panel(
     assert page.locator("[data-owner='godice-7']").input_value() == "gm"
     assert page.locator("[data-dice-notices]").inner_text() == "Jena rolled 2, unasked"
     assert page.locator("[data-device]").count() == 0  # the registry and station are no trays
+    assert serious(page, axe) == []
 
     page.locator("[data-owner='pixels-0000002a']").select_option(label="Jena")
     # The panel is drawn again from the registry once the server keeps the change.

@@ -26,6 +26,7 @@ from tests.server.process import ServerProcess, call
 from tests.waiting import PATIENCE
 
 from .conftest import CHROMIUM, FLAGS, Table
+from .test_accessibility import axe, serious  # noqa: F401 (axe: a fixture)
 from .test_play import hand_to, rcs_character
 
 PIXEL_ID = 0xBEEF
@@ -140,7 +141,10 @@ def rolls_entered(table: Table) -> list[dict[str, Any]]:
 
 
 def test_a_pixels_die_enters_the_players_own_roll_and_no_roll_unasked(
-    browser: Any, phone: Any, server: ServerProcess
+    browser: Any,
+    phone: Any,
+    server: ServerProcess,
+    axe: str,  # noqa: F811 (the accessibility scan's fixture)
 ) -> None:
     table = Table(server, "megatraveller-rcs")
     table.send(rcs_character("guard", "corp"))
@@ -166,6 +170,7 @@ def test_a_pixels_die_enters_the_players_own_roll_and_no_roll_unasked(
     roll(die, 6)  # nothing is asked of Jena now: the guard's roll is not hers to enter
     said.get_by_text("rolled 6: no roll is asked of you").wait_for()
     assert len(rolls_entered(table)) == 1
+    assert serious(phone, axe) == []
 
 
 def test_without_web_bluetooth_the_page_says_why_no_die_connects(
