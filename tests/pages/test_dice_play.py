@@ -62,6 +62,7 @@ class Die:
 
     def __init__(self, browser: Any, page: Any) -> None:
         self.page = page
+        self.written: list[bytes] = []  # what the host wrote, oldest first
         self.radio = browser.new_browser_cdp_session()
         self.radio.send("BluetoothEmulation.enable", {"state": "powered-on", "leSupported": True})
         self.radio.send("BluetoothEmulation.simulatePreconnectedPeripheral", {
@@ -121,9 +122,13 @@ class Die:
             said = self.saying.pop(0) if kind == "characteristic" else bytes(2)
             answer["data"] = base64.b64encode(said).decode()
         self.radio.send(f"BluetoothEmulation.simulate{kind.title()}OperationResponse", answer)
-        asked = found.get("data") if kind == "characteristic" else None
-        if asked and base64.b64decode(asked)[:1] == bytes([px.MessageType.WHO_ARE_YOU]):
-            self.say(px.i_am_a_die(DIE))
+        if kind == "characteristic" and "data" in found:
+            self.written.append(base64.b64decode(found["data"]))
+            if self.written[-1][:1] == bytes([px.MessageType.WHO_ARE_YOU]):
+                self.say(px.i_am_a_die(DIE))
+
+    def blinks(self) -> int:
+        return sum(data[:1] == bytes([px.MessageType.BLINK]) for data in self.written)
 
 
 def roll(die: Die, number: int) -> None:
@@ -140,7 +145,7 @@ def rolls_entered(table: Table) -> list[dict[str, Any]]:
     return [event for event in events if event["type"] == "roll_entered"]
 
 
-def test_a_pixels_die_enters_the_players_own_roll_and_no_roll_unasked(
+def test_a_pixels_die_enters_the_players_own_roll_not_one_unasked_and_blinks_at_her_turn(
     browser: Any,
     phone: Any,
     server: ServerProcess,
@@ -170,6 +175,11 @@ def test_a_pixels_die_enters_the_players_own_roll_and_no_roll_unasked(
     roll(die, 6)  # nothing is asked of Jena now: the guard's roll is not hers to enter
     said.get_by_text("rolled 6: no roll is asked of you").wait_for()
     assert len(rolls_entered(table)) == 1
+
+    assert die.blinks() == 0  # the turn is no one's yet
+    table.send({"type": "enter_roll", "character": "guard", "dice": [6, 6], "source": "gm"})
+    assert table.view()["view"]["token"] == "jena"
+    die.until(lambda: die.blinks() == 1)  # "your turn"
     assert serious(phone, axe) == []
 
 

@@ -1,7 +1,8 @@
 // "Connect my Pixels die" on the player page: the player's own Pixels dice, through Web
 // Bluetooth, roll the player's own pending roll (an RCS 2D6, an awareness initiative or
 // pre-emption d10) with the dice's ids, as the die station does for dice at the table. A roll
-// nobody asked of this player is said on the page and never entered.
+// nobody asked of this player is said on the page and never entered. The dice blink when the
+// turn reaches the player.
 //
 // Web Bluetooth is Chromium's (Android, desktop) and only on a secure page (HTTPS, localhost):
 // elsewhere the page says plainly why no die can connect. The library, Systemic Games'
@@ -56,6 +57,13 @@ export function pending(view, own) {
     }
   }
   return null;
+}
+
+/** The character whose turn it is, as the die station follows it: the Taking Turn Token's
+ * holder (RCS), the one awaited to declare (awareness). */
+export function acting(view) {
+  if (view.system === "megatraveller-rcs") return view.token ?? null;
+  return view.awaiting.find((wait) => wait.what === "declare")?.who[0] ?? null;
 }
 
 /** The number a die shows: a d10's "0" is 10. */
@@ -126,6 +134,20 @@ export function dice(ctx) {
       drawn();
     } catch (error) {
       said.textContent = `No die connected: ${error?.message ?? error}`;
+    }
+  };
+  // The die says "your turn": when the turn reaches one of the player's characters, every die
+  // connected here blinks, as the station blinks the registered dice of the table.
+  let turn = null;
+  ctx.onView = (view) => {
+    const now = acting(view);
+    if (now === turn) return;
+    turn = now;
+    if (!ctx.table.you?.participants?.includes(now)) return;
+    for (const pixel of lines.keys()) {
+      if (pixel.status !== "ready") continue;
+      pixel.blink(window.pixelsWebConnect.Color.brightBlue, { count: 3, duration: 1500 })
+        .catch(() => {});  // a die that does not answer has only missed a blink
     }
   };
   section.insertBefore(h("button", { "data-action": "connect-die", onclick: connect },

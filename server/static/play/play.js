@@ -164,7 +164,7 @@ const GAMES = {
   awareness: [awareness, awarenessPlayed],
 };
 
-const ctx = { names: {}, view: null, table: null };
+const ctx = { names: {}, view: null, table: null, onView: null };
 // Guarded: a press is on the view it was made on, or refused (409) and nothing changes; a
 // "Seize the initiative!" against a table that just moved on is not taken as meant for the next.
 ctx.table = new Table(tableId(), token, (view, seq) => {
@@ -179,6 +179,7 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
   keeping(yours, () => yours.replaceChildren(...(shown.cards.length ? shown.cards
     : [h("p", { class: "muted" }, "None of your characters is at this table yet.")])));
   table.replaceChildren(h("h2", {}, "The table"), ...shown.order.filter(Boolean));
+  ctx.onView?.(view);  // the player's own dice (dice.js)
 }, { guard: true });
 ctx.table.start().then(() => {
   // The games rolled with dice offer the player's own smart dice.
