@@ -68,16 +68,7 @@ class Die:
         self.radio.send("BluetoothEmulation.simulatePreconnectedPeripheral", {
             "address": ADDRESS, "name": DIE.name, "manufacturerData": [],
             "knownServiceUuids": [px.LEGACY_SERVICE]})  # fmt: skip
-        service = self.radio.send("BluetoothEmulation.addService", {
-            "address": ADDRESS, "serviceUuid": px.LEGACY_SERVICE})["serviceId"]  # fmt: skip
-        notify = self.radio.send("BluetoothEmulation.addCharacteristic", {
-            "serviceId": service, "characteristicUuid": px.LEGACY_NOTIFY,
-            "properties": {"read": True, "notify": True}})["characteristicId"]  # fmt: skip
-        self.radio.send("BluetoothEmulation.addDescriptor",
-                        {"characteristicId": notify, "descriptorUuid": CCCD})  # fmt: skip
-        self.radio.send("BluetoothEmulation.addCharacteristic", {
-            "serviceId": service, "characteristicUuid": px.LEGACY_WRITE,
-            "properties": {"write": True, "writeWithoutResponse": True}})  # fmt: skip
+        self.serve()
         self.events: list[tuple[str, dict[str, Any]]] = []
         for event in ("gattOperationReceived", "characteristicOperationReceived",
                       "descriptorOperationReceived"):  # fmt: skip
@@ -88,6 +79,24 @@ class Die:
                         lambda found: self.events.append(("prompted", found)))  # fmt: skip
         self.saying: list[bytes] = []  # what the die says at the next reads, in turn
         self.prompts: set[str] = set()
+
+    def serve(self) -> None:
+        """The die's GATT service, which the emulation forgets when the die drops."""
+        service = self.radio.send("BluetoothEmulation.addService", {
+            "address": ADDRESS, "serviceUuid": px.LEGACY_SERVICE})["serviceId"]  # fmt: skip
+        notify = self.radio.send("BluetoothEmulation.addCharacteristic", {
+            "serviceId": service, "characteristicUuid": px.LEGACY_NOTIFY,
+            "properties": {"read": True, "notify": True}})["characteristicId"]  # fmt: skip
+        self.radio.send("BluetoothEmulation.addDescriptor",
+                        {"characteristicId": notify, "descriptorUuid": CCCD})  # fmt: skip
+        self.radio.send("BluetoothEmulation.addCharacteristic", {
+            "serviceId": service, "characteristicUuid": px.LEGACY_WRITE,
+            "properties": {"write": True, "writeWithoutResponse": True}})  # fmt: skip
+
+    def drop(self) -> None:
+        """The die drops its connection; it is back in range at once."""
+        self.radio.send("BluetoothEmulation.simulateGATTDisconnection", {"address": ADDRESS})
+        self.serve()
 
     def _heard(self, event: str) -> Any:
         return lambda found: self.events.append((event, found))
@@ -127,8 +136,8 @@ class Die:
             if self.written[-1][:1] == bytes([px.MessageType.WHO_ARE_YOU]):
                 self.say(px.i_am_a_die(DIE))
 
-    def blinks(self) -> int:
-        return sum(data[:1] == bytes([px.MessageType.BLINK]) for data in self.written)
+    def told(self, message: px.MessageType) -> int:
+        return sum(data[:1] == bytes([message]) for data in self.written)
 
 
 def roll(die: Die, number: int) -> None:
@@ -163,6 +172,10 @@ def test_a_pixels_die_enters_the_players_own_roll_not_one_unasked_and_blinks_at_
     die.until(ready.is_visible)
     said = phone.locator("[data-dice-said]")
 
+    die.drop()
+    asked = px.MessageType.WHO_ARE_YOU
+    die.until(lambda: die.told(asked) == 2 and ready.is_visible())  # dropped, reached again
+
     roll(die, 3)  # one d6, rolled twice for the 2D6
     said.get_by_text("roll again for the other 1").wait_for()
     roll(die, 5)
@@ -176,10 +189,10 @@ def test_a_pixels_die_enters_the_players_own_roll_not_one_unasked_and_blinks_at_
     said.get_by_text("rolled 6: no roll is asked of you").wait_for()
     assert len(rolls_entered(table)) == 1
 
-    assert die.blinks() == 0  # the turn is no one's yet
+    assert die.told(px.MessageType.BLINK) == 0  # the turn is no one's yet
     table.send({"type": "enter_roll", "character": "guard", "dice": [6, 6], "source": "gm"})
     assert table.view()["view"]["token"] == "jena"
-    die.until(lambda: die.blinks() == 1)  # "your turn"
+    die.until(lambda: die.told(px.MessageType.BLINK) == 1)  # "your turn"
     assert serious(phone, axe) == []
 
 

@@ -125,7 +125,19 @@ export function dice(ctx) {
       if (!line) {
         line = h("li", { "data-die": "" }, pixel.name);
         lines.set(pixel, line);
-        pixel.addPropertyListener("status", drawn);
+        // A die that drops once ready is reached for again (the library retries with growing
+        // pauses); one still away after that is for the player to connect again.
+        let wasReady = false;
+        pixel.addPropertyListener("status", () => {
+          drawn();
+          if (pixel.status === "ready") wasReady = true;
+          if (pixel.status !== "disconnected" || !wasReady) return;
+          wasReady = false;
+          repeatConnect(pixel).catch((error) => {
+            said.textContent = `${pixel.name} is away (${error?.message ?? error}): connect it `
+              + "again.";
+          });
+        });
         pixel.addEventListener("roll", (face) => rolled(pixel, face));
         list.append(line);
       }
