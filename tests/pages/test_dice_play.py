@@ -35,6 +35,7 @@ DIE = px.Identity(PIXEL_ID, px.DieType.D6, 6, 1_720_000_000, "Jena's red d6",
 ADDRESS = "09:09:09:09:09:01"
 CCCD = "00002902-0000-1000-8000-00805f9b34fb"
 BLUETOOTH = "--enable-features=WebBluetooth,WebBluetoothNewPermissionsBackend"
+ELSEWHERE = "seize.test"
 
 # The die speaks: a read of its notify characteristic, on the page, that the emulation answers.
 SPEAK = """async () => {
@@ -49,8 +50,12 @@ def browser(browser: Any) -> Iterator[Any]:
     """Chromium on Linux, as Chrome there, has Web Bluetooth behind a flag (Android, Windows and
     macOS have it on): this module's pages are opened in a Chromium launched with it, by the
     conftest's browser's Playwright (and after its checks that Chromium is here). The new
-    permissions backend gives the test ``getDevices()``, to reach the die the page chose."""
-    launched = browser.browser_type.launch(executable_path=str(CHROMIUM), args=[*FLAGS, BLUETOOTH])
+    permissions backend gives the test ``getDevices()``, to reach the die the page chose; and
+    ``ELSEWHERE`` names this machine, for a page that is not on localhost."""
+    elsewhere = f"--host-resolver-rules=MAP {ELSEWHERE} 127.0.0.1"
+    launched = browser.browser_type.launch(
+        executable_path=str(CHROMIUM), args=[*FLAGS, BLUETOOTH, elsewhere]
+    )
     yield launched
     launched.close()
 
@@ -196,16 +201,25 @@ def test_a_pixels_die_enters_the_players_own_roll_not_one_unasked_and_blinks_at_
     assert serious(phone, axe) == []
 
 
-def test_without_web_bluetooth_the_page_says_why_no_die_connects(
-    phone: Any, server: ServerProcess
+@pytest.mark.parametrize(
+    ("where", "why"),
+    [
+        ("no bluetooth", "This browser has no Web Bluetooth"),  # Safari, Firefox
+        ("plain http", "Connecting a die needs this page over HTTPS"),  # not localhost
+    ],
+)
+def test_where_no_die_can_connect_the_page_says_why(
+    phone: Any, server: ServerProcess, where: str, why: str
 ) -> None:
-    """As in Safari or Firefox, which have no Web Bluetooth."""
     table = Table(server, "megatraveller-rcs")
     table.send(rcs_character("jena", "crew"))
-    phone.add_init_script(
-        "Object.defineProperty(Navigator.prototype, 'bluetooth', {value: undefined})"
-    )
-    phone.goto(hand_to(table, "jena"))
-    said = phone.locator("[data-dice-said]")
-    said.get_by_text("This browser has no Web Bluetooth").wait_for()
+    link = hand_to(table, "jena")
+    if where == "no bluetooth":
+        phone.add_init_script(
+            "Object.defineProperty(Navigator.prototype, 'bluetooth', {value: undefined})"
+        )
+    else:  # the same server by a name that is not this machine's: no secure context
+        link = link.replace("127.0.0.1", ELSEWHERE)
+    phone.goto(link)
+    phone.locator("[data-dice-said]").get_by_text(why).wait_for()
     assert phone.locator("[data-action=connect-die]").count() == 0
