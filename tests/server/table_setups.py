@@ -45,10 +45,11 @@ async def declare_and_seize(
     await send(client, table, {"type": "seize", "character": seizer})
 
 
-async def rcs_table(client: Client) -> dict[str, Any]:
-    """An RCS table with two characters, so commands can be sent without end (set_pool)."""
+async def rcs_table(client: Client, *ids: str) -> dict[str, Any]:
+    """An RCS table with two characters (``a`` and ``b``, or those named), so commands can be
+    sent without end (set_pool)."""
     table = await new_table(client, "megatraveller-rcs")
-    for cid in ("a", "b"):
+    for cid in ids or ("a", "b"):
         character = {"id": cid, "name": cid, "side": cid, "dex": 1, "movement": 1}
         await send(client, table, {"type": "join", "character": character})
     return table

@@ -11,15 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from server.devices.dice import DEFAULTS, MAX_DICE, RegistryError, changed
-from tests.server.conftest import Client, bearer, new_table, send
-
-
-async def rcs_table(client: Client) -> dict[str, Any]:
-    table = await new_table(client, "megatraveller-rcs")
-    for cid in ("jena", "guard"):
-        character = {"id": cid, "name": cid, "side": cid, "dex": 0, "movement": 0}
-        await send(client, table, {"type": "join", "character": character})
-    return table
+from tests.server.conftest import Client, bearer
+from tests.server.table_setups import rcs_table
 
 
 async def put(client: Client, table: dict[str, Any], body: Any, token: str | None = None) -> Any:
@@ -37,7 +30,7 @@ async def registry(client: Client, table: dict[str, Any]) -> dict[str, Any]:
 
 
 async def test_dice_are_registered_to_characters_or_the_gm_and_kept(client: Client) -> None:
-    table = await rcs_table(client)
+    table = await rcs_table(client, "jena", "guard")
     assert (await registry(client, table))["dice"] == {}
     status, _ = await put(client, table, {
         "dice": {"pixels-000000a1": {"owner": "jena", "name": "Jena's red d6"},
@@ -77,7 +70,7 @@ async def test_dice_are_registered_to_characters_or_the_gm_and_kept(client: Clie
 async def test_a_bad_change_is_refused_naming_its_field_and_keeps_nothing(
     client: Client, body: Any, field: str
 ) -> None:
-    table = await rcs_table(client)
+    table = await rcs_table(client, "jena", "guard")
     await put(client, table, {"dice": {"pixels-000000a1": {"owner": "jena"}}})
     before = await registry(client, table)
     status, problem = await put(client, table, body)
@@ -86,7 +79,7 @@ async def test_a_bad_change_is_refused_naming_its_field_and_keeps_nothing(
 
 
 async def test_only_the_gm_registers_dice(client: Client) -> None:
-    table = await rcs_table(client)
+    table = await rcs_table(client, "jena", "guard")
     status, _ = await put(client, table, {"claims": ["jena"]}, token=table["overlay_token"])
     assert status == 403
     answer = await client.get(
