@@ -25,6 +25,14 @@ STATION = {
 }  # fmt: skip
 
 
+def guard_and_jena(server: ServerProcess) -> Table:
+    """An RCS table of the Guard (corp) and Jena (crew), who joined in that order."""
+    table = Table(server, "megatraveller-rcs")
+    table.send(rcs_character("guard", "corp"))
+    table.send(rcs_character("jena", "crew"))
+    return table
+
+
 def registry(table: Table) -> dict[str, Any]:
     status, answer = call(f"{table.url}/dice", token=table.gm)
     assert status == 200, answer
@@ -36,9 +44,7 @@ def test_the_gm_assigns_a_die_and_opens_a_claim_from_the_devices_panel(
     server: ServerProcess,
     axe: str,  # noqa: F811 (the accessibility scan's fixture)
 ) -> None:
-    table = Table(server, "megatraveller-rcs")
-    table.send(rcs_character("jena", "crew"))
-    table.send(rcs_character("guard", "corp"))
+    table = guard_and_jena(server)
     gm_die = {"dice": {"godice-7": {"owner": "gm"}}}
     assert call(f"{table.url}/dice", "PUT", gm_die, table.gm)[0] == 200
     assert call(f"{table.url}/devices/dice-station", "PUT", STATION, table.gm)[0] == 200

@@ -27,7 +27,8 @@ from tests.waiting import PATIENCE
 
 from .conftest import CHROMIUM, FLAGS, Table
 from .test_accessibility import axe, serious  # noqa: F401 (axe: a fixture)
-from .test_play import hand_to, rcs_character
+from .test_dice_console import guard_and_jena
+from .test_play import hand_to
 
 PIXEL_ID = 0xBEEF
 DIE = px.Identity(PIXEL_ID, px.DieType.D6, 6, 1_720_000_000, "Jena's red d6",
@@ -165,9 +166,7 @@ def test_a_pixels_die_enters_the_players_own_roll_not_one_unasked_and_blinks_at_
     server: ServerProcess,
     axe: str,  # noqa: F811 (the accessibility scan's fixture)
 ) -> None:
-    table = Table(server, "megatraveller-rcs")
-    table.send(rcs_character("guard", "corp"))
-    table.send(rcs_character("jena", "crew"))
+    table = guard_and_jena(server)
     link = hand_to(table, "jena")
     table.send({"type": "roll_initiative", "source": "gm"})  # both rolls awaited, the guard's first
     phone.goto(link)
@@ -211,9 +210,7 @@ def test_a_pixels_die_enters_the_players_own_roll_not_one_unasked_and_blinks_at_
 def test_where_no_die_can_connect_the_page_says_why(
     phone: Any, server: ServerProcess, where: str, why: str
 ) -> None:
-    table = Table(server, "megatraveller-rcs")
-    table.send(rcs_character("jena", "crew"))
-    link = hand_to(table, "jena")
+    link = hand_to(guard_and_jena(server), "jena")
     if where == "no bluetooth":
         phone.add_init_script(
             "Object.defineProperty(Navigator.prototype, 'bluetooth', {value: undefined})"
