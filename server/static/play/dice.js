@@ -66,6 +66,9 @@ export function acting(view) {
   return view.awaiting.find((wait) => wait.what === "declare")?.who[0] ?? null;
 }
 
+/** What a pending roll is for, to tell one from another. */
+const asking = (ask) => (ask ? `${ask.type} ${ask.character}` : "");
+
 /** The number a die shows: a d10's "0" is 10. */
 const number = (face, sides) => (sides === 10 && face === 0 ? 10 : face);
 
@@ -98,9 +101,8 @@ export function dice(ctx) {
       said.textContent = `${pixel.name} is a d${pixel.dieFaceCount}: a d${ask.sides} is asked.`;
       return;
     }
-    const key = `${ask.type} ${ask.character}`;
-    if (key !== heldFor) held.length = 0;  // a roll short of dice for another ask is dropped
-    heldFor = key;
+    if (asking(ask) !== heldFor) held.length = 0;  // a roll short of dice for another ask
+    heldFor = asking(ask);
     held.push({ face: shown, id: dieId(pixel) });
     if (held.length < ask.count) {
       said.textContent = `${shown}: roll again for the other ${ask.count - held.length}.`;
@@ -152,6 +154,10 @@ export function dice(ctx) {
   // connected here blinks, as the station blinks the registered dice of the table.
   let turn = null;
   ctx.onView = (view) => {
+    // A roll short of dice is dropped once the table no longer asks for it (the GM typed it).
+    if (asking(pending(view, new Set(ctx.table.you?.participants ?? []))) !== heldFor) {
+      held.length = 0;
+    }
     const now = acting(view);
     if (now === turn) return;
     turn = now;
