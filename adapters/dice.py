@@ -185,6 +185,7 @@ class Batch:
 
 @dataclass
 class StationStatus:
+    chatter: int = logging.INFO  # the level notices are logged at
     rolls: int = 0
     unwanted: int = 0
     blinks: int = 0
@@ -194,7 +195,7 @@ class StationStatus:
     last: dict[str, Any] | None = None
 
     def notice(self, text: str) -> None:
-        log.info("dice notice", extra={"notice": text})
+        log.log(self.chatter, "dice notice", extra={"notice": text})
         self.notices = [*self.notices, text][-NOTICES:]
 
 
@@ -211,13 +212,16 @@ class DiceStation:
         client_backend: type[BaseBleakClient] | None = None,
         partial_wait: float = PARTIAL_WAIT,
         clock: Callable[[], float] = time.monotonic,
+        chatter: int = logging.INFO,
     ) -> None:
+        """``chatter`` is the level of what the station says of its dice (notices, dice not
+        reached): a demo's dice, rolling all the while, say it at ``DEBUG``."""
         self.link, self.registry, self.name, self.limit = link, registry, name, limit
         self.shells = shells or {}
         self.scanner_backend, self.client_backend = scanner_backend, client_backend
         self.clock, self.partial_wait = clock, partial_wait
         self.dice: dict[str, Die] = {}  # by address
-        self.status = StationStatus()
+        self.status = StationStatus(chatter)
         self.book: dict[str, Any] = {"dice": {}, "claims": [], "window": 1.0, "blink": True}
         self.batches: dict[str, Batch] = {}
         self.rolled: asyncio.Queue[tuple[Die, int]] = asyncio.Queue()
@@ -319,7 +323,11 @@ class DiceStation:
                 self._report()
                 await dropped.wait()
             except (BleakError, TimeoutError, OSError) as error:
-                log.info("die not reached", extra={"die": die.id, "error": repr(error)})
+                log.log(
+                    self.status.chatter,
+                    "die not reached",
+                    extra={"die": die.id, "error": repr(error)},
+                )
             finally:
                 if die.connected:
                     die.drops += 1

@@ -1,10 +1,13 @@
 """Simulated devices for ``seize serve --demo``: a dealer laying NFC-tagged cards on a reader,
-and a dice tray, both fed through the real adapters (nfcpy's udp driver, pyserial on a
-pseudo-terminal) into the server's own API, as hardware at a table would be.
+a dice tray, and the players' smart dice (``server/demo/dice.py``), all fed through the real
+adapters (nfcpy's udp driver, pyserial on a pseudo-terminal, the die station over bleak with a
+simulated radio) into the server's own API, as hardware at a table would be.
 
 Whenever the Four Color Hack demo table awaits a card, the dealer lays the next card of its
-shuffled deck; whenever the RCS demo table awaits a roll, the tray rolls 2D6. The GM runs the
-tables from the console as usual: deal by hand, or await rolls, and the devices answer.
+shuffled deck; whenever the RCS demo table awaits a roll, the dice of the player it awaits
+roll, or the tray rolls 2D6 for a character with no dice. The GM runs the tables from the
+console as usual: deal by hand, or await rolls, and the devices answer. The smart dice need
+bleak (the dice extra); without it the tray rolls for everyone.
 """
 
 from __future__ import annotations
@@ -20,11 +23,15 @@ import sys
 import tempfile
 from collections.abc import Coroutine, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 
+from adapters.link import awaited
 from rules.cards import full_deck
+
+if TYPE_CHECKING:
+    from server.demo.dice import DemoDice
 
 log = logging.getLogger("seize.demo")
 
@@ -56,6 +63,7 @@ class DemoDevices:
         self.deck = list(full_deck())
         random.shuffle(self.deck)
         self.trouble: dict[str, str] = {}  # table id → why its last move failed
+        self.smart_dice = _smart_dice(base, dice)
 
     async def run(self, stop: asyncio.Event) -> None:
         from adapters.card_reader import CardAdapter  # noqa: PLC0415 - hardware extras
@@ -63,6 +71,7 @@ class DemoDevices:
         from adapters.simulators.tray import TraySimulator  # noqa: PLC0415
         from adapters.tray import TrayAdapter  # noqa: PLC0415
 
+        dice = self.smart_dice
         with contextlib.ExitStack() as held:  # undone however the run ends, cancelled too
             folder = Path(held.enter_context(tempfile.TemporaryDirectory(prefix="seize-demo-")))
             tray = TraySimulator(folder / "tray").plug()
@@ -79,12 +88,14 @@ class DemoDevices:
                 debounce=0,
             )
             devices = {"demo tray": tray_adapter.run(stop), "demo reader": reader.run(stop)}
+            if dice is not None:
+                devices["demo dice"] = dice.run(stop)
             tasks = {name: asyncio.create_task(run) for name, run in devices.items()}
             try:
                 async with aiohttp.ClientSession() as session:
                     await self._server_up(session, stop)
                     while not stop.is_set():
-                        await self._move(self.dice, self._roll(session, tray))
+                        await self._move(self.dice, self._roll(session, tray, dice))
                         await self._move(self.cards, self._lay(session, tag))
                         with contextlib.suppress(TimeoutError):
                             await asyncio.wait_for(stop.wait(), self.pause)
@@ -122,22 +133,34 @@ class DemoDevices:
         if self.trouble.pop(table_id, None) is not None:
             log.info("demo table answers again", extra={"table": table_id})
 
-    async def _roll(self, session: aiohttp.ClientSession, tray: Any) -> None:
-        """The dice table's move: roll 2D6 in the tray if a roll is awaited."""
-        if await self._awaits(session, self.dice, "roll"):
-            tray.roll(6, random.randint(1, 6), random.randint(1, 6))
+    async def _roll(self, session: aiohttp.ClientSession, tray: Any, dice: DemoDice | None) -> None:
+        """The dice table's move, if a roll is awaited: the awaited player's smart dice roll
+        (once registered), or the tray rolls 2D6."""
+        who = awaited(await self._view(session, self.dice), "roll")
+        if not who:
+            return
+        if dice is not None:
+            await dice.register()
+            if dice.roll(who[0]):
+                return
+        tray.roll(6, random.randint(1, 6), random.randint(1, 6))
 
     async def _lay(self, session: aiohttp.ClientSession, tag: subprocess.Popen[str]) -> None:
         """The card table's move: lay the next card on the reader if one is awaited."""
-        if await self._awaits(session, self.cards, "card") and self.deck:
+        if await self._to_deal(session) and self.deck:
             card = self.deck.pop()
             await asyncio.to_thread(_tell, tag, f"present {_uid(card.code)} {card}")
             await asyncio.sleep(self.pause / 2)
             await asyncio.to_thread(_tell, tag, "remove")
 
-    async def _awaits(
-        self, session: aiohttp.ClientSession, table: tuple[str, str], what: str
-    ) -> bool:
+    async def _to_deal(self, session: aiohttp.ClientSession) -> bool:
+        view = await self._view(session, self.cards)
+        if not view["to_deal"] and view["phase"] == "page_done":
+            self.deck = list(full_deck())  # a new page is dealt from a fresh deck
+            random.shuffle(self.deck)
+        return bool(view["to_deal"])
+
+    async def _view(self, session: aiohttp.ClientSession, table: tuple[str, str]) -> dict[str, Any]:
         table_id, token = table
         async with session.get(
             f"{self.base}/api/tables/{table_id}", headers={"Authorization": f"Bearer {token}"}
@@ -145,12 +168,16 @@ class DemoDevices:
             if answer.status != 200:
                 raise UnansweredError(f"the table answered {answer.status}")
             view: dict[str, Any] = (await answer.json())["view"]
-        if view["system"] == "four-color":
-            if not view["to_deal"] and view["phase"] == "page_done":
-                self.deck = list(full_deck())  # a new page is dealt from a fresh deck
-                random.shuffle(self.deck)
-            return bool(view["to_deal"])
-        return any(wait["what"] == what for wait in view["awaiting"])
+            return view
+
+
+def _smart_dice(base: str, table: tuple[str, str]) -> DemoDice | None:
+    """The demo's smart dice and their station, or None without bleak (the dice extra)."""
+    if importlib.util.find_spec("bleak") is None:
+        return None
+    from server.demo.dice import DemoDice  # noqa: PLC0415 - the dice extra
+
+    return DemoDice(base, table)
 
 
 @contextlib.contextmanager

@@ -331,8 +331,9 @@ def _announce(
                     "demo devices",
                 )
                 lines.append(
-                    "  Simulated devices: an NFC card reader and a dice tray deal and "
-                    "roll whenever these tables wait for them (see the consoles)"
+                    "  Simulated devices: an NFC card reader, a dice tray and players' smart "
+                    "dice (with the dice extra) deal and roll whenever these tables wait for "
+                    "them (see the consoles)"
                 )
             else:
                 lines.append(

@@ -271,7 +271,7 @@ async function consolePage(id) {
   }
   for (const { seq, event } of await ctx.table.events(0)) standing.add(seq, event);
   adding.append(system.join(ctx));
-  root.replaceChildren(next, roster, adding, links, elsewhere, devices(ctx.table));
+  root.replaceChildren(next, roster, adding, links, elsewhere, devices(ctx));
   draw();
   document.body.dataset.seq = String(ctx.table.shown);
   document.addEventListener("keydown", (pressed) => {
@@ -316,10 +316,12 @@ function refusals(counts) {
     .join(", ")}` : "";
 }
 
-/** Card readers and dice trays, as they report. */
-function devices(table) {
+/** Card readers, dice trays and the players' own dice, as they report; the dice with their
+ * owners from the table's die registry, which the GM changes here. */
+function devices(ctx) {
+  const { table } = ctx;
   const list = h("div", { "data-devices": "" });
-  const show = async () => {
+  const show = async ({ choosing = false } = {}) => {
     const answer = await fetch(`${table.base}/devices`, { headers: table.headers() })
       .catch(() => null);  // the server is away: the panel shows what it last knew
     if (!answer) return;
@@ -327,18 +329,81 @@ function devices(table) {
       lost(table.id);
       return;
     }
+    // A poll never takes away the menu a GM is choosing from; their own change redraws at once.
+    if (!choosing && list.contains(document.activeElement)
+        && document.activeElement.tagName === "SELECT") return;
     const found = answer.ok ? Object.entries((await answer.json()).devices) : [];
-    list.replaceChildren(...(found.length ? found.map(([name, d]) => h("p", { "data-device": name },
+    const kind = (d) => d.kind ?? "";
+    const others = found.filter(([, d]) => !kind(d).startsWith("dice "));
+    const stations = found.filter(([, d]) => kind(d) === "dice station").map(([, d]) => d);
+    const book = found.find(([, d]) => kind(d) === "dice registry")?.[1];
+    const shown = others.map(([name, d]) => h("p", { "data-device": name },
       h("strong", {}, name), d.connected ? " is connected" : " is not connected",
       d.last_read ? ` · last read ${cardsInWords(d.last_read)}` : "",
       refusals(d.refused),
-      d.asking ? h("span", { class: "awaiting" }, ` · ${d.asking}`) : ""))
-      : [h("p", { class: "muted" }, "No card reader or dice tray has reported. Type what the "
-          + "table's cards and dice show where the console asks for them.")]));
+      d.asking ? h("span", { class: "awaiting" }, ` · ${d.asking}`) : ""));
+    const dice = book || stations.length ? diceShown(ctx, book, stations, show) : [];
+    list.replaceChildren(...(shown.length || dice.length ? [...shown, ...dice]
+      : [h("p", { class: "muted" }, "No card reader, dice tray or die has reported. Type what "
+          + "the table's cards and dice show where the console asks for them.")]));
   };
   show();
   const polling = setInterval(() => (gone ? clearInterval(polling) : show()), 5000);
-  return h("details", { class: "devices" }, h("summary", {}, "Card readers and dice trays"), list);
+  return h("details", { class: "devices" },
+    h("summary", {}, "Card readers and dice trays, and players' dice"), list);
+}
+
+/** Who may own a die: the table's characters, and the GM. */
+function owners(ctx) {
+  return [...Object.entries(ctx.names), ["gm", "the GM"]];
+}
+
+/** The dice the registry or a die station knows: each with its owner (which the GM changes),
+ * battery, connection and drops; the claims open, and a way to open one; the stations'
+ * notices ("Jena rolled 2, unasked"). */
+function diceShown(ctx, book, stations, show) {
+  const registered = book?.dice ?? {};
+  const claims = book?.claims ?? [];
+  const met = new Map(stations.flatMap((s) => s.dice.map((die) => [die.id, die])));
+  const ids = [...new Set([...Object.keys(registered), ...met.keys()])];
+  const whose = (owner) => (owner === "gm" ? "the GM" : ctx.names[owner] ?? owner);
+  const change = async (body) => {
+    const answer = await fetch(`${ctx.table.base}/dice`, { method: "PUT",
+      headers: { ...ctx.table.headers(), "Content-Type": "application/json" },
+      body: JSON.stringify(body) });
+    if (!answer.ok) report((await answer.json()).message);
+    await show({ choosing: true });
+  };
+  const rows = ids.map((id) => {
+    const die = met.get(id);
+    const name = die?.name ?? registered[id]?.name ?? id;
+    const owner = h("select", { "aria-label": `Whose die is ${name}`, "data-owner": id,
+      onchange: () => change({ dice: { [id]: owner.value
+        ? { owner: owner.value, name: name.slice(0, 40) } : null } }) },
+      h("option", { value: "" }, "no one's"),
+      owners(ctx).map(([value, label]) => h("option", { value,
+        selected: registered[id]?.owner === value }, label)));
+    const state = !die ? "not seen by a die station"
+      : `${die.connected ? "connected" : "not connected"}${die.battery === null ? ""
+        : ` · battery ${die.battery}%${die.charging ? ", charging" : ""}`}${die.drops
+        ? ` · dropped ${die.drops} time${die.drops === 1 ? "" : "s"}` : ""}`;
+    return h("p", { "data-die": id }, h("strong", {}, name),
+      die?.sides ? ` (d${die.sides})` : "", ` · ${state} · `, owner);
+  });
+  const claimant = h("select", { "aria-label": "Whose die to claim", name: "claimant" },
+    owners(ctx).map(([value, label]) => h("option", { value }, label)));
+  const claiming = h("p", { "data-claims": "" }, claims.length
+    ? `Waiting for the die of ${claims.map(whose).join(", then ")}: the next roll of a die `
+      + "no one owns is theirs. " : "",
+    claimant, h("button", { "data-action": "claim-die",
+      onclick: () => change({ claims: [...claims, claimant.value] }) },
+    "Roll the die you will use"),
+    claims.length ? h("button", { "data-action": "cancel-claims",
+      onclick: () => change({ claims: [] }) }, "Stop waiting") : "");
+  const said = stations.flatMap((s) => [s.full, ...(s.notices ?? [])]).filter(Boolean);
+  return [h("h3", {}, "Dice"), ...rows, claiming,
+    said.length ? h("ul", { "data-dice-notices": "" }, said.map((text) => h("li", {}, text)))
+      : ""];
 }
 
 // A GM link opened where this console already is changes only the fragment, which loads

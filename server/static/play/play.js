@@ -9,6 +9,7 @@ import {
 import { aimed, button, card, keeping, report } from "/static/shared/forms.js";
 import { declaring, diceFor, rcs as rcsPlayed } from "/static/shared/index-cards.js";
 import { fourColor as fourColorPlayed } from "/static/shared/panels.js";
+import { dice } from "/static/play/dice.js";
 
 const token = new URLSearchParams(location.search).get("token") ?? "";
 const yours = document.getElementById("yours");
@@ -163,7 +164,7 @@ const GAMES = {
   awareness: [awareness, awarenessPlayed],
 };
 
-const ctx = { names: {}, view: null, table: null };
+const ctx = { names: {}, view: null, table: null, onView: null };
 // Guarded: a press is on the view it was made on, or refused (409) and nothing changes; a
 // "Seize the initiative!" against a table that just moved on is not taken as meant for the next.
 ctx.table = new Table(tableId(), token, (view, seq) => {
@@ -178,5 +179,9 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
   keeping(yours, () => yours.replaceChildren(...(shown.cards.length ? shown.cards
     : [h("p", { class: "muted" }, "None of your characters is at this table yet.")])));
   table.replaceChildren(h("h2", {}, "The table"), ...shown.order.filter(Boolean));
+  ctx.onView?.(view);  // the player's own dice (dice.js)
 }, { guard: true });
-ctx.table.start().catch(() => report("This link does not open a table: ask the GM for a new one."));
+ctx.table.start().then(() => {
+  // The games rolled with dice offer the player's own smart dice.
+  if (ctx.view.system !== "four-color") document.getElementById("play").append(dice(ctx));
+}, () => report("This link does not open a table: ask the GM for a new one."));

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 
+from adapters.simulators.dice import roll_any
 from server.demo.devices import DemoDevices, available
 from server.demo.tables import ready, ready_rcs
 from server.http.context import SEIZE
@@ -152,3 +154,40 @@ async def test_cancelled_demo_devices_leave_nothing_behind(client: Client, tempo
     with contextlib.suppress(asyncio.CancelledError):
         await asyncio.wait_for(running, PATIENCE)
     assert list(temporary.iterdir()) == []
+
+
+async def test_the_players_smart_dice_roll_their_own_initiative_and_say_it_quietly(
+    client: Client, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Jena's Pixels and Tomas's GoDice roll their owners' 2D6 through the die station, which
+    names the dice in the events; the tray rolls for the corporate side, who have no dice. A
+    die rolled when no roll is awaited is shown to the GM, and logged at debug level only."""
+    caplog.set_level(logging.DEBUG, "seize.dice")
+    _, dice, devices = await demo_tables(client)
+    assert devices.smart_dice is not None
+    owned = devices.smart_dice.owned
+    stop = asyncio.Event()
+    running = asyncio.create_task(devices.run(stop))
+    try:
+        await until(lambda: dice.table.state.phase == "round")
+        status = devices.smart_dice.station.status
+        unwanted = status.unwanted
+        roll_any(owned["jena"]["pixels-00de0001"], random.Random(1))
+        await until(lambda: status.unwanted > unwanted)
+    finally:
+        stop.set()
+        await running
+    rolled = {
+        event["roll"]["character"]: (event["source"], sorted(event["dice_ids"]))
+        for _, text in await client.app[SEIZE].store.events(dice.id)
+        if (event := json.loads(text))["type"] == "roll_entered"
+    }
+    assert rolled == {
+        "jena": ("device", ["pixels-00de0001", "pixels-00de0002"]),
+        "tomas": ("device", ["godice-DEMO1", "godice-DEMO2"]),
+        "guard": ("device", []),
+        "sarge": ("device", []),
+    }
+    said = [r for r in caplog.records if r.name == "seize.dice"]
+    assert any("unasked" in getattr(r, "notice", "") for r in said)
+    assert [r.getMessage() for r in said if r.levelno > logging.DEBUG] == []

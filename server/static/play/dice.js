@@ -1,0 +1,174 @@
+// "Connect my Pixels die" on the player page: the player's own Pixels dice, through Web
+// Bluetooth, roll the player's own pending roll (an RCS 2D6, an awareness initiative or
+// pre-emption d10) with the dice's ids, as the die station does for dice at the table. A roll
+// nobody asked of this player is said on the page and never entered. The dice blink when the
+// turn reaches the player.
+//
+// Web Bluetooth is Chromium's (Android, desktop) and only on a secure page (HTTPS, localhost):
+// elsewhere the page says plainly why no die can connect. The library, Systemic Games'
+// pixels-web-connect, is served by Seize itself (server/static/vendor/lock.json) and loaded
+// only where it can be used.
+
+import { h } from "/static/shared/client.js";
+
+const LIBRARY = "/static/vendor/pixels-web-connect/index.js";
+
+/** Why this browser cannot connect a die, or null when it can. */
+export function unsupported() {
+  if (!window.isSecureContext) {
+    return "Connecting a die needs this page over HTTPS (or on localhost): ask the host for an "
+      + "HTTPS link, or roll and type what the die shows.";
+  }
+  if (!navigator.bluetooth) {
+    return "This browser has no Web Bluetooth, so it cannot connect a die: use Chrome on "
+      + "Android or on a computer, or roll and type what the die shows.";
+  }
+  return null;
+}
+
+let loading = null;
+
+/** The library's module (its UMD bundle sets ``window.pixelsWebConnect``), loaded once. */
+function library() {
+  loading ??= new Promise((loaded, failed) => {
+    document.head.append(h("script", { src: LIBRARY,
+      onload: () => loaded(window.pixelsWebConnect), onerror: failed }));
+  });
+  return loading;
+}
+
+/** The roll the table waits for from one of the player's own characters: as ``asked`` in
+ * adapters/link.py chooses for the die station, the oldest pre-emption first. */
+export function pending(view, own) {
+  const who = (what) => view.awaiting.filter((wait) => wait.what === what)
+    .flatMap((wait) => wait.who).filter((id) => own.has(id));
+  const sides = view.options?.die_sides;
+  if (view.system === "awareness") {
+    for (const [what, type] of [["preemption", "enter_preemption"],
+                                ["initiative", "enter_initiative"]]) {
+      const [character] = who(what);
+      if (character) return { type, character, sides, count: 1 };
+    }
+  }
+  if (view.system === "megatraveller-rcs") {
+    const [character] = who("roll");
+    if (character) {
+      return { type: "enter_roll", character, sides, count: view.options.initiative_dice };
+    }
+  }
+  return null;
+}
+
+/** The character whose turn it is, as the die station follows it: the Taking Turn Token's
+ * holder (RCS), the one awaited to declare (awareness). */
+export function acting(view) {
+  if (view.system === "megatraveller-rcs") return view.token ?? null;
+  return view.awaiting.find((wait) => wait.what === "declare")?.who[0] ?? null;
+}
+
+/** What a pending roll is for, to tell one from another. */
+const asking = (ask) => (ask ? `${ask.type} ${ask.character}` : "");
+
+/** The number a die shows: a d10's "0" is 10. */
+const number = (face, sides) => (sides === 10 && face === 0 ? 10 : face);
+
+/** The die's id in the table's registry and events, as the die station names it. */
+const dieId = (pixel) => `pixels-${pixel.pixelId.toString(16).padStart(8, "0")}`;
+
+/** The "Your dice" section: ``ctx`` is the page's (its table client and latest view). */
+export function dice(ctx) {
+  const why = unsupported();
+  const said = h("p", { "data-dice-said": "", role: "status" });
+  const list = h("ul", { class: "dice", "data-dice": "" });
+  const section = h("section", { id: "dice", "aria-label": "Your dice" },
+    h("h2", {}, "Your dice"), list, said);
+  if (why) {
+    said.textContent = why;
+    return section;
+  }
+  const lines = new Map();  // each die connected here → its line in the list
+  const held = [];  // the dice of this roll so far: { face, id }
+  let heldFor = "";
+  const rolled = async (pixel, face) => {
+    const ask = pending(ctx.view, new Set(ctx.table.you?.participants ?? []));
+    const shown = number(face, pixel.dieFaceCount);
+    if (!ask) {
+      said.textContent = `${pixel.name} rolled ${shown}: no roll is asked of you, so it was not `
+        + "entered.";
+      return;
+    }
+    if (pixel.dieFaceCount !== ask.sides || pixel.dieType === "d00") {
+      said.textContent = `${pixel.name} is a d${pixel.dieFaceCount}: a d${ask.sides} is asked.`;
+      return;
+    }
+    if (asking(ask) !== heldFor) held.length = 0;  // a roll short of dice for another ask
+    heldFor = asking(ask);
+    held.push({ face: shown, id: dieId(pixel) });
+    if (held.length < ask.count) {
+      said.textContent = `${shown}: roll again for the other ${ask.count - held.length}.`;
+      return;
+    }
+    const faces = held.map((one) => one.face);
+    const ids = [...new Set(held.map((one) => one.id))];
+    held.length = 0;
+    const rolledWith = ask.type === "enter_roll" ? { dice: faces } : { die: faces[0] };
+    const { ok, body } = await ctx.table.send({ type: ask.type, character: ask.character,
+      ...rolledWith, source: "device", dice_ids: ids });
+    said.textContent = ok ? `Entered: ${faces.join(" and ")}.` : `Not entered: ${body.message}`;
+  };
+  const connect = async () => {
+    said.textContent = "";
+    try {
+      const { requestPixel, repeatConnect } = await library();
+      const pixel = await requestPixel();  // the same die chosen again is the same Pixel
+      let line = lines.get(pixel);
+      const drawn = () => line.replaceChildren(`${pixel.name} · ${pixel.status}`
+        + (pixel.status === "ready" ? ` · battery ${pixel.batteryLevel}%` : ""));
+      if (!line) {
+        line = h("li", { "data-die": "" }, pixel.name);
+        lines.set(pixel, line);
+        // A die that drops once ready is reached for again (the library retries with growing
+        // pauses); one still away after that is for the player to connect again.
+        let wasReady = false;
+        pixel.addPropertyListener("status", () => {
+          drawn();
+          if (pixel.status === "ready") wasReady = true;
+          if (pixel.status !== "disconnected" || !wasReady) return;
+          wasReady = false;
+          repeatConnect(pixel).catch((error) => {
+            said.textContent = `${pixel.name} is away (${error?.message ?? error}): connect it `
+              + "again.";
+          });
+        });
+        pixel.addEventListener("roll", (face) => rolled(pixel, face));
+        list.append(line);
+      }
+      await repeatConnect(pixel);
+      line.dataset.die = dieId(pixel);
+      drawn();
+    } catch (error) {
+      said.textContent = `No die connected: ${error?.message ?? error}`;
+    }
+  };
+  // The die says "your turn": when the turn reaches one of the player's characters, every die
+  // connected here blinks, as the station blinks the registered dice of the table.
+  let turn = null;
+  ctx.onView = (view) => {
+    // A roll short of dice is dropped once the table no longer asks for it (the GM typed it).
+    if (asking(pending(view, new Set(ctx.table.you?.participants ?? []))) !== heldFor) {
+      held.length = 0;
+    }
+    const now = acting(view);
+    if (now === turn) return;
+    turn = now;
+    if (!ctx.table.you?.participants?.includes(now)) return;
+    for (const pixel of lines.keys()) {
+      if (pixel.status !== "ready") continue;
+      pixel.blink(window.pixelsWebConnect.Color.brightBlue, { count: 3, duration: 1500 })
+        .catch(() => {});  // a die that does not answer has only missed a blink
+    }
+  };
+  section.insertBefore(h("button", { "data-action": "connect-die", onclick: connect },
+    "Connect my Pixels die"), list);
+  return section;
+}

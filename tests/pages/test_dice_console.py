@@ -1,0 +1,79 @@
+"""The console's dice, in Chromium against a real server: what the die station reports (each
+die's battery, connection, drops, its notices) beside the table's die registry, and the GM
+assigning a die or opening a claim from the panel, as the registry then keeps it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.server.process import ServerProcess, call
+
+from .conftest import Table
+from .test_accessibility import axe, serious  # noqa: F401 (axe: a fixture)
+from .test_play import rcs_character
+
+STATION = {
+    "kind": "dice station",
+    "dice": [
+        {"id": "pixels-0000002a", "name": "Jena's Pixel", "brand": "pixels", "sides": 6,
+         "battery": 71, "charging": False, "connected": True, "owner": None, "drops": 2},
+        {"id": "godice-7", "name": "GoDice_7_K_v04", "brand": "godice", "sides": 6,
+         "battery": None, "charging": False, "connected": False, "owner": "gm", "drops": 0},
+    ],
+    "rolls": 0, "unwanted": 1, "blinks": 0, "full": None,
+    "notices": ["Jena rolled 2, unasked"], "refused": {}, "last": None,
+}  # fmt: skip
+
+
+def guard_and_jena(server: ServerProcess) -> Table:
+    """An RCS table of the Guard (corp) and Jena (crew), who joined in that order."""
+    table = Table(server, "megatraveller-rcs")
+    table.send(rcs_character("guard", "corp"))
+    table.send(rcs_character("jena", "crew"))
+    return table
+
+
+def registry(table: Table) -> dict[str, Any]:
+    status, answer = call(f"{table.url}/dice", token=table.gm)
+    assert status == 200, answer
+    return dict(answer)
+
+
+def test_the_gm_assigns_a_die_and_opens_a_claim_from_the_devices_panel(
+    page: Any,
+    server: ServerProcess,
+    axe: str,  # noqa: F811 (the accessibility scan's fixture)
+) -> None:
+    table = guard_and_jena(server)
+    gm_die = {"dice": {"godice-7": {"owner": "gm"}}}
+    assert call(f"{table.url}/dice", "PUT", gm_die, table.gm)[0] == 200
+    assert call(f"{table.url}/devices/dice-station", "PUT", STATION, table.gm)[0] == 200
+    page.goto(f"{server.url}/console/{table.id}#token={table.gm}")
+    page.get_by_text("Card readers and dice trays").click()
+    pixel = page.locator("[data-die='pixels-0000002a']")
+    pixel.wait_for()
+    assert "Jena's Pixel (d6) · connected · battery 71% · dropped 2 times" in pixel.inner_text()
+    assert "not connected" in page.locator("[data-die='godice-7']").inner_text()
+    assert page.locator("[data-owner='godice-7']").input_value() == "gm"
+    assert page.locator("[data-dice-notices]").inner_text() == "Jena rolled 2, unasked"
+    assert page.locator("[data-device]").count() == 0  # the registry and station are no trays
+    assert serious(page, axe) == []
+
+    page.locator("[data-owner='pixels-0000002a']").select_option(label="Jena")
+    # The panel is drawn again from the registry once the server keeps the change.
+    page.locator("[data-owner='pixels-0000002a'] option[value=jena][selected]").wait_for(
+        state="attached"
+    )
+    assert registry(table)["dice"] == {
+        "pixels-0000002a": {"owner": "jena", "name": "Jena's Pixel"},
+        "godice-7": {"owner": "gm", "name": "godice-7"},
+    }
+
+    page.locator("select[name=claimant]").select_option(label="Guard")
+    page.locator("[data-action=claim-die]").click()
+    claims = page.locator("[data-claims]")
+    claims.get_by_text("Waiting for the die of Guard").wait_for()
+    assert registry(table)["claims"] == ["guard"]
+    page.locator("[data-action=cancel-claims]").click()
+    page.locator("[data-action=cancel-claims]").wait_for(state="detached")
+    assert registry(table)["claims"] == []

@@ -1,0 +1,222 @@
+"""The player page's own Pixels dice, in Chromium against a real server: "Connect my Pixels die"
+where Web Bluetooth exists, and plainly why not elsewhere; a roll from the die enters the
+player's own pending roll with the die's id, and a roll nobody asked for is not entered.
+
+The die is a peripheral of Chromium's Bluetooth emulation (the DevTools ``BluetoothEmulation``
+domain, on the browser's session; ``DeviceAccess`` answers the chooser), reached by the
+vendored library's own Web Bluetooth code. An emulated peripheral cannot notify, and the
+library waits for the die's ``IAmADie`` notification; but a ``readValue()`` answered with bytes
+fires the same ``characteristicvaluechanged`` on the characteristic the library listens to
+(Chromium hands every caller the same characteristic object), so the die speaks by reads the
+test makes on the page. What it says is the bytes of Seize's codec
+(adapters/pixels_protocol.py), from the documented layouts. The library (1.3.1) opens a die's
+legacy service, whichever service found it: the emulated die serves that one."""
+
+from __future__ import annotations
+
+import base64
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from adapters import pixels_protocol as px
+from tests.server.process import ServerProcess, call
+from tests.waiting import PATIENCE
+
+from .conftest import CHROMIUM, FLAGS, Table
+from .test_accessibility import axe, serious  # noqa: F401 (axe: a fixture)
+from .test_dice_console import guard_and_jena
+from .test_play import hand_to
+
+PIXEL_ID = 0xBEEF
+DIE = px.Identity(PIXEL_ID, px.DieType.D6, 6, 1_720_000_000, "Jena's red d6",
+                  px.RollState.ON_FACE, 0, 77, False)  # fmt: skip
+ADDRESS = "09:09:09:09:09:01"
+CCCD = "00002902-0000-1000-8000-00805f9b34fb"
+BLUETOOTH = "--enable-features=WebBluetooth,WebBluetoothNewPermissionsBackend"
+ELSEWHERE = "seize.test"
+
+# The die speaks: a read of its notify characteristic, on the page, that the emulation answers.
+SPEAK = """async () => {
+  const [device] = await navigator.bluetooth.getDevices();
+  const service = await device.gatt.getPrimaryService(SERVICE);
+  (await service.getCharacteristic(NOTIFY)).readValue();
+}""".replace("SERVICE", repr(px.LEGACY_SERVICE)).replace("NOTIFY", repr(px.LEGACY_NOTIFY))
+
+
+@pytest.fixture(scope="module")
+def browser(browser: Any) -> Iterator[Any]:
+    """Chromium on Linux, as Chrome there, has Web Bluetooth behind a flag (Android, Windows and
+    macOS have it on): this module's pages are opened in a Chromium launched with it, by the
+    conftest's browser's Playwright (and after its checks that Chromium is here). The new
+    permissions backend gives the test ``getDevices()``, to reach the die the page chose; and
+    ``ELSEWHERE`` names this machine, for a page that is not on localhost."""
+    elsewhere = f"--host-resolver-rules=MAP {ELSEWHERE} 127.0.0.1"
+    launched = browser.browser_type.launch(
+        executable_path=str(CHROMIUM), args=[*FLAGS, BLUETOOTH, elsewhere]
+    )
+    yield launched
+    launched.close()
+
+
+class Die:
+    """A Pixels die in Chromium's Bluetooth emulation: it answers the chooser, the connection,
+    the discovery and every operation, and speaks when the host asks who it is or when it is
+    rolled. The emulation's events are taken in turn by ``until``, on the test's thread."""
+
+    def __init__(self, browser: Any, page: Any) -> None:
+        self.page = page
+        self.written: list[bytes] = []  # what the host wrote, oldest first
+        self.radio = browser.new_browser_cdp_session()
+        self.radio.send("BluetoothEmulation.enable", {"state": "powered-on", "leSupported": True})
+        self.radio.send("BluetoothEmulation.simulatePreconnectedPeripheral", {
+            "address": ADDRESS, "name": DIE.name, "manufacturerData": [],
+            "knownServiceUuids": [px.LEGACY_SERVICE]})  # fmt: skip
+        self.serve()
+        self.events: list[tuple[str, dict[str, Any]]] = []
+        for event in ("gattOperationReceived", "characteristicOperationReceived",
+                      "descriptorOperationReceived"):  # fmt: skip
+            self.radio.on(f"BluetoothEmulation.{event}", self._heard(event))
+        self.chooser = page.context.new_cdp_session(page)
+        self.chooser.send("DeviceAccess.enable")
+        self.chooser.on("DeviceAccess.deviceRequestPrompted",
+                        lambda found: self.events.append(("prompted", found)))  # fmt: skip
+        self.saying: list[bytes] = []  # what the die says at the next reads, in turn
+        self.prompts: set[str] = set()
+
+    def serve(self) -> None:
+        """The die's GATT service, which the emulation forgets when the die drops."""
+        service = self.radio.send("BluetoothEmulation.addService", {
+            "address": ADDRESS, "serviceUuid": px.LEGACY_SERVICE})["serviceId"]  # fmt: skip
+        notify = self.radio.send("BluetoothEmulation.addCharacteristic", {
+            "serviceId": service, "characteristicUuid": px.LEGACY_NOTIFY,
+            "properties": {"read": True, "notify": True}})["characteristicId"]  # fmt: skip
+        self.radio.send("BluetoothEmulation.addDescriptor",
+                        {"characteristicId": notify, "descriptorUuid": CCCD})  # fmt: skip
+        self.radio.send("BluetoothEmulation.addCharacteristic", {
+            "serviceId": service, "characteristicUuid": px.LEGACY_WRITE,
+            "properties": {"write": True, "writeWithoutResponse": True}})  # fmt: skip
+
+    def drop(self) -> None:
+        """The die drops its connection; it is back in range at once."""
+        self.radio.send("BluetoothEmulation.simulateGATTDisconnection", {"address": ADDRESS})
+        self.serve()
+
+    def _heard(self, event: str) -> Any:
+        return lambda found: self.events.append((event, found))
+
+    def say(self, data: bytes) -> None:
+        self.saying.append(data)
+        self.page.evaluate(SPEAK)
+
+    def until(self, condition: Any) -> None:
+        """Answer the emulation's events until ``condition()``."""
+        deadline = time.monotonic() + PATIENCE
+        while not condition():
+            assert time.monotonic() < deadline, self.page.locator("#dice").inner_text()
+            self.page.wait_for_timeout(20)  # the pace of polling, not a wait for anything
+            while self.events:
+                self.answer(*self.events.pop(0))
+
+    def answer(self, event: str, found: dict[str, Any]) -> None:
+        if event == "prompted":
+            if found["id"] not in self.prompts:  # told once per listener
+                self.prompts.add(found["id"])
+                self.chooser.send("DeviceAccess.selectPrompt",
+                                  {"id": found["id"], "deviceId": ADDRESS})  # fmt: skip
+            return
+        if event == "gattOperationReceived":
+            self.radio.send("BluetoothEmulation.simulateGATTOperationResponse",
+                            {"address": ADDRESS, "type": found["type"], "code": 0})  # fmt: skip
+            return
+        kind = "characteristic" if event.startswith("char") else "descriptor"
+        answer = {f"{kind}Id": found[f"{kind}Id"], "type": found["type"], "code": 0}
+        if found["type"] == "read":
+            said = self.saying.pop(0) if kind == "characteristic" else bytes(2)
+            answer["data"] = base64.b64encode(said).decode()
+        self.radio.send(f"BluetoothEmulation.simulate{kind.title()}OperationResponse", answer)
+        if kind == "characteristic" and "data" in found:
+            self.written.append(base64.b64decode(found["data"]))
+            if self.written[-1][:1] == bytes([px.MessageType.WHO_ARE_YOU]):
+                self.say(px.i_am_a_die(DIE))
+
+    def told(self, message: px.MessageType) -> int:
+        return sum(data[:1] == bytes([message]) for data in self.written)
+
+
+def roll(die: Die, number: int) -> None:
+    """The die lands with ``number`` up: a d6's face index is its number less one."""
+    for state, index in ((px.RollState.ROLLING, 0), (px.RollState.ROLLED, number - 1)):
+        die.say(px.roll_state(state, index))
+        die.until(lambda: not die.saying)
+
+
+def rolls_entered(table: Table) -> list[dict[str, Any]]:
+    status, answer = call(f"{table.url}/events?after=0", token=table.gm)
+    assert status == 200, answer
+    events = [entry["event"] for entry in answer["events"]]
+    return [event for event in events if event["type"] == "roll_entered"]
+
+
+def test_a_pixels_die_enters_the_players_own_roll_not_one_unasked_and_blinks_at_her_turn(
+    browser: Any,
+    phone: Any,
+    server: ServerProcess,
+    axe: str,  # noqa: F811 (the accessibility scan's fixture)
+) -> None:
+    table = guard_and_jena(server)
+    link = hand_to(table, "jena")
+    table.send({"type": "roll_initiative", "source": "gm"})  # both rolls awaited, the guard's first
+    phone.goto(link)
+    die = Die(browser, phone)
+    phone.locator("[data-action=connect-die]").click()
+    ready = phone.locator(f"[data-die=pixels-{PIXEL_ID:08x}]").get_by_text("ready")
+    die.until(ready.is_visible)
+    said = phone.locator("[data-dice-said]")
+
+    die.drop()
+    asked = px.MessageType.WHO_ARE_YOU
+    die.until(lambda: die.told(asked) == 2 and ready.is_visible())  # dropped, reached again
+
+    roll(die, 3)  # one d6, rolled twice for the 2D6
+    said.get_by_text("roll again for the other 1").wait_for()
+    roll(die, 5)
+    said.get_by_text("Entered: 3 and 5.").wait_for()
+    [entered] = rolls_entered(table)
+    assert entered["roll"]["character"] == "jena"  # hers, though the guard's was asked first
+    assert entered["roll"]["dice"] == [3, 5]
+    assert (entered["source"], entered["dice_ids"]) == ("device", [f"pixels-{PIXEL_ID:08x}"])
+
+    roll(die, 6)  # nothing is asked of Jena now: the guard's roll is not hers to enter
+    said.get_by_text("rolled 6: no roll is asked of you").wait_for()
+    assert len(rolls_entered(table)) == 1
+
+    assert die.told(px.MessageType.BLINK) == 0  # the turn is no one's yet
+    table.send({"type": "enter_roll", "character": "guard", "dice": [6, 6], "source": "gm"})
+    assert table.view()["view"]["token"] == "jena"
+    die.until(lambda: die.told(px.MessageType.BLINK) == 1)  # "your turn"
+    assert serious(phone, axe) == []
+
+
+@pytest.mark.parametrize(
+    ("where", "why"),
+    [
+        ("no bluetooth", "This browser has no Web Bluetooth"),  # Safari, Firefox
+        ("plain http", "Connecting a die needs this page over HTTPS"),  # not localhost
+    ],
+)
+def test_where_no_die_can_connect_the_page_says_why(
+    phone: Any, server: ServerProcess, where: str, why: str
+) -> None:
+    link = hand_to(guard_and_jena(server), "jena")
+    if where == "no bluetooth":
+        phone.add_init_script(
+            "Object.defineProperty(Navigator.prototype, 'bluetooth', {value: undefined})"
+        )
+    else:  # the same server by a name that is not this machine's: no secure context
+        link = link.replace("127.0.0.1", ELSEWHERE)
+    phone.goto(link)
+    phone.locator("[data-dice-said]").get_by_text(why).wait_for()
+    assert phone.locator("[data-action=connect-die]").count() == 0
