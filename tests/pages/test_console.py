@@ -70,8 +70,20 @@ def test_four_color_three_pages(console: Console, server: ServerProcess) -> None
     console.tap(undo)
     assert console.page.inner_text("#notice") == "Took back Spider-Man's Panel on 9♥."
     assert console.primary == "Next Panel: Spider-Man, 9♥"
-    console.press()
+    # The table moves on from another screen: the notice of the undo goes with the step.
+    before = console.seq
+    console.page.evaluate(
+        """async (id) => {
+             const token = JSON.parse(localStorage.getItem(`seize:${id}`)).gm_token;
+             await fetch(`/api/tables/${id}/commands`, { method: "POST",
+               headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+               body: JSON.stringify({ type: "next_panel" }) });
+           }""",
+        console.page.url.split("/console/", 1)[1].split("#", 1)[0],
+    )
+    console.drawn(before + 1)
     assert console.primary == "Next Panel: Thugs, 5♣"
+    assert console.page.inner_text("#notice") == "", "the table moved on from the undo"
     console.press()
     assert console.primary == "Next Panel: Nightingale, 4♦"
     fit_for_touch(console, ["nightingale", "spider-man", "doom", "thugs"])

@@ -204,7 +204,9 @@ async function consolePage(id) {
         ? h("button", { type: "button", class: "quiet", "data-action": "undo",
             onclick: async () => {
               if (await run(ctx.table, { type: "undo" }, ctx.names)) {
-                report(`Took back ${taken}.`, { tone: "ok" });
+                // Said until the table moves on from the step the undo left it at.
+                report(`Took back ${taken}.`, { tone: "ok",
+                  prompt: document.querySelector("[data-prompt]")?.textContent });
               }
             } }, `↶ Undo ${taken}`)
         : h("span", { class: "muted" }, "Nothing to undo yet"));

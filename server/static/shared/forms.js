@@ -44,6 +44,9 @@ export function settled(prompt) {
  * without the rule's code: the table reads it, not the engine.
  */
 export async function run(table, command, names = {}) {
+  // What was shown before the press: a success clears that, never a notice the redraw of this
+  // very press put up meanwhile (on the WebSocket the view comes before the answer).
+  const shownBefore = document.getElementById("notice")?.textContent;
   let answer;
   try {
     answer = await table.send(command);
@@ -61,7 +64,7 @@ export async function run(table, command, names = {}) {
     return false;
   }
   if (ok) {
-    report("");
+    if (document.getElementById("notice")?.textContent === shownBefore) report("");
     return true;
   }
   if (status === 409) {
