@@ -38,6 +38,7 @@ from bleak.exc import BleakError
 
 from adapters import godice_protocol as go
 from adapters import pixels_protocol as px
+from adapters.dice_bytes import DiceBytesError
 from adapters.link import Link, View, asked, awaited, unanswered
 
 log = logging.getLogger("seize.dice")
@@ -345,7 +346,7 @@ class DiceStation:
                 self._pixels(die, px.parse(data))
             else:
                 self._godice(die, go.parse(data))
-        except (px.PixelsError, go.GoDiceError) as wrong:
+        except DiceBytesError as wrong:
             self.status.refused[wrong.field] += 1
             log.warning("die message refused", extra={"die": die.id, "why": str(wrong)})
 

@@ -22,6 +22,8 @@ import struct
 from dataclasses import dataclass
 from enum import Enum
 
+from adapters.dice_bytes import DiceBytesError
+
 SERVICE = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
 WRITE = "6e400002-b5a3-f393-e0a9-e50e24dcca9e"
 NOTIFY = "6e400003-b5a3-f393-e0a9-e50e24dcca9e"
@@ -50,12 +52,8 @@ class Stability(Enum):
     MOVE = "MS"
 
 
-class GoDiceError(ValueError):
-    """Bytes that are not a GoDice message; ``field`` names what is wrong."""
-
-    def __init__(self, field: str, detail: str) -> None:
-        super().__init__(f"{field}: {detail}")
-        self.field = field
+class GoDiceError(DiceBytesError):
+    """Bytes that are not a GoDice message."""
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import TypeVar
 
+from adapters.dice_bytes import DiceBytesError
+
 SERVICE = "a6b90001-7a5a-43f2-a962-350c8edc9b5b"
 NOTIFY = "a6b90002-7a5a-43f2-a962-350c8edc9b5b"
 WRITE = "a6b90003-7a5a-43f2-a962-350c8edc9b5b"
@@ -87,12 +89,8 @@ class BatteryState(IntEnum):
     ERROR = 5
 
 
-class PixelsError(ValueError):
-    """Bytes that are not the message they claim to be; ``field`` names what is wrong."""
-
-    def __init__(self, field: str, detail: str) -> None:
-        super().__init__(f"{field}: {detail}")
-        self.field = field
+class PixelsError(DiceBytesError):
+    """Bytes that are not the Pixels message they claim to be."""
 
 
 @dataclass(frozen=True)

@@ -129,11 +129,12 @@ def seen(
     out: list[E] = []
     for event in events:
         after = evolve(state, event)
-        for who in sorted(set(acting(event, after)) & hidden(state)):
+        revealing = sorted(set(acting(event, after)) & hidden(state))
+        for who in revealing:
             revealed = cast(E, Revealed(participant=who, acting=True))
             state = evolve(state, revealed)
             out.append(_stamped(revealed, hidden(state)))
-        state = evolve(state, event)
+        state = evolve(state, event) if revealing else after
         out.append(_stamped(event, hidden(state)))
     return out
 
@@ -192,8 +193,6 @@ def guard(
     """Refuse a player's command that names someone hidden from them exactly as one naming
     nobody at the table, so no answer tells a hidden participant from a name never used.
     ``others`` are the names a command may give that are no participant (the Editor)."""
-    if actor.is_gm:
-        return
     for field in NAMING_FIELDS:
         value = getattr(command, field, None)
         if not isinstance(value, str) or value in others:

@@ -133,7 +133,8 @@ class Table(Generic[Opts, S, C, E]):
             return [Undone(undoes=self._standing[-1] + 1)]
         system, state = self.system, self.state
         hidden = system.hidden(state)
-        hiding.guard(command, actor, hidden, system.participants(state), system.others)
+        if not actor.is_gm:
+            hiding.guard(command, actor, hidden, system.participants(state), system.others)
         try:
             events = system.decide(state, command, actor)
         except RuleError as error:
