@@ -21,6 +21,7 @@ from rules.errors import RuleError
 from rules.hiding import Seen
 from rules.participants import Participant
 from rules.roles import Viewer
+from rules.standing import WINDOW, Standing, Window, rebuilt
 
 
 class Undo(BaseModel):
@@ -83,24 +84,36 @@ class System(Generic[Opts, S, C, E]):
         return Table(self, options if options is not None else self.options_model(), log)
 
 
+@dataclass(frozen=True)
+class Folded(Generic[S]):
+    """The state events leave, and what stands after them: what ``record`` takes."""
+
+    state: S
+    standing: Standing[S]
+
+
 class Table(Generic[Opts, S, C, E]):
-    """One game: its system, its options, its log, and the state the log folds to."""
+    """One game: its system, its options, its log, and the state the log folds to.
+
+    The log may let go of its old events (a server's does, keeping them in its store): the
+    table reads them again only for an undo that reaches behind its ``Window``, and then asks
+    for them by raising ``Forgotten`` before it changes anything."""
 
     def __init__(
-        self, system: System[Opts, S, C, E], options: Opts, log: Iterable[E | Undone] = ()
+        self,
+        system: System[Opts, S, C, E],
+        options: Opts,
+        log: Iterable[E | Undone] = (),
+        window: Window = WINDOW,
     ) -> None:
         self.system = system
         self.options = options
+        self.window = window
         self.log: MutableSequence[E | Undone] = []
-        self._standing: list[int] = []  # positions in the log of the events that still stand
         self.state = system.initial_state(options)
+        self._standing = Standing.at(self.state, rooted=True)
         for event in log:
             self.apply(event)
-
-    @property
-    def standing(self) -> tuple[int, ...]:
-        """Positions in the log of the events that still stand: what a snapshot keeps."""
-        return tuple(self._standing)
 
     @classmethod
     def restore(
@@ -109,12 +122,13 @@ class Table(Generic[Opts, S, C, E]):
         options: Opts,
         log: MutableSequence[E | Undone],
         state: S,
-        standing: Sequence[int],
+        window: Window = WINDOW,
     ) -> Table[Opts, S, C, E]:
-        """A table from a snapshot: ``state`` and ``standing`` as they were after the whole
-        ``log``. The log is only read again by an undo, so it may load its events lazily."""
-        table = cls(system, options)
-        table.log, table.state, table._standing = log, state, list(standing)
+        """A table from a snapshot: ``state`` as it was after the whole ``log``. Its first undo
+        rebuilds what stands from the log, so the log may hold its old events elsewhere."""
+        table = cls(system, options, window=window)
+        table.log, table.state = log, state
+        table._standing = Standing.at(state, rooted=not log)
         return table
 
     @property
@@ -123,14 +137,25 @@ class Table(Generic[Opts, S, C, E]):
         against an older version is stale."""
         return len(self.log)
 
+    @property
+    def reach(self) -> int:
+        """The first log position the table may read again without being asked to rebuild
+        from the whole log: a log may let go of the events before it."""
+        reach = self._standing.reach
+        return len(self.log) if reach is None else reach
+
     def decide(self, command: C | Undo, actor: Viewer) -> list[E | Undone]:
         """The events a command leads to, applied to nothing yet (a server makes them durable
         first); raises RuleError naming the rule broken."""
         if isinstance(command, Undo):
             actor.require_gm("undo")
-            if not self._standing:
+            standing = self._standing
+            if not standing.positions and not standing.rooted:  # it stands further back
+                standing, _ = self._rebuilt(len(self.log), self._read([]), None)
+                self._standing = standing  # the same stand, reaching further
+            if not standing.positions:
                 raise RuleError("undo", "there is nothing to undo")
-            return [Undone(undoes=self._standing[-1] + 1)]
+            return [Undone(undoes=standing.positions[-1] + 1)]
         system, state = self.system, self.state
         hidden = system.hidden(state)
         if not actor.is_gm:
@@ -147,53 +172,74 @@ class Table(Generic[Opts, S, C, E]):
     def execute(self, command: C | Undo, actor: Viewer) -> list[E | Undone]:
         """Decide a command and apply its events; on refusal nothing changes."""
         events = self.decide(command, actor)
-        for event in events:
-            self.apply(event)
+        self.record(events, self.folded(events))
         return events
 
-    def folded(self, events: Sequence[E | Undone]) -> S:
-        """The state these events would leave, the table itself unchanged: a server folds and
+    def folded(self, events: Sequence[E | Undone]) -> Folded[S]:
+        """What these events would leave, the table itself unchanged: a server folds and
         shows a command's events before it stores them, so none it cannot show is ever kept."""
-        state, standing = self.state, list(self._standing)
+        state, standing = self.state, self._standing.copy()
+        pending: list[E | Undone] = []
+        read = self._read(pending)
         for event in events:
+            position = len(self.log) + len(pending)
+            pending.append(event)
             if isinstance(event, Undone):
-                if event.undoes - 1 in standing:
-                    standing.remove(event.undoes - 1)
-                state = self._replay(standing)
+                standing, state = self._undone(standing, state, position, event, read)
             else:
                 state = self.system.evolve(state, event)
-        return state
+                standing.stood(position, state, self.window.every)
+                standing.bound(self.window.kept)
+        return Folded(state, standing)
 
     def apply(self, event: E | Undone) -> None:
         """Append an event to the log and fold it in."""
-        self._record(event)
-        if isinstance(event, Undone):
-            self.state = self._replay(self._standing)
-        else:
-            self.state = self.system.evolve(self.state, event)
+        self.record([event], self.folded([event]))
 
-    def record(self, events: Sequence[E | Undone], state: S) -> None:
+    def record(self, events: Sequence[E | Undone], folded: Folded[S]) -> None:
         """Append events whose fold is already known (``folded``), without folding again."""
         for event in events:
-            self._record(event)
-        self.state = state
+            self.log.append(event)
+        self.state, self._standing = folded.state, folded.standing
 
-    def _record(self, event: E | Undone) -> None:
-        position = len(self.log)
-        self.log.append(event)
-        if isinstance(event, Undone):
-            if event.undoes - 1 in self._standing:
-                self._standing.remove(event.undoes - 1)
-        else:
-            self._standing.append(position)
+    def _read(self, pending: list[E | Undone]) -> Callable[[int], E | Undone]:
+        """The event at a position, from the log or from the ``pending`` events after it."""
+        log = self.log
 
-    def _replay(self, positions: Sequence[int]) -> S:
-        state = self.system.initial_state(self.options)
-        for position in positions:
-            event = self.log[position]
-            assert not isinstance(event, Undone)
-            state = self.system.evolve(state, event)
-        return state
+        def read(position: int) -> E | Undone:
+            held = len(log)
+            return log[position] if position < held else pending[position - held]
+
+        return read
+
+    def _undone(
+        self,
+        standing: Standing[S],
+        state: S,
+        position: int,
+        undone: Undone,
+        read: Callable[[int], E | Undone],
+    ) -> tuple[Standing[S], S]:
+        """What stands, and the state, once ``undone`` (at ``position``) takes its event out."""
+        target = undone.undoes - 1
+        taken = standing.without(target, self.system.evolve, read)
+        if taken is None and not standing.rooted:  # it may stand further back than reached
+            standing, state = self._rebuilt(position, read, target)
+            taken = standing.without(target, self.system.evolve, read)
+        return (standing, state) if taken is None else taken  # one that does not stand: no-op
+
+    def _rebuilt(
+        self, length: int, read: Callable[[int], E | Undone], keeping: int | None
+    ) -> tuple[Standing[S], S]:
+        return rebuilt(
+            self.system.initial_state(self.options),
+            length,
+            read,
+            self.system.evolve,
+            lambda event: event.undoes - 1 if isinstance(event, Undone) else None,
+            self.window,
+            keeping,
+        )
 
     def view(self, viewer: Viewer) -> BaseModel:
         return self.system.view(self.state, viewer)

@@ -543,7 +543,7 @@ async def events(request: web.Request) -> web.Response:
     game = await game_of(request)
     principal = await caller(request, game)
     after = sequence_param(request.query.get("after"))
-    table = game.table
+    table = (await request.app[SEIZE].tables.since(game, after)).table
     shown = [
         {"seq": seq, "event": table.censor(table.log[seq - 1], principal.viewer)}
         for seq in range(after + 1, table.version + 1)

@@ -88,8 +88,9 @@ async def _start(
     # between the catch-up and what the hub delivers after it.
     current = await seize.tables.get(game.id)
     assert current is not None  # tables are never deleted
-    if after is not None:  # it may have seen further on another server
+    if after is not None:  # it may have seen further on another server, or long ago
         current = await seize.follower.reaching(current, after)
+        current = await seize.tables.since(current, after)
     current.viewers.add(subscriber.viewer)  # one of the table's: its token said so
     seize.hub.subscribe(game.id, subscriber)
     for frame in catch_up(current, subscriber.viewer, after, early):

@@ -39,9 +39,11 @@ class TokenRow:
 
 @dataclass(frozen=True)
 class Snapshot:
+    """A table's state after its event ``seq``. What still stands for undo is not kept: the
+    first undo after a load rebuilds it from the log."""
+
     seq: int
     state: str
-    standing: tuple[int, ...]
 
 
 @dataclass(frozen=True)

@@ -100,6 +100,12 @@ MIGRATIONS = (
             ){without_rowid}""",
         ),
     ),
+    Migration(
+        4,
+        "snapshots no longer keep the positions of the events that stand: a table holds a "
+        "bounded undo window, and its first undo after a load rebuilds them from the log",
+        ("alter table snapshots drop column standing",),
+    ),
 )
 LATEST = MIGRATIONS[-1].version
 

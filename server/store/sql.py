@@ -249,16 +249,11 @@ class SqlStore(ABC):
     async def save_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
         await self._write(
             Query(
-                "insert into snapshots values (:table_id, :seq, :state, :standing)"
+                "insert into snapshots (table_id, seq, state) values (:table_id, :seq, :state)"
                 " on conflict (table_id) do update"
-                " set seq = excluded.seq, state = excluded.state, standing = excluded.standing"
+                " set seq = excluded.seq, state = excluded.state"
                 " where excluded.seq > snapshots.seq",
-                {
-                    "table_id": table_id,
-                    "seq": snapshot.seq,
-                    "state": snapshot.state,
-                    "standing": json.dumps(snapshot.standing),
-                },
+                {"table_id": table_id, "seq": snapshot.seq, "state": snapshot.state},
             )
         )
 
@@ -338,14 +333,14 @@ class SqlStore(ABC):
     async def snapshot(self, table_id: str) -> Snapshot | None:
         found = await self._fetch(
             Query(
-                "select seq, state, standing from snapshots where table_id = :table_id",
+                "select seq, state from snapshots where table_id = :table_id",
                 {"table_id": table_id},
             )
         )
         if not found:
             return None
-        seq, state, standing = found[0]
-        return Snapshot(seq=seq, state=state, standing=tuple(json.loads(standing)))
+        seq, state = found[0]
+        return Snapshot(seq=seq, state=state)
 
     async def token(self, token_hash: bytes) -> TokenRow | None:
         found = await self._fetch(

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rules.roles import Viewer
+from rules.table import Folded
 
 
 @dataclass(frozen=True)
@@ -25,10 +26,11 @@ class Shown:
 
 @dataclass(frozen=True)
 class Outcome:
-    """A command's events, the state they leave, and how each role the table serves sees them."""
+    """A command's events, what they leave (``Table.folded``), and how each role the table
+    serves sees them."""
 
     events: list[Any]
-    state: Any
+    folded: Folded[Any]
     by: dict[Viewer, Shown]
 
 

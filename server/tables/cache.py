@@ -23,7 +23,7 @@ from rules.table import Table
 from server.store import Snapshot, Store, TableRow
 from server.tables.access import OVERLAY_LABEL, mint, token_row
 from server.tables.audience import Audience, Neighbours
-from server.tables.games import AnyTable, Game, LazyLog
+from server.tables.games import RECENT, AnyTable, Game, LazyLog
 from server.tables.systems import SYSTEMS, AnySystem
 
 
@@ -73,6 +73,7 @@ class Tables:
         if table_id in self._loaded:  # loaded by another caller while this one read
             return self._loaded[table_id]
         game = Game(id=row.id, name=row.name, table=table, snapshotted=snapshotted)
+        game.settle()
         game.viewers |= {
             Viewer(role=Role(role), participants=frozenset(participants))
             for role, participants in bindings
@@ -135,25 +136,48 @@ class Tables:
         return len(self._loaded)
 
     async def _load(self, row: TableRow) -> tuple[AnyTable, int]:
+        """The table from its snapshot and the events after it, its log holding the ``RECENT``
+        events before those; from its whole log if it has no snapshot this code can read."""
         system = SYSTEMS[row.system]
         options = system.options_model.model_validate_json(row.options)
         snapshot = await self.store.snapshot(row.id)
-        stored = [body for _, body in await self.store.events(row.id)]
-        table: AnyTable
-        try:
-            if snapshot is None:
-                raise LookupError
-            state = system.state_model.model_validate_json(snapshot.state)
-            log = LazyLog(system, stored[: snapshot.seq])
-            table = Table.restore(system, options, log, state, snapshot.standing)
-            after = snapshot.seq
-        except (LookupError, ValidationError):  # no snapshot, or one the code outgrew
-            table, after = _fresh(system, options), 0
-        for body in stored[after:]:
+        table, after = _fresh(system, options), 0
+        older = max(0, snapshot.seq - RECENT) if snapshot is not None else 0
+        stored = [body for _, body in await self.store.events(row.id, older)]
+        if snapshot is not None:
+            try:
+                state = system.state_model.model_validate_json(snapshot.state)
+                log = LazyLog(system, stored[: snapshot.seq - older], first=older)
+                table, after = Table.restore(system, options, log, state), snapshot.seq
+            except ValidationError:  # one the code outgrew: the whole log is read again
+                older = 0
+                stored = [body for _, body in await self.store.events(row.id)]
+        for body in stored[after - older :]:
             table.apply(system.events.validate_json(body))
         assert isinstance(table.log, LazyLog)
-        table.log.keep(after + 1, stored[after:])
+        table.log.keep(after + 1, stored[after - older :])
         return table, after
+
+    async def recall(self, game: Game, position: int) -> None:
+        """Read back from the store the events from ``position`` on that the table's log let
+        go of, so that a synchronous reader (an undo, a catch-up) finds them when it asks
+        again."""
+        log = game.table.log
+        if not isinstance(log, LazyLog) or position >= log.first:
+            return
+        stored = await self.store.events(game.id, position)
+        log.recall(position, [body for _, body in stored])
+
+    async def since(self, game: Game, after: int) -> Game:
+        """The table as held here now, its log holding every event after sequence ``after``.
+        Nothing is awaited after the last check, so the caller's next synchronous steps find
+        them all."""
+        while True:
+            current = await self.get(game.id)
+            assert current is not None  # tables are never deleted
+            if current.holds(after):
+                return current
+            await self.recall(current, after)
 
     async def mint_player(self, game: Game, participants: frozenset[str], label: str) -> str:
         token, viewer = mint(), player(*participants)
@@ -163,11 +187,11 @@ class Tables:
 
     async def snapshot(self, game: Game) -> None:
         table = game.table
-        snapshot = Snapshot(table.version, table.state.model_dump_json(), table.standing)
+        snapshot = Snapshot(table.version, table.state.model_dump_json())
         await self.store.save_snapshot(game.id, snapshot)
         game.snapshotted = snapshot.seq
 
 
 def _fresh(system: AnySystem, options: Any) -> AnyTable:
     """A new table whose log keeps its events as their JSON (``LazyLog``)."""
-    return Table.restore(system, options, LazyLog(system, []), system.initial_state(options), ())
+    return Table.restore(system, options, LazyLog(system, []), system.initial_state(options))

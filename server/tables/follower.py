@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from rules.standing import Forgotten
 from rules.table import Undone
 from server.errors import ServerFaultError, StoreUnavailableError
 from server.store import Store
@@ -33,7 +34,13 @@ class Follower:
         """Take in, under the table's lock, what others appended since this copy's last event;
         False if there was nothing (the conflict was an idempotency key, or a bug)."""
         missed = await self.store.events(game.id, game.table.version)
-        self._absorb(game, [game.system.events.validate_json(body) for _, body in missed])
+        events = [game.system.events.validate_json(body) for _, body in missed]
+        while True:
+            try:
+                self._absorb(game, events)
+                break
+            except Forgotten as forgotten:  # an undo reaching events in the store only
+                await self.tables.recall(game, forgotten.position)
         game.suspect = False
         return bool(missed)
 
@@ -71,7 +78,10 @@ class Follower:
         if game.lock.locked():
             return False  # a command is under way here: it will meet them in the store
         fresh = events[game.table.version + 1 - first :]
-        self._absorb(game, [game.system.events.validate_python(event) for event in fresh])
+        try:
+            self._absorb(game, [game.system.events.validate_python(event) for event in fresh])
+        except Forgotten:  # an undo reaching events in the store only: the store path reads them
+            return False
         return True
 
     async def reconcile(self, table_ids: set[str] | None) -> None:
@@ -108,5 +118,6 @@ class Follower:
                 table.apply(event)
             self.audience.drop(game.id, UNSHOWABLE)
             return
-        table.record(events, outcome.state)
+        table.record(events, outcome.folded)
+        game.settle()
         asyncio.get_running_loop().call_soon(self.audience.publish(game.id, first, outcome.by))

@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from rules.errors import RuleError
+from rules.standing import Forgotten
 from server.errors import ConflictError, StaleError, StoreUnavailableError
 from server.store import Append, Store
 from server.tables.access import Principal
@@ -59,7 +60,8 @@ class Refused:
 
 
 class Retry:
-    """This copy was behind and has taken in what it missed: decide again."""
+    """This copy was behind and has taken in what it missed, or has read back the old events
+    an undo reaches: decide again."""
 
 
 Attempt = Committed | Answered | Refused | Retry
@@ -136,6 +138,9 @@ class Runner:
         first = table.version + 1
         try:
             outcome = show(game, command, principal.viewer, first)
+        except Forgotten as forgotten:  # a deep undo: its events are read back, then it runs
+            await self.tables.recall(game, forgotten.position)
+            return Retry()
         except RuleError as refusal:
             # Refused on this copy: another server may have moved the table on (the deal
             # another worker just took); only a refusal of the latest stands.
@@ -179,7 +184,7 @@ class Runner:
         """What follows a commit: the copy moves on, the subscribers and other servers hear
         of it, and now and then a snapshot shortens the next load."""
         table, first, events = game.table, committed.first, committed.outcome.events
-        table.record(events, committed.outcome.state)
+        table.record(events, committed.outcome.folded)
         game.stored(first, committed.bodies)
         delivery = self.audience.publish(game.id, first, committed.outcome.by)
         asyncio.get_running_loop().call_soon(delivery)

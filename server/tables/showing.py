@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from rules.errors import RuleError
 from rules.roles import Viewer
+from rules.standing import Forgotten
 from rules.table import Undo
 from server.errors import ServerFaultError
 from server.tables.audience import Outcome, Shown
@@ -33,7 +34,7 @@ def show(game: Game, command: BaseModel, actor: Viewer, first: int) -> Outcome:
     kind = str(getattr(command, "type", type(command).__name__))
     try:
         events = game.table.decide(command, actor)
-    except RuleError:
+    except (RuleError, Forgotten):  # refused; or an undo asks for events in the store only
         raise
     except Exception:
         fault(game, kind, first)
@@ -52,10 +53,13 @@ def shown(
     fails, but for a view that was already broken while ``repairing``."""
     table = game.table
     try:
-        state = table.folded(events)
+        folded = table.folded(events)
         censored = {v: [table.censor(e, v) for e in events] for v in viewers}
+    except Forgotten:  # an undo reaching events in the store only: read them, and fold again
+        raise
     except Exception:
         fault(game, kind, first)
+    state = folded.state
     by: dict[Viewer, Shown] = {}
     for viewer in viewers:
         try:
@@ -69,7 +73,7 @@ def shown(
                 fault(game, kind, first)
             view = None
         by[viewer] = Shown(censored[viewer], encoded, view)
-    return Outcome(events, state, by)
+    return Outcome(events, folded, by)
 
 
 def showable(game: Game, viewer: Viewer) -> bool:

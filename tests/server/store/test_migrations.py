@@ -78,7 +78,8 @@ async def test_a_database_from_before_device_reports_gains_them_in_place(
     table = await new_table(before, "awareness")
     await before.close()
     await query(settings.db, "drop table device_reports")
-    await query(settings.db, "delete from schema_version where version = 3")
+    await query(settings.db, "alter table snapshots add column standing text not null default ''")
+    await query(settings.db, "delete from schema_version where version >= 3")
 
     client = await aiohttp_client(make_app(settings))
     gm = bearer(table["gm_token"])
@@ -87,6 +88,34 @@ async def test_a_database_from_before_device_reports_gains_them_in_place(
     assert (await (await client.get(devices, headers=gm)).json())["devices"]["tray"]["connected"]
     versions = await query(settings.db, "select version from schema_version order by version")
     assert versions == [(m.version,) for m in MIGRATIONS]
+
+
+async def test_a_snapshot_that_kept_what_stands_loads_and_its_table_undoes(
+    aiohttp_client: Any, database: Database
+) -> None:
+    """A database at version 3 kept, with each snapshot, the positions of the events that
+    stand. Migrated, the snapshot loads and the first undo rebuilds what stands from the log,
+    taking back the last event that stood, not the last of the snapshot."""
+    settings = Settings(db=database(), port=0, snapshot_every=2)
+    before: Client = await aiohttp_client(make_app(settings))
+    table = await new_table(before, "four-color")
+    for hero in ("a", "b", "c"):
+        join = {"type": "join", "member": {"id": hero, "name": hero, "kind": "hero"}}
+        assert (await send(before, table, join))[0] == 200
+    assert (await send(before, table, {"type": "undo"}))[0] == 200  # c no longer stands
+    await before.close()
+    await query(
+        settings.db, "alter table snapshots add column standing text not null default '[0, 1]'"
+    )
+    await query(settings.db, "delete from schema_version where version = 4")
+
+    client = await aiohttp_client(make_app(settings))
+    status, answer = await send(client, table, {"type": "undo"})
+    assert status == 200 and answer["events"] == [{"type": "undone", "undoes": 2}]
+    read = await client.get(f"/api/tables/{table['id']}", headers=bearer(table["gm_token"]))
+    assert [m["id"] for m in (await read.json())["view"]["members"]] == ["a"]
+    columns = await query(settings.db, "select * from snapshots")
+    assert len(columns[0]) == 3  # table, seq, state: the column is gone
 
 
 async def test_a_migrated_database_opens_unchanged(database: Database) -> None:
