@@ -34,8 +34,10 @@ reported as skipped with the reason. For each:
 Then durable commands per second over 100 tables, one sender each, with one worker held to one
 core and with two workers (and Redis), on SQLite and on PostgreSQL (the tests' server,
 ``SEIZE_TEST_POSTGRES``); and the server's memory per table held and per live subscriber (its
-resident memory before and after), the units of the sizing model in docs/deploy.md, and per
-table after 1,000 and 10,000 events, which a table's log should not grow much with.
+resident memory before and after), the units of the sizing model in docs/deploy.md; per
+table after 1,000 and 10,000 events, which should not grow it; and a soak of 1,000 commands on
+each of 200 tables, the server's resident memory at the start, half way and the end, which
+should stay flat.
 
 ``--save FILE`` writes every figure printed to a JSON file; ``--compare FILE`` prints the figures
 of such a file beside today's, with their ratio. The machine's other work shows in every figure:
@@ -847,6 +849,34 @@ def memory(args: argparse.Namespace, folder: Path) -> None:
         )
     (low, low_kb), (high, high_kb) = grown.items()
     print(f"  growth per event between them: {(high_kb - low_kb) * 1024 / (high - low):.0f} bytes")
+    soak_tables, soak_events = (50, 400) if args.quick else (200, 1000)
+    with serving(folder / "soak.db", [], folder) as server:
+        if isinstance(server, str):
+            print(f"memory: skipped: {server}")
+            return
+        assert server.process is not None
+        soaked = asyncio.run(_soak(server.url, soak_tables, soak_events, server.process.pid))
+    print(
+        f"soak: {soak_tables * soak_events} commands over {soak_tables} tables: resident "
+        + " -> ".join(f"{kb / 1024:.0f} MB" for kb in soaked)
+        + " (start, half way, end)"
+    )
+    noted("soak, resident MB at half way", soaked[1] / 1024)
+    noted("soak, resident MB at the end", soaked[2] / 1024)
+
+
+async def _soak(url: str, tables: int, events: int, pid: int) -> list[int]:
+    """The server's resident KB with ``tables`` tables in play, then after half and all of
+    ``events`` commands on each: what a long evening of many tables does to it."""
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+        made = [await new_table(session, url) for _ in range(tables)]
+        seen = [resident_kb(pid)]
+        for _ in range(2):
+            for start in range(0, tables, 20):
+                part = made[start : start + 20]
+                await asyncio.gather(*(_pipelined(session, t, events // 2) for t in part))
+            seen.append(resident_kb(pid))
+    return seen
 
 
 LONG = (1000, 10000)
