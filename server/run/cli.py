@@ -28,7 +28,7 @@ from server.errors import SchemaTooNewError, StoreRefusedError, StoreUnavailable
 from server.http.context import SEIZE
 from server.http.handoff import console_url
 from server.http.metrics import worker_index
-from server.run import loops
+from server.run import collector, loops
 from server.run.app import make_app, tls_context
 from server.run.logs import configure
 from server.run.workers import (
@@ -157,6 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         announce = _announce(shown, decks, demo=args.demo, simulated=simulated, again=restarted())
         app.on_startup.append(announce)
         app.on_shutdown.append(simulated.shutdown)
+    collector.settle()
     try:
         web.run_app(
             app,
