@@ -335,6 +335,7 @@ function arrived(command, key, via) {
 class StandInSocket {
   static CONNECTING = 0;
   static OPEN = 1;
+  static CLOSING = 2;
   static CLOSED = 3;
 
   constructor(url) {
@@ -363,11 +364,14 @@ class StandInSocket {
     }, 1);
   }
 
-  /** Closed by the page (1005), or dropped on the way (1006). */
+  /** Closed by the page (1005), or dropped on the way (1006): closing until the close event. */
   close(code = 1005) {
-    if (this.readyState === StandInSocket.CLOSED) return;
-    this.readyState = StandInSocket.CLOSED;
-    setTimeout(() => this.onclose?.({ code }), 1);
+    if (this.readyState >= StandInSocket.CLOSING) return;
+    this.readyState = StandInSocket.CLOSING;
+    setTimeout(() => {
+      this.readyState = StandInSocket.CLOSED;
+      this.onclose?.({ code });
+    }, 1);
   }
 }
 
