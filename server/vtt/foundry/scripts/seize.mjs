@@ -293,8 +293,9 @@ function withToken(combatant) {
 
 /**
  * Send one command on the link's WebSocket (a POST when it cannot carry it; see ``Link.send``),
- * under a key of its own, so that a resend after a dropped socket is never applied twice. A
- * command queued while the link was being replaced goes as a POST with the settings now.
+ * under a key of its own, so that a resend after a dropped socket is never applied twice. One
+ * still queued when this client stopped talking to Seize (another GM became the active one)
+ * was pressed here all the same: it goes as a POST, with the settings as they are now.
  * @param {Record<string, unknown>} command
  */
 async function send(command) {
