@@ -525,11 +525,12 @@ def test_a_token_hidden_in_owlbear_is_a_hidden_participant(
 
 class Relay:
     """Every WebSocket a client's pages open to Seize (its background page's and its popover's),
-    relayed to the server. ``sent`` has each command message they send. While ``holding``, the
-    news the server sends waits here, and replies to commands pass, as an HTTP answer would;
-    while ``cutting``, a command message reaches the server and the socket it went on is closed
-    before any reply. ``posted`` has, for each command the page POSTed, its Idempotency-Key and
-    the status it was answered with."""
+    relayed to the server, each to its own page (test_console_races' ``HeldSocket`` serves only
+    a page's latest socket, as a console has one). ``sent`` has each command message they send.
+    While ``holding``, the news the server sends waits here, and replies to commands pass, as an
+    HTTP answer would; while ``cutting``, a command message reaches the server and the socket it
+    went on is closed before any reply. ``posted`` has, for each command the page POSTed, its
+    Idempotency-Key and the status it was answered with."""
 
     def __init__(self, page: Any) -> None:
         self.sent: list[dict[str, Any]] = []
