@@ -149,7 +149,7 @@ test("an initiative edited or a combatant added or removed by hand is put back",
   await combat.createEmbeddedDocuments("Combatant", [{ name: "Stray" }], {}, "gm2");
   await settle();
   assert.deepEqual(initiatives(combat), truth);
-  assert.deepEqual(world.posted, []);
+  assert.deepEqual(world.commands, []);
 });
 
 test("any GM's Next Turn is the engine's next; Previous Turn is put back", async () => {
@@ -161,12 +161,12 @@ test("any GM's Next Turn is the engine's next; Previous Turn is put back", async
   const turn = combat.turn;
   await combat.update({ turn: turn - 1 }, {}, "gm1");
   await settle();
-  assert.deepEqual(world.posted, []);
+  assert.deepEqual(world.commands, []);
   assert.equal(combat.turn, turn);
   world.served = after.combat;
   await combat.update({ turn: turn + 1 }, {}, "gm2"); // a second GM presses Next Turn
   await settle();
-  assert.deepEqual(world.posted, [{ type: "next_panel" }]);
+  assert.deepEqual(world.commands, [{ type: "next_panel" }]);
   assert.equal(combat.turns[combat.turn].id, current(after.combat));
 });
 
@@ -203,7 +203,7 @@ for (const [generation, dialog] of [[12, "Dialog"], [13, "DialogV2"]]) {
     const label = `Declare (${before.view.token})`;
     await tracker().click(label);
     assert.deepEqual(world.dialogs, [{ kind: dialog, title: label }]);
-    assert.deepEqual(world.posted, [{ type: "declare", character: before.view.token,
+    assert.deepEqual(world.commands, [{ type: "declare", character: before.view.token,
                                       action: "long", what: "fires", target: "guard" }]);
   });
 }
@@ -214,5 +214,56 @@ test("a dialog left empty sends nothing", async () => {
   await configure();
   await receive(before.view);
   await tracker().click(`Declare (${before.view.token})`);
-  assert.deepEqual(world.posted, []);
+  assert.deepEqual(world.commands, []);
+});
+
+/** Four-color's first Panel, followed: the module holds the table's socket, open. */
+async function followed() {
+  const { before } = fixtures["four-color"];
+  await load({ served: before.combat });
+  await configure();
+  await receive(before.view);
+  return theCombat();
+}
+
+test("the tracker's commands travel on the table's WebSocket, each under a key of its own", async () => {
+  const combat = await followed();
+  await combat.nextTurn();
+  globalThis.canvas.tokens.controlled = [{ id: "tokenOfValeros01", name: "Valeros",
+                                           actor: { hasPlayerOwner: true } }];
+  await tracker().click("SEIZE.AddTokens");
+  await combat.endCombat();
+  await settle();
+  assert.deepEqual(world.commands.map((command) => command.type),
+                   ["next_panel", "join", "end_scene"]);
+  assert.deepEqual(world.via, ["socket", "socket", "socket"], "no POST");
+  assert.equal(new Set(world.keys).size, 3);
+  assert.deepEqual(world.notices, []);
+});
+
+test("a command refused on the socket is said to the GM, as a refused POST was", async () => {
+  const combat = await followed();
+  world.status = 409;
+  await combat.nextTurn();
+  await settle();
+  assert.deepEqual(world.via, ["socket"]);
+  assert.deepEqual(world.commands, []);
+  assert.deepEqual(world.notices.filter((notice) => notice.level === "warn"),
+                   [{ level: "warn", message: "Seize: refused with 409", options: undefined }]);
+});
+
+test("a socket dropped before its answer: the command goes again as a POST and lands once", async () => {
+  const combat = await followed();
+  const socket = world.sockets.at(-1);
+  const send = socket.send.bind(socket);
+  socket.send = (text) => { // it reaches Seize; the connection drops before the reply
+    send(text);
+    socket.close(1006);
+  };
+  await combat.nextTurn();
+  await settle();
+  assert.deepEqual(world.via, ["socket", "post"]);
+  assert.equal(world.keys[0], world.keys[1], "the same key: a retry, not a second command");
+  assert.deepEqual(world.commands, [{ type: "next_panel" }]);
+  assert.deepEqual(world.notices, []);
 });

@@ -3,7 +3,11 @@
 // asynchronously and fire their hooks with the writer's options and user id, ``combat.turns`` is
 // ``combatants`` sorted by the configured Combat class's ``_sortCombatants`` (called unbound, as
 // Foundry calls it), settings are stored per scope, and ``window.prompt`` throws as Foundry's
-// desktop app does. Each ``world()`` installs fresh globals and loads a fresh copy of the module.
+// desktop app does. Its WebSocket opens, answers and closes as a browser's does against Seize
+// (``onopen`` before any message; a reply to each command message, after a turn of the event
+// loop; ``close()`` ends in ``onclose``), and Seize behind it and behind ``fetch`` applies a
+// command once per idempotency key, however it came. Each ``world()`` installs fresh globals and
+// loads a fresh copy of the module.
 
 let loaded = 0;
 let ids = 0;
@@ -292,17 +296,84 @@ export class RefusingCombatant extends CoreCombatant {
   _preCreate(data) { return data.name?.startsWith("Loot") ? false : undefined; }
 }
 
-/** The world the module runs in: its globals, and what the module did there. */
+/** The world the module runs in: its globals, and what the module did there. ``commands`` are
+ * the commands Seize applied, once each; ``via`` how each arrival came ("socket" or "post"),
+ * and ``keys`` the idempotency key of each. */
 export const world = {
   hooks: {},
   log: [],
-  posted: [],
+  commands: [],
+  via: [],
+  keys: [],
   sockets: [],
   dialogs: [],
   notices: [],
   workflow: [],
   call(name, ...args) { for (const fn of world.hooks[name] ?? []) fn(...args); },
 };
+
+/** What Seize says when it refuses (``world.status``, when it is not a success). */
+const problem = () => ({ error: "refused", message: `refused with ${world.status}` });
+
+/**
+ * Seize receiving a command, by POST or on the socket: applied once per idempotency key (a
+ * resend is answered as the first was, and applies nothing), or refused with ``world.status``.
+ * @returns {{ok: boolean, body: object}}
+ */
+function arrived(command, key, via) {
+  world.via.push(via);
+  world.keys.push(key);
+  const ok = world.status >= 200 && world.status < 300;
+  if (!ok) return { ok, body: problem() };
+  if (world.keys.indexOf(key) === world.keys.length - 1) world.commands.push(command);
+  return { ok, body: { seq: world.commands.length, events: [] } };
+}
+
+/** A browser's WebSocket to Seize's table socket. ``accept()`` is the server accepting the
+ * connection; while ``world.silent``, command messages reach Seize and no reply comes back (a
+ * connection dead without knowing it yet). */
+class StandInSocket {
+  static CONNECTING = 0;
+  static OPEN = 1;
+  static CLOSING = 2;
+  static CLOSED = 3;
+
+  constructor(url) {
+    this.url = url;
+    this.readyState = StandInSocket.CONNECTING;
+    world.sockets.push(this);
+  }
+
+  accept() {
+    this.readyState = StandInSocket.OPEN;
+    this.onopen?.();
+  }
+
+  send(text) {
+    if (this.readyState !== StandInSocket.OPEN) {
+      if (this.readyState === StandInSocket.CONNECTING) throw new Error("InvalidStateError");
+      return; // a browser drops what is sent on a closing or closed socket
+    }
+    const { id, command, idempotency_key: key } = JSON.parse(text);
+    const answer = arrived(command, key, "socket");
+    if (world.silent) return;
+    const reply = answer.ok ? { type: "answer", id, ...answer.body }
+      : { type: "refused", id, status: world.status, problem: answer.body };
+    setTimeout(() => {
+      if (this.readyState === StandInSocket.OPEN) this.onmessage?.({ data: JSON.stringify(reply) });
+    }, 1);
+  }
+
+  /** Closed by the page (1005), or dropped on the way (1006): closing until the close event. */
+  close(code = 1005) {
+    if (this.readyState >= StandInSocket.CLOSING) return;
+    this.readyState = StandInSocket.CLOSING;
+    setTimeout(() => {
+      this.readyState = StandInSocket.CLOSED;
+      this.onclose?.({ code });
+    }, 1);
+  }
+}
 
 /** A browser: what client-scope settings are kept in (localStorage), across worlds. */
 export const browser = () => ({ client: {} });
@@ -320,8 +391,8 @@ export async function load({ generation = 13, worldId = "world-a", system = Core
                              combatant = CoreCombatant, user = { id: "gm1", isActiveGM: true },
                              combats = [], scenes = [], viewing = null, actors = [], served,
                              status = 200, answers = {}, storage = undefined } = {}) {
-  Object.assign(world, { hooks: {}, log: [], posted: [], sockets: [], dialogs: [], notices: [],
-                         workflow: [], served, status, keys: [] });
+  Object.assign(world, { hooks: {}, log: [], commands: [], via: [], keys: [], sockets: [],
+                         dialogs: [], notices: [], workflow: [], served, status, silent: false });
   const registered = {};
   // World settings live in the world's database; user settings there too, one set per user
   // (Foundry 13); client settings in the browser, whatever the world.
@@ -412,18 +483,14 @@ export async function load({ generation = 13, worldId = "world-a", system = Core
         append(child) { this.children.push(child); },
       }),
     },
-    WebSocket: class {
-      constructor(url) { this.url = url; world.sockets.push(this); }
-      close() {}
-    },
+    WebSocket: StandInSocket,
     fetch: async (url, init = {}) => {
       if (init.method === "POST") {
-        world.posted.push(JSON.parse(init.body));
-        world.keys.push(init.headers?.["Idempotency-Key"]);
+        const answer = arrived(JSON.parse(init.body), init.headers?.["Idempotency-Key"], "post");
+        return { ok: answer.ok, status: world.status, json: async () => answer.body };
       }
       const ok = world.status >= 200 && world.status < 300;
-      const body = !ok ? { error: "unauthorized", message: "no such token" }
-        : String(url).includes("/foundry/combat") ? world.served : {};
+      const body = !ok ? problem() : String(url).includes("/foundry/combat") ? world.served : {};
       return { ok, status: world.status, json: async () => structuredClone(body) };
     },
   });
@@ -443,17 +510,20 @@ export async function configure(token = "gm-token") {
   world.notices = []; // "no token" while the settings were being filled in
 }
 
-/** Seize sends a view: the module syncs; wait until its writes have settled. */
+/** Seize sends a view on the socket, which opened first: the module syncs; wait until its
+ * writes have settled. */
 export async function receive(view, seq = 1) {
-  world.sockets.at(-1).onmessage({ data: JSON.stringify({ type: "view", seq, view }) });
+  const socket = world.sockets.at(-1);
+  if (socket.readyState === StandInSocket.CONNECTING) socket.accept();
+  socket.onmessage({ data: JSON.stringify({ type: "view", seq, view }) });
   await settle();
 }
 
 export async function settle() {
   for (let idle = 0; idle < 5;) {
-    const before = world.log.length + world.posted.length;
+    const before = world.log.length + world.via.length;
     await new Promise((resolve) => setTimeout(resolve, 10));
-    idle = world.log.length + world.posted.length === before ? idle + 1 : 0;
+    idle = world.log.length + world.via.length === before ? idle + 1 : 0;
   }
 }
 

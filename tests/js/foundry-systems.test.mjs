@@ -76,7 +76,7 @@ for (const system of ["pf2e", "swade", "dnd5e"]) {
       await combat[method](method === "rollInitiative" ? combat.combatants.map((c) => c.id) : undefined);
       await settle();
       assert.deepEqual(world.workflow, []);
-      assert.deepEqual(world.posted, sent);
+      assert.deepEqual(world.commands, sent);
       if (!sent.length) assert.equal(world.notices.length, 1, "the GM is told why not");
       assert.equal(theCombat(), combat);
       assert.deepEqual({ round: combat.round, turn: combat.turn, initiatives: initiatives(combat) },
@@ -95,7 +95,7 @@ test("SWADE: Next Turn before the first Panel (turn: null) is Seize's next, and 
   assert.equal(combat.turn, null);
   await combat.nextTurn();
   await settle();
-  assert.deepEqual(world.posted, [{ type: "next_panel" }]);
+  assert.deepEqual(world.commands, [{ type: "next_panel" }]);
   world.served = after.combat;
   await receive(after.view, 2);
   assert.equal(combat.turns[combat.turn].id, after.combat.combatants[after.combat.turn]._id);
@@ -124,7 +124,7 @@ test("Seize moving on posts nothing back: the module's own writes are not a GM's
     await receive(after.view, seq);
     assert.equal(theCombat().turns[theCombat().turn].id, after.combat.combatants[turn]._id);
   }
-  assert.deepEqual(world.posted, []);
+  assert.deepEqual(world.commands, []);
 });
 
 test("a GM who is not the active one asks through the Combat, and the active GM sends it", async () => {
@@ -136,7 +136,7 @@ test("a GM who is not the active one asks through the Combat, and the active GM 
   const request = { what: "nextTurn", id: "r1" };
   await combat.update({ flags: { seize: { request } } }, {}, "gm2");
   await settle();
-  assert.deepEqual(world.posted, [{ type: "next_panel" }]);
+  assert.deepEqual(world.commands, [{ type: "next_panel" }]);
   assert.equal(combat.flags.seize.table, "t1");
 });
 
@@ -149,7 +149,7 @@ test("a GM who is not the active one writes the request: no link of its own, no 
   await settle();
   assert.equal(combat.flags.seize.request.what, "nextRound");
   assert.equal(combat.flags.seize.table, "t1");
-  assert.deepEqual([world.workflow, world.posted, world.sockets], [[], [], []]);
+  assert.deepEqual([world.workflow, world.commands, world.sockets], [[], [], []]);
 });
 
 test("hidden and defeated belong to the GM: the sync never puts them back", async () => {
@@ -166,7 +166,7 @@ test("hidden and defeated belong to the GM: the sync never puts them back", asyn
   await receive(after.view, 2);
   assert.equal(byKey(combat, "KS").hidden, true);
   assert.equal(byKey(combat, "QH").defeated, true);
-  assert.deepEqual(world.posted, [], "four-color has no taking out: defeated stays Foundry's");
+  assert.deepEqual(world.commands, [], "four-color has no taking out: defeated stays Foundry's");
 });
 
 test("a hidden token added to the table makes a hidden combatant", async () => {
@@ -188,7 +188,7 @@ test("MegaTraveller: a combatant marked defeated is taken out in Seize", async (
   await receive(before.view);
   await byKey(theCombat(), "guard").update({ defeated: true }, {}, "gm2");
   await settle();
-  assert.deepEqual(world.posted, [{ type: "take_out", character: "guard" }]);
+  assert.deepEqual(world.commands, [{ type: "take_out", character: "guard" }]);
 });
 
 for (const status of [401, 404]) {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Link, socketUrl } from "../../server/vtt/foundry/scripts/link.mjs";
+import { ANSWER_WAIT, Link, socketUrl } from "../../server/vtt/foundry/scripts/link.mjs";
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -116,4 +116,95 @@ test("a server that is down is tried again: only a refused token or table stops 
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(timers.length, 1);
   assert.deepEqual(stops, []);
+});
+
+/** A link whose socket is open, and whose POSTs are recorded (and answered ``status``). */
+function commanding(status = 200) {
+  const posted = [];
+  const post = async (command, key) => {
+    posted.push({ command, key });
+    return { ok: status === 200, status, body: status === 200 ? { seq: 9 } : { message: "no" } };
+  };
+  const { made, timers } = link([], { post });
+  made.open();
+  const socket = FakeSocket.opened[0];
+  socket.sent = [];
+  socket.send = (text) => socket.sent.push(JSON.parse(text));
+  socket.onopen();
+  return { made, timers, socket, posted };
+}
+
+test("a command goes on the open socket, and its answer there is the command's", async () => {
+  const { made, socket, posted } = commanding();
+  const first = made.send({ type: "next_panel" }, "key-1");
+  const second = made.send({ type: "deal" }, "key-2");
+  assert.deepEqual(socket.sent, [
+    { type: "command", id: "1", command: { type: "next_panel" }, idempotency_key: "key-1" },
+    { type: "command", id: "2", command: { type: "deal" }, idempotency_key: "key-2" },
+  ]);
+  socket.receive({ type: "event", seq: 7, event: {} }); // news, not an answer
+  socket.receive({ type: "refused", id: "2", status: 409,
+                   problem: { error: "stale", message: "the table moved on" } });
+  socket.receive({ type: "answer", id: "1", seq: 8, events: [] });
+  assert.deepEqual(await first, { ok: true, status: 200, body: { seq: 8, events: [] } });
+  assert.deepEqual(await second, { ok: false, status: 409,
+                                   body: { error: "stale", message: "the table moved on" } });
+  assert.deepEqual(posted, []);
+  assert.equal(made.seq, 7, "an answer's seq is not news: the events before it bring it");
+});
+
+test("a command sent while the socket is not open goes as a POST", async () => {
+  const posted = [];
+  const { made } = link([], { post: async (command, key) => {
+    posted.push({ command, key });
+    return { ok: true, status: 200, body: {} };
+  } });
+  made.open(); // connecting, not open yet
+  assert.deepEqual(await made.send({ type: "deal" }, "k"), { ok: true, status: 200, body: {} });
+  assert.deepEqual(posted, [{ command: { type: "deal" }, key: "k" }]);
+});
+
+test("a socket that closes before the answer sends the command again as a POST, same key", async () => {
+  const { made, socket, posted } = commanding();
+  const sending = made.send({ type: "next_panel" }, "key-1");
+  socket.drop();
+  assert.deepEqual(await sending, { ok: true, status: 200, body: { seq: 9 } });
+  assert.deepEqual(posted, [{ command: { type: "next_panel" }, key: "key-1" }]);
+  assert.equal(made.live, null);
+  assert.deepEqual(await made.send({ type: "deal" }, "key-2"), { ok: true, status: 200,
+                                                                 body: { seq: 9 } });
+  assert.equal(socket.sent.length, 1, "nothing more on a closed socket");
+});
+
+test("a silent socket: after the wait the command goes as a POST, and the socket is renewed", async () => {
+  const { made, timers, socket, posted } = commanding(422);
+  const sending = made.send({ type: "next_panel" }, "key-1");
+  const wait = timers.find((timer) => timer.ms === ANSWER_WAIT);
+  wait.fn();
+  assert.deepEqual(await sending, { ok: false, status: 422, body: { message: "no" } });
+  assert.deepEqual(posted, [{ command: { type: "next_panel" }, key: "key-1" }]);
+  socket.receive({ type: "answer", id: "1", seq: 8 }); // too late: answered once, by the POST
+  assert.equal(FakeSocket.opened.length, 1);
+  timers.find((timer) => timer.ms === 500).fn(); // the link reconnects, as after any drop
+  assert.equal(FakeSocket.opened.length, 2);
+});
+
+test("an answer in time leaves nothing for the wait to resend", async () => {
+  const { made, timers, socket, posted } = commanding();
+  const sending = made.send({ type: "next_panel" }, "key-1");
+  socket.receive({ type: "answer", id: "1", seq: 8 });
+  await sending;
+  timers.find((timer) => timer.ms === ANSWER_WAIT).fn();
+  assert.deepEqual(posted, []);
+  assert.equal(made.live, socket, "the socket stays");
+});
+
+test("a link closed on purpose sends what its socket still held as a POST", async () => {
+  const { made, socket, posted } = commanding();
+  const sending = made.send({ type: "next_panel" }, "key-1");
+  made.close();
+  assert.deepEqual(await sending, { ok: true, status: 200, body: { seq: 9 } });
+  assert.deepEqual(posted, [{ command: { type: "next_panel" }, key: "key-1" }]);
+  assert.equal(FakeSocket.opened.length, 1);
+  assert.equal(socket.sent.length, 1);
 });

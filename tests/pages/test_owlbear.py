@@ -56,13 +56,18 @@ class Room:
         self.writes: list[tuple[str, str]] = []
         self.secrets: list[str] = []
 
-    def join(self, name: str, role: str, connection: str) -> Any:
+    def join(
+        self, name: str, role: str, connection: str, watch: Callable[[Any], None] | None = None
+    ) -> Any:
+        """A client joins the room; ``watch`` sees its page before anything loads there."""
         context = self.browser.new_context(viewport={"width": 800, "height": 700})
         context.set_default_timeout(10_000)
         # Owlbear's public page framing a server on this machine or network: Chromium asks the
         # user, once, to allow local network access (docs/owlbear.md); these users said yes.
         context.grant_permissions(["local-network-access"], origin=OWLBEAR)
         page = context.new_page()
+        if watch:
+            watch(page)
         page.route(
             f"{OWLBEAR}/**", lambda route: route.fulfill(body=HOST, content_type="text/html")
         )
@@ -275,10 +280,15 @@ def linked(room: Room, pid: str) -> bool:
     return pid in room.tokens()
 
 
-def seated(room: Room, table: Followed, links: dict[str, str]) -> tuple[Any, dict[str, Any]]:
+def seated(
+    room: Room,
+    table: Followed,
+    links: dict[str, str],
+    watch: Callable[[Any], None] | None = None,
+) -> tuple[Any, dict[str, Any]]:
     """The GM links the room and every token; each player links with their own link (``links``,
-    by participant)."""
-    gm = room.join("Editor", "GM", "c1")
+    by participant). ``watch`` sees the GM's page before anything loads there."""
+    gm = room.join("Editor", "GM", "c1", watch)
     gm_link = f"{room.seize}/console/{table.id}#token={table.gm}"
     paste(gm, gm_link)
     assert room.state["room"]["seize.initiative/table"] == {"server": room.seize, "table": table.id}
@@ -452,6 +462,14 @@ def test_of_two_gms_only_one_writes(room_of: Callable[..., Room], server: Server
     assert {who for who, kind in room.writes if kind == "items"} == {"c9"}
 
 
+def shown(room: Room, pid: str, visible: bool) -> None:
+    """The GM shows or hides ``pid``'s token on the map."""
+    room.state["items"] = [
+        {**item, "visible": visible} if item["id"] == f"token-{pid}" else item
+        for item in room.state["items"]
+    ]
+
+
 def guard_hidden(table: Table) -> bool:
     """Whether the GM's view marks the Guard hidden."""
     return "guard" in table.view(table.gm)["view"]["hidden"]
@@ -476,13 +494,7 @@ def test_a_token_hidden_in_owlbear_is_a_hidden_participant(
     heard: list[str] = []
     jena.on("websocket", lambda socket: socket.on("framereceived", heard.append))
 
-    def shown(visible: bool) -> None:
-        room.state["items"] = [
-            {**item, "visible": visible} if item["id"] == "token-guard" else item
-            for item in room.state["items"]
-        ]
-
-    shown(False)
+    shown(room, "guard", False)
     room.until(partial(guard_hidden, table), "the Guard hidden in Seize")
     heard.clear()  # from here on, nothing of the Guard reaches Jena's client
     table.send({"type": "roll_initiative", "source": "gm"})
@@ -491,7 +503,7 @@ def test_a_token_hidden_in_owlbear_is_a_hidden_participant(
     assert room.tokens()["guard"]["place"] is None
     assert "Guard" not in popover(jena).locator("body").inner_text()
     assert not any("guard" in str(frame).lower() for frame in heard)
-    shown(True)
+    shown(room, "guard", True)
     room.until(lambda: not guard_hidden(table), "the Guard revealed")
     table.send({"type": "hide", "participant": "guard"})
 
@@ -509,6 +521,102 @@ def test_a_token_hidden_in_owlbear_is_a_hidden_participant(
     follows(room, table)
     assert room.ring_on() == "token-guard"
     assert not [i for i in room.state["items"] if MARKER in i["metadata"] and i["visible"]]
+
+
+class Relay:
+    """Every WebSocket a client's pages open to Seize (its background page's and its popover's),
+    relayed to the server, each to its own page (test_console_races' ``HeldSocket`` serves only
+    a page's latest socket, as a console has one). ``sent`` has each command message they send.
+    While ``holding``, the news the server sends waits here, and replies to commands pass, as an
+    HTTP answer would; while ``cutting``, a command message reaches the server and the socket it
+    went on is closed before any reply. ``posted`` has, for each command the page POSTed, its
+    Idempotency-Key and the status it was answered with."""
+
+    def __init__(self, page: Any) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.posted: list[tuple[str, int]] = []
+        self.holding = False
+        self.cutting = False
+        self.held: list[tuple[Any, str | bytes]] = []
+        page.route_web_socket(re.compile(r"/ws\b"), self._relay)
+        page.on("response", self._response)
+
+    def _response(self, response: Any) -> None:
+        request = response.request
+        if request.method == "POST" and request.url.endswith("/commands"):
+            self.posted.append((request.headers["idempotency-key"], response.status))
+
+    def _relay(self, to_page: Any) -> None:
+        to_server = to_page.connect_to_server()
+        to_server.on_message(lambda message: self._from_server(to_page, message))
+        to_page.on_message(lambda message: self._from_page(to_page, to_server, message))
+
+    def _from_page(self, to_page: Any, to_server: Any, message: str | bytes) -> None:
+        self.sent.append(json.loads(message))
+        to_server.send(message)
+        if self.cutting:
+            to_page.close()
+
+    def _from_server(self, to_page: Any, message: str | bytes) -> None:
+        if self.holding and json.loads(message)["type"] not in ("answer", "refused"):
+            self.held.append((to_page, message))
+        else:
+            to_page.send(message)
+
+    def release(self) -> None:
+        self.holding = False
+        for to_page, message in self.held:
+            to_page.send(message)
+        self.held.clear()
+
+
+def notices(page: Any) -> list[str]:
+    """What the extension asked Owlbear to show the user."""
+    calls = page.evaluate("window.host.calls")
+    return [c["data"]["message"] for c in calls if c["id"] == "OBR_NOTIFICATION_SHOW"]
+
+
+def test_the_gms_hiding_travels_on_the_socket_lands_once_and_a_refusal_is_shown(
+    room_of: Callable[..., Room], server: ServerProcess
+) -> None:
+    """The background page sends the GM's hiding of a token on the socket it follows the table
+    on, not as a POST; when that socket drops before the answer, the command goes again as a
+    POST under the same key and is applied once (a second reveal would be refused: the Guard
+    would no longer be hidden); and a refusal on the socket is shown in Owlbear, as before."""
+    table = crew_table(server)
+    room = room_of(table, CREW)
+    relays: list[Relay] = []
+    gm, _ = seated(room, table, {}, lambda page: relays.append(Relay(page)))
+    relay = relays[0]
+    shown(room, "guard", False)
+    room.until(partial(guard_hidden, table), "the Guard hidden in Seize")
+    shown(room, "guard", True)
+    room.until(lambda: not guard_hidden(table), "the Guard revealed")
+    assert [sent["command"] for sent in relay.sent] == [
+        {"type": "hide", "participant": "guard"},
+        {"type": "reveal", "participant": "guard"},
+    ]
+    assert relay.posted == []
+
+    relay.holding = True  # the background page has not heard that the table hid the Guard
+    table.send({"type": "hide", "participant": "guard"})
+    shown(room, "guard", False)
+    room.until(lambda: bool(notices(gm)), "the refusal shown")
+    assert notices(gm) == ["Seize: 'guard' is already hidden"]
+    assert relay.sent[-1]["command"] == {"type": "hide", "participant": "guard"}
+    assert relay.posted == []
+    relay.release()
+
+    relay.cutting = True
+    shown(room, "guard", True)
+    room.until(lambda: bool(relay.posted), "the reveal sent again as a POST, and answered")
+    relay.cutting = False
+    assert relay.sent[-1]["command"] == {"type": "reveal", "participant": "guard"}
+    # Answered as a retry of what the socket carried: a second reveal would be refused (422).
+    assert relay.posted == [(relay.sent[-1]["idempotency_key"], 200)]
+    assert not guard_hidden(table)
+    _, events = call(f"{table.url}/events?after=0", token=table.gm)
+    assert [e["event"]["type"] for e in events["events"]].count("revealed") == 2
 
 
 def test_the_demo_installs_in_owlbear_and_drives_its_tokens(browser: Any, tmp_path: Path) -> None:

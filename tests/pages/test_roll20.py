@@ -18,6 +18,7 @@ from tests.server.process import ServerProcess, call
 from tests.waiting import until
 
 from .conftest import Table, shoot
+from .test_console_races import HeldSocket
 
 STAND_IN = """<!doctype html><html><head><title>Roll20 (stand-in)</title></head><body>
 <h1>A stand-in for Roll20's editor</h1><pre id="turnorder"></pre>
@@ -87,9 +88,8 @@ def served(table: Table) -> list[dict[str, Any]]:
     return list(entries)
 
 
-def test_the_userscript_follows_the_table_and_sends_the_gms_next(
-    page: Any, server: ServerProcess
-) -> None:
+def dealt(server: ServerProcess) -> Table:
+    """A four-color table whose four Panels are dealt: they go K♠, 9♥, 5♣, 2♦."""
     table = Table(server, "four-color")
     table.send({"type": "join", "member": {"id": "h1", "name": "Valeros", "kind": "hero"}})
     for n in range(3):
@@ -97,14 +97,35 @@ def test_the_userscript_follows_the_table_and_sends_the_gms_next(
             {"type": "join", "member": {"id": f"v{n}", "name": f"Goblin {n}", "kind": "villain"}}
         )
     table.send({"type": "deal", "source": "gm"})
-    for card in ("9H", "KS", "5C", "2D"):  # the Panels go K♠, 9♥, 5♣, 2♦
+    for card in ("9H", "KS", "5C", "2D"):
         table.send({"type": "deal_card", "card": card, "source": "gm"})
+    return table
+
+
+def bridged(page: Any, server: ServerProcess, table: Table) -> None:
+    """The GM's Roll20 tab, linked to ``table``, once the bridge has written its order."""
     # Chromium asks the GM once whether Roll20 may reach the Seize server on their machine;
     # the GM allows it (docs/roll20.md says so), as this does.
     page.context.grant_permissions(["local-network-access"], origin="https://app.roll20.net")
     open_roll20(page, server, linked(table), LINKED, gm=True)
     page.wait_for_function("window.Campaign.get('turnorder') !== ''")
     assert turnorder(page) == served(table)
+
+
+def press_next(page: Any) -> None:
+    """The GM clicks "next" in Roll20's turn order: its first entry goes to the end."""
+    entries = turnorder(page)
+    page.evaluate(
+        "entries => window.Campaign.save({turnorder: JSON.stringify(entries)})",
+        entries[1:] + entries[:1],
+    )
+
+
+def test_the_userscript_follows_the_table_and_sends_the_gms_next(
+    page: Any, server: ServerProcess
+) -> None:
+    table = dealt(server)
+    bridged(page, server, table)
     assert page.evaluate("window.Campaign.get('initiativepage')") is True  # players see it
 
     seq = table.send({"type": "next_panel"})["seq"]  # the GM moves on in Seize's console
@@ -115,11 +136,7 @@ def test_the_userscript_follows_the_table_and_sends_the_gms_next(
     assert turnorder(page) == served(table)
     assert table.view(table.gm)["seq"] == seq  # its own writes sent nothing back
 
-    entries = turnorder(page)  # the GM clicks "next" in Roll20's turn order
-    page.evaluate(
-        "entries => window.Campaign.save({turnorder: JSON.stringify(entries)})",
-        entries[1:] + entries[:1],
-    )
+    press_next(page)
     eventually(lambda: len(table.view(table.gm)["view"]["panels"]) == 2)
     eventually(lambda: turnorder(page) == served(table))
     assert table.view(table.gm)["seq"] == seq + 1
@@ -133,6 +150,70 @@ def test_the_userscript_follows_the_table_and_sends_the_gms_next(
     eventually(lambda: turnorder(page) == entries)
     assert table.view(table.gm)["seq"] == seq + 1
     shoot(page, "roll20-stand-in")
+
+
+def commands_posted(page: Any) -> list[str]:
+    """The Idempotency-Key of every command the page POSTs, as it is sent."""
+    keys: list[str] = []
+
+    def seen(request: Any) -> None:
+        if request.method == "POST" and request.url.endswith("/commands"):
+            keys.append(request.headers["idempotency-key"])
+
+    page.on("request", seen)
+    return keys
+
+
+def test_the_gms_next_travels_on_the_tables_socket_and_lands_once_if_it_drops(
+    page: Any, server: ServerProcess
+) -> None:
+    """The bridge sends the GM's "next" on the WebSocket it follows the table on, not as a
+    POST; when that socket drops before the answer, the same command goes again as a POST
+    under the same key, and the table moves on once."""
+    table = dealt(server)
+    socket = HeldSocket(page)
+    posted = commands_posted(page)
+    bridged(page, server, table)
+    seq = table.view(table.gm)["seq"]
+
+    press_next(page)
+    eventually(lambda: table.view(table.gm)["seq"] == seq + 1)
+    assert [sent["command"] for sent in socket.sent] == [{"type": "next_panel"}]
+    assert socket.reply(page, 0)["status"] == 200
+    assert posted == []
+    eventually(lambda: turnorder(page) == served(table))
+
+    socket.cutting = True  # the next reaches Seize, and the socket closes before the answer
+    press_next(page)
+    heard(page, lambda: len(posted) == 1)
+    socket.cutting = False
+    assert [sent["command"] for sent in socket.sent][1:] == [{"type": "next_panel"}]
+    assert posted == [socket.sent[1]["idempotency_key"]]
+    eventually(lambda: turnorder(page) == served(table))
+    assert table.view(table.gm)["seq"] == seq + 2, "applied once, not once per way in"
+    assert len(table.view(table.gm)["view"]["panels"]) == 2
+
+
+def test_a_next_refused_on_the_socket_is_said_as_before(page: Any, server: ServerProcess) -> None:
+    """The GM ends the scene in Seize and clicks "next" in Roll20 before the bridge hears of it:
+    Seize refuses it on the socket, and the bridge says why in the console, as it did when it
+    POSTed; the table stays where it was."""
+    table = dealt(server)
+    socket = HeldSocket(page)
+    posted = commands_posted(page)
+    warned: list[str] = []
+    page.on("console", lambda message: warned.append(message.text) if message.type == "warning"
+            else None)  # fmt: skip
+    bridged(page, server, table)
+    socket.holding = True  # the bridge has not heard yet that the GM ended the scene
+    ended = table.send({"type": "end_scene"})["seq"]
+    press_next(page)
+    refusal = socket.reply(page, 0)
+    assert refusal["status"] == 422, refusal
+    assert [sent["command"] for sent in socket.sent] == [{"type": "next_panel"}]
+    heard(page, lambda: f"Seize | 422 {refusal['body']['message']}" in warned)
+    assert table.view(table.gm)["seq"] == ended
+    assert posted == []
 
 
 def test_the_userscript_writes_only_in_the_linked_game_and_only_for_a_gm(
@@ -178,6 +259,12 @@ def declining(page: Any) -> list[str]:
 
 def eventually(condition: Callable[[], bool]) -> None:
     until(condition, "the bridge did not catch up")
+
+
+def heard(page: Any, condition: Callable[[], bool]) -> None:
+    """``eventually``, for what the page tells the test (its requests, its console): the sync
+    API hands those over only while the test calls into the page, as each check here does."""
+    eventually(lambda: page.evaluate("0") == 0 and condition())
 
 
 def call_text(url: str) -> tuple[int, str]:

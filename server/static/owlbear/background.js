@@ -93,22 +93,17 @@ async function mark(items, acting) {
   await OBR.scene.items.addItems([ring]);
 }
 
-/** The GM's hiding or showing of a linked token in Owlbear, as Seize's commands. They are sent
- * unguarded: hiding someone means the same whatever the table did meanwhile. A refusal is
- * Owlbear's to show, as the popover may be closed. */
+/** The GM's hiding or showing of a linked token in Owlbear, as Seize's commands, on the socket
+ * the table is followed on (``Table.send``: a POST under the same key when it cannot carry them).
+ * They are sent unguarded: hiding someone means the same whatever the table did meanwhile. A
+ * refusal is Owlbear's to show, as the popover may be closed. */
 async function followHiding(items) {
   const commands = visibilityCommands(items, seen, view ? participants(view)
     : { present: new Set(), hidden: new Set() });
   if (!writer || !view) return;
   for (const command of commands) {
-    const answer = await fetch(`${table.base}/commands`, {
-      method: "POST", body: JSON.stringify(command),
-      headers: { ...table.headers(), "Idempotency-Key": crypto.randomUUID() },
-    });
-    if (!answer.ok) {
-      const { message } = await answer.json();
-      await OBR.notification.show(`Seize: ${message ?? "not done"}`, "ERROR");
-    }
+    const { ok, body } = await table.send(command);
+    if (!ok) await OBR.notification.show(`Seize: ${body?.message ?? "not done"}`, "ERROR");
   }
 }
 

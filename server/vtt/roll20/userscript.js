@@ -2,8 +2,9 @@
 // acts only for a GM (Roll20's is_gm) and only in a game linked to a Seize table: the link is
 // kept per campaign (Roll20's campaign_id), asked for once per game, and a game the GM declines
 // stays unlinked. In a linked game it follows the table, writes its order into Roll20's turn
-// order, opens the turn order for the players, and sends the GM's "next" back. Each GM tab runs
-// it; the tabs elect one, through a lock kept in the campaign, to write and send.
+// order, opens the turn order for the players, and sends the GM's "next" back, on the table's
+// WebSocket it already follows (a POST when that cannot carry it). Each GM tab runs it; the tabs
+// elect one, through a lock kept in the campaign, to write and send.
 (function seizeBridge() {
   const server = SEIZE_SERVER;
   const start = () => {
@@ -19,17 +20,29 @@
     const linked = linkedTable(localStorage, campaign);
     if (!linked) return undefined;
     const { table, token } = linked;
-    const api = (path, init = {}) => fetch(new URL(path, server), {
-      ...init,
-      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json",
-                 ...init.headers },
-    });
+    const api = (path) => fetch(new URL(path, server),
+                                { headers: { Authorization: `Bearer ${token}` } });
     let view = null;
     let seq = 0;
     // Every GM tab runs this; one writes. The lease is renewed every few seconds, and a tab
     // that closes lets go (or its lease runs out), so another takes over.
     const election = new Election({
       campaign: window.Campaign, tab: crypto.randomUUID(), ttl: 15000,
+    });
+    const link = new Link({
+      server, table, token,
+      onMessage: (message) => {
+        seq = message.seq;
+        if (message.view) {
+          view = message.view;
+          bridge.refresh().catch(report);
+        }
+      },
+      onStop: (reason) => {
+        console.error("Seize | the link to the table stopped:", reason);
+        window.alert(`Seize: the link to table ${table} stopped (${reason}). `
+                     + "Link this game again with the table's current GM token.");
+      },
     });
     const bridge = new Bridge({
       campaign: window.Campaign,
@@ -46,10 +59,8 @@
         return answer.json();
       },
       send: async (command, key) => {
-        const answer = await api(`/api/tables/${encodeURIComponent(table)}/commands`, {
-          method: "POST", body: JSON.stringify(command), headers: { "Idempotency-Key": key },
-        });
-        if (!answer.ok) console.warn("Seize |", answer.status, await answer.text());
+        const answer = await link.send(command, key);
+        if (!answer.ok) console.warn("Seize |", answer.status, problemOf(answer));
       },
     });
     const report = (error) => console.error("Seize |", error);
@@ -63,21 +74,7 @@
     setInterval(heartbeat, 5000);
     window.addEventListener("pagehide", () => election.release());
     window.Campaign.on("change:turnorder", () => bridge.changed().catch(report));
-    new Link({
-      server, table, token,
-      onMessage: (message) => {
-        seq = message.seq;
-        if (message.view) {
-          view = message.view;
-          bridge.refresh().catch(report);
-        }
-      },
-      onStop: (reason) => {
-        console.error("Seize | the link to the table stopped:", reason);
-        window.alert(`Seize: the link to table ${table} stopped (${reason}). `
-                     + "Link this game again with the table's current GM token.");
-      },
-    }).open();
+    link.open();
     return undefined;
   };
   start();

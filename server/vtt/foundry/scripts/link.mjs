@@ -1,14 +1,24 @@
 // A live link to one Seize table: a WebSocket that reconnects with growing pauses and resumes
-// from the last sequence it saw, so no event is missed or seen twice. Shared by the Foundry
-// module and the Roll20 bridge; the WebSocket, the timer and the probe are passed in, so tests
-// drive them. A link closed on purpose stays closed, and one whose token or table the server
-// no longer knows stops and says why instead of knocking every 30 seconds for ever.
+// from the last sequence it saw, so no event is missed or seen twice, and that carries the
+// client's commands (docs/api.md, "Commands over the WebSocket"), a POST standing in whenever
+// the socket cannot. Shared by the Foundry module and the Roll20 bridge; the WebSocket, the
+// timer, the probe and the POST are passed in, so tests drive them. A link closed on purpose
+// stays closed, and one whose token or table the server no longer knows stops and says why
+// instead of knocking every 30 seconds for ever.
 
 /**
  * A message from the table's WebSocket (docs/api.md).
  * @typedef {{type: string, seq: number, view?: unknown, event?: unknown}} Message
+ * @typedef {{type: "answer" | "refused", id: string | null, status?: number,
+ *            problem?: unknown}} Reply the socket's reply to one command message
  * @typedef {(callback: () => void, ms: number) => unknown} Timer
  * @typedef {"revoked" | "unauthorized" | "unknown-table"} StopReason
+ * @typedef {Record<string, unknown>} Command
+ * @typedef {{ok: boolean, status: number, body: unknown}} Answer what a command came to,
+ *   whichever way it went: the POST's status and body, or what the socket said in their stead
+ * @typedef {(command: Command, key: string) => Promise<Answer>} Post
+ * @typedef {{command: Command, key: string, socket: WebSocket,
+ *            resolve: (answer: Answer) => void, reject: (error: unknown) => void}} Waiting
  */
 
 /** WebSocket close code 1008 (policy violation): the server revoked the token. */
@@ -41,6 +51,47 @@ export function socketUrl(server, table, token, after) {
   return base.toString();
 }
 
+/** How long a command sent on the socket waits for its answer there before it goes again as a
+ * POST (and the socket, which may be dead without knowing it yet, is closed and opened afresh):
+ * the pages' own wait (server/static/shared/client.js). */
+export const ANSWER_WAIT = 5000;
+
+/**
+ * A command as a POST, under its Idempotency-Key; resolves to the answer, whatever its status,
+ * and rejects only when the server cannot be reached.
+ * @param {string} server
+ * @param {string} table
+ * @param {string} token
+ * @param {Command} command
+ * @param {string} key
+ * @returns {Promise<Answer>}
+ */
+export async function postCommand(server, table, token, command, key) {
+  const url = new URL(`/api/tables/${encodeURIComponent(table)}/commands`, server);
+  const answer = await fetch(url, {
+    method: "POST", body: JSON.stringify(command),
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json",
+               "Idempotency-Key": key },
+  });
+  /** @type {unknown} */
+  let body = null;
+  try {
+    body = await answer.json();
+  } catch {
+    // not Seize answering (a proxy's error page): the status says what there is to say
+  }
+  return { ok: answer.ok, status: answer.status, body };
+}
+
+/**
+ * What went wrong, from a refused answer: Seize's own message when it sent one.
+ * @param {{status: number, body: unknown}} answer
+ */
+export function problemOf({ status, body }) {
+  const message = /** @type {{message?: unknown} | null} */ (body)?.message;
+  return typeof message === "string" ? message : String(status);
+}
+
 /**
  * The status of a plain read of the table with the token: what a refused upgrade hides.
  * @param {string} server
@@ -67,11 +118,13 @@ export class Link {
    *   refuses setTimeout called as another object's method)
    * @param {() => Promise<number>} [options.probe] for tests: the table's HTTP status
    * @param {number} [options.maxDelay] the longest pause between reconnections, in ms
+   * @param {Post} [options.post] for tests: a command as a POST
    */
   constructor({ server, table, token, onMessage, onStop = () => {},
                 WebSocket = globalThis.WebSocket,
                 setTimeout = (callback, ms) => globalThis.setTimeout(callback, ms),
-                probe = () => readStatus(server, table, token), maxDelay = 30000 }) {
+                probe = () => readStatus(server, table, token), maxDelay = 30000,
+                post = (command, key) => postCommand(server, table, token, command, key) }) {
     this.server = server;
     this.table = table;
     this.token = token;
@@ -81,6 +134,7 @@ export class Link {
     this.setTimeout = setTimeout;
     this.probe = probe;
     this.maxDelay = maxDelay;
+    this.post = post;
     this.seq = 0;
     this.delay = 500;
     this.closed = false;
@@ -88,6 +142,12 @@ export class Link {
     this.stopped = null;
     /** @type {WebSocket | null} */
     this.socket = null;
+    /** The socket while it is open: commands go on it. @type {WebSocket | null} */
+    this.live = null;
+    /** The id of the last command sent on a socket. */
+    this.lastId = 0;
+    /** Each command sent on a socket, by its id, until its answer comes. @type {Map<string, Waiting>} */
+    this.waiting = new Map();
   }
 
   /** Connect, unless the link was closed or stopped: then it stays so. */
@@ -99,16 +159,25 @@ export class Link {
     socket.onopen = () => {
       opened = true;
       this.delay = 500;
+      if (this.socket === socket) this.live = socket;
     };
     socket.onmessage = (message) => {
-      if (this.closed) return;
       const data = /** @type {Message} */ (JSON.parse(message.data));
+      // An answer is heard even on a link closed meanwhile: its command is settled by it.
+      if (data.type === "answer" || data.type === "refused") {
+        this.#answered(/** @type {Reply} */ (/** @type {unknown} */ (data)));
+        return;
+      }
+      if (this.closed) return;
       if (data.type === "bye") return; // the close follows; reconnect then, from data.seq
       if (data.type === "event" && data.seq <= this.seq) return; // already seen
       this.seq = Math.max(this.seq, data.seq);
       this.onMessage(data);
     };
     socket.onclose = (event) => {
+      if (this.live === socket) this.live = null;
+      // What it carried and did not answer goes as a POST, under the same key.
+      for (const [id, sent] of this.waiting) if (sent.socket === socket) this.#unanswered(id);
       if (this.closed || this.socket !== socket) return;
       if (event?.code === REVOKED) {
         this.#stop("revoked");
@@ -144,11 +213,59 @@ export class Link {
     this.onStop(reason);
   }
 
-  /** Close for good: nothing reopens it, not even a reconnection already planned. */
+  /** Close for good: nothing reopens it, not even a reconnection already planned. A command
+   * still waiting for its answer on the socket goes as a POST once the socket has closed. */
   close() {
     this.closed = true;
     const socket = this.socket;
     this.socket = null;
+    this.live = null;
     socket?.close();
+  }
+
+  /**
+   * Send one command under its idempotency ``key``: on the socket while it is open, as a POST
+   * while it is not. One sent on the socket and not answered there, because the socket closed
+   * or stayed silent for ``ANSWER_WAIT`` ms, goes again as a POST under the same key, so it is
+   * applied once whichever way it got in. Resolves to the answer, a refusal included; rejects
+   * only when the server cannot be reached at all.
+   * @param {Command} command
+   * @param {string} key
+   * @returns {Promise<Answer>}
+   */
+  send(command, key) {
+    const socket = this.live;
+    if (!socket) return this.post(command, key);
+    const id = String(++this.lastId);
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { command, key, socket, resolve, reject });
+      this.setTimeout(() => {
+        if (!this.waiting.has(id)) return; // answered in time
+        this.#unanswered(id);
+        if (this.live === socket) this.live = null; // no more commands into the silence
+        socket.close(); // the link reconnects, as after any drop
+      }, ANSWER_WAIT);
+      socket.send(JSON.stringify({ type: "command", id, command, idempotency_key: key }));
+    });
+  }
+
+  /** The socket's reply to one of its commands, as the POST would have answered it.
+   * @param {Reply} reply */
+  #answered({ type, id, ...rest }) {
+    if (id === null) return; // a message the server could not read: none of ours
+    const sent = this.waiting.get(id);
+    if (!sent) return; // already sent again as a POST, which answers it
+    this.waiting.delete(id);
+    if (type === "answer") sent.resolve({ ok: true, status: 200, body: rest });
+    else sent.resolve({ ok: false, status: Number(rest.status), body: rest.problem });
+  }
+
+  /** A command went on a socket and no answer came there: it goes again as a POST.
+   * @param {string} id */
+  #unanswered(id) {
+    const sent = this.waiting.get(id);
+    if (!sent) return;
+    this.waiting.delete(id);
+    this.post(sent.command, sent.key).then(sent.resolve, sent.reject);
   }
 }

@@ -9,7 +9,7 @@
 
 import { controlsFor, joinsFor } from "./controls.mjs";
 import { CONTROLS, commandFor, nextCommand, refusalFor, takeOutCommand } from "./engine.mjs";
-import { Link } from "./link.mjs";
+import { Link, postCommand, problemOf } from "./link.mjs";
 import {
   Queue, byInitiative, combatData, isOwnWrite, movesForward, planCombat, seizeTableOf, tokenOf,
   turnIn, writeOptions,
@@ -185,29 +185,10 @@ function connect() {
   made.open();
 }
 
-/**
- * @param {string} path
- * @param {RequestInit & {headers?: Record<string, string>}} [init]
- */
-function api(path, init = {}) {
-  return fetch(new URL(path, setting("server")), {
-    ...init,
-    headers: { Authorization: `Bearer ${setting("token")}`, "Content-Type": "application/json",
-               ...init.headers },
-  });
-}
-
-/**
- * What went wrong, from a refused answer: Seize's own message when it sent one.
- * @param {Response} answer
- */
-async function problemOf(answer) {
-  try {
-    const body = /** @type {{message?: unknown}} */ (await answer.json());
-    return typeof body?.message === "string" ? body.message : String(answer.status);
-  } catch {
-    return String(answer.status);
-  }
+/** A read of Seize's API with the GM token (commands go by ``send``). @param {string} path */
+function api(path) {
+  return fetch(new URL(path, setting("server")),
+               { headers: { Authorization: `Bearer ${setting("token")}` } });
 }
 
 function requestSync() {
@@ -229,8 +210,9 @@ async function sync() {
   const table = setting("table");
   const answer = await api(`/api/tables/${encodeURIComponent(table)}/foundry/combat?as=public`);
   if (!answer.ok) {
+    const body = await answer.json().catch(() => null);
     notify("error", "SEIZE.SyncFailed", { status: String(answer.status),
-                                          message: await problemOf(answer) });
+                                          message: problemOf({ status: answer.status, body }) });
     return;
   }
   const dialect = /** @type {Dialect} */ (await answer.json());
@@ -309,14 +291,18 @@ function withToken(combatant) {
            hidden: Boolean(combatant.hidden || token.hidden) };
 }
 
-/** @param {Record<string, unknown>} command */
+/**
+ * Send one command on the link's WebSocket (a POST when it cannot carry it; see ``Link.send``),
+ * under a key of its own, so that a resend after a dropped socket is never applied twice. One
+ * still queued when this client stopped talking to Seize (another GM became the active one)
+ * was pressed here all the same: it goes as a POST, with the settings as they are now.
+ * @param {Record<string, unknown>} command
+ */
 async function send(command) {
-  const table = encodeURIComponent(setting("table"));
-  const answer = await api(`/api/tables/${table}/commands`, {
-    method: "POST", body: JSON.stringify(command),
-    headers: { "Idempotency-Key": foundry.utils.randomID(16) },
-  });
-  if (!answer.ok) ui.notifications?.warn(`Seize: ${await problemOf(answer)}`);
+  const key = foundry.utils.randomID(16);
+  const answer = link ? await link.send(command, key)
+    : await postCommand(setting("server"), setting("table"), setting("token"), command, key);
+  if (!answer.ok) ui.notifications?.warn(`Seize: ${problemOf(answer)}`);
 }
 
 /** @param {Record<string, unknown>} command */
