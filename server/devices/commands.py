@@ -103,7 +103,7 @@ def _dice_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, default=7, help="dice connected at once")
     parser.add_argument(
         "--shell", action="append", default=[], metavar="DIE=SHELL",
-        help="a GoDice's shell (d6, d20, d10, d10x) by its id, e.g. godice-B0C7B0=d20",
+        help="a GoDice's shell (d4, d6, d8, d10, d10x, d12, d20) by its id: godice-B0C7B0=d20",
     )  # fmt: skip
 
 
@@ -118,7 +118,8 @@ def shells(given: list[str]) -> dict[str, Any]:
         try:
             told[die] = Shell(shell)
         except ValueError:
-            raise ValueError(f"--shell {one!r}: a shell is d6, d20, d10 or d10x") from None
+            known = ", ".join(shell.value for shell in Shell)
+            raise ValueError(f"--shell {one!r}: a shell is one of {known}") from None
     return told
 
 
