@@ -44,6 +44,8 @@ GM_OWNER = "gm"
 DEFAULTS: dict[str, Any] = {"kind": "dice registry", "dice": {}, "claims": [], "window": 1.0,
                             "blink": True}  # fmt: skip
 OPTIONS = ("window", "blink")
+SWAPS = 8
+"""Tries to change the registry while others change it: a table's consoles and phones."""
 
 
 class RegistryError(ValueError):
@@ -61,11 +63,30 @@ class NotYoursError(RegistryError):
 
 async def registry(seize: Seize, table_id: str) -> dict[str, Any]:
     """The table's registry, with the defaults for what was never set."""
+    return (await _kept(seize, table_id))[1]
+
+
+async def _kept(seize: Seize, table_id: str) -> tuple[str | None, dict[str, Any]]:
+    """The registry as the store keeps it (None: never changed), and as it is read."""
     for device, report, _ in await seize.store.device_reports(table_id):
         if device == REGISTRY:
             kept: dict[str, Any] = json.loads(report)
-            return {**DEFAULTS, **kept}
-    return dict(DEFAULTS)
+            return report, {**DEFAULTS, **kept}
+    return None, dict(DEFAULTS)
+
+
+async def _changing(
+    seize: Seize, table_id: str, change: Any, owners: set[str], mine: Collection[str] | None
+) -> dict[str, Any]:
+    """Apply ``change`` to the registry as kept, and keep it, unless another change came in
+    between (a console's and a phone's at once, on any server): then again on what that one
+    left, so neither is lost. Past ``SWAPS`` tries the caller is told to try again."""
+    for _ in range(SWAPS):
+        before, current = await _kept(seize, table_id)
+        after = changed(current, change, owners, mine)
+        if await seize.store.swap_device_report(table_id, REGISTRY, before, json.dumps(after)):
+            return after
+    raise problem(web.HTTPConflict, "stale", "the dice registry is changing: try again")
 
 
 def changed(
@@ -216,9 +237,9 @@ async def change(request: web.Request) -> web.Response:
     game, mine = await _registrant(request)
     seize = request.app[SEIZE]
     view = game.table.view(GM).model_dump(mode="json")  # every character may own a die
+    body = await json_body(request)
     try:
-        after = changed(await registry(seize, game.id), await json_body(request), owners(view),
-                        mine)  # fmt: skip
+        after = await _changing(seize, game.id, body, owners(view), mine)
     except NotYoursError as refused:
         raise problem(web.HTTPForbidden, "forbidden", str(refused), rule="roles",
                       field=refused.field) from None  # fmt: skip
@@ -226,7 +247,6 @@ async def change(request: web.Request) -> web.Response:
         raise problem(
             web.HTTPUnprocessableEntity, "invalid", str(refused), field=refused.field
         ) from None
-    await seize.store.save_device_report(game.id, REGISTRY, json.dumps(after), keep=None)
     return web.json_response(share(after, mine))
 
 
@@ -272,7 +292,7 @@ ROUTES = [
         "changeDice",
         {
             200: Content("The registry after the change, as the caller reads it", _REGISTRY_SCHEMA),
-            **refusals(400, 401, 403, 404, 408, 413, 422, 429),
+            **refusals(400, 401, 403, 404, 408, 409, 413, 422, 429),
         },
         body=Content(
             "What changes: dice (null forgets one), claims, window, blink", _REGISTRY_SCHEMA

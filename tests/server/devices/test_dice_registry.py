@@ -5,6 +5,7 @@ kept."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -190,6 +191,23 @@ async def test_the_registry_has_its_own_bound_apart_from_the_devices(client: Cli
     assert (status, problem["field"]) == (422, "dice")
     assert f"at most {MAX_DICE} dice" in problem["message"]
     assert (await registry(client, table))["dice"] == dice
+
+
+async def test_changes_made_at_once_are_all_kept(client: Client) -> None:
+    """A console and phones change the registry at the same moment: each change is made on
+    what the one before left, none is lost."""
+    table = await rcs_table(client, "jena", "guard")
+    jena = await player_token(client, table, "jena")
+    phones = [
+        put(client, table, {"dice": {f"pixels-{n}": {"owner": "jena", "phone": PHONE}}}, jena)
+        for n in range(6)
+    ]
+    console = [put(client, table, {"blink": False}), put(client, table, {"claims": ["guard"]})]
+    answers = await asyncio.gather(*phones, *console)
+    assert [status for status, _ in answers] == [200] * 8
+    kept = await registry(client, table)
+    assert sorted(kept["dice"]) == [f"pixels-{n}" for n in range(6)]
+    assert (kept["blink"], kept["claims"]) == (False, ["guard"])
 
 
 async def test_no_device_reports_under_the_registrys_name(client: Client) -> None:
