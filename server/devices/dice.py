@@ -75,7 +75,7 @@ async def _kept(seize: Seize, table_id: str) -> tuple[str | None, dict[str, Any]
     return None, dict(DEFAULTS)
 
 
-async def _changing(
+async def changing(
     seize: Seize, table_id: str, change: Any, owners: set[str], mine: Collection[str] | None
 ) -> dict[str, Any]:
     """Apply ``change`` to the registry as kept, and keep it, unless another change came in
@@ -239,7 +239,7 @@ async def change(request: web.Request) -> web.Response:
     view = game.table.view(GM).model_dump(mode="json")  # every character may own a die
     body = await json_body(request)
     try:
-        after = await _changing(seize, game.id, body, owners(view), mine)
+        after = await changing(seize, game.id, body, owners(view), mine)
     except NotYoursError as refused:
         raise problem(web.HTTPForbidden, "forbidden", str(refused), rule="roles",
                       field=refused.field) from None  # fmt: skip
