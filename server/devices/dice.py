@@ -108,8 +108,8 @@ def changed(
             raise RegistryError(f"dice.{die}", "a die's id is 1 to 40 letters, digits, : _ -")
         kept = current["dice"].get(die)
         if mine is not None and kept is not None and kept["owner"] not in mine:
-            raise NotYoursError(f"dice.{die}", "this die is another character's: only the GM "
-                           "changes it")  # fmt: skip
+            message = "this die is another character's: only the GM changes it"
+            raise NotYoursError(f"dice.{die}", message)
         if entry is None:
             after["dice"].pop(die, None)
             continue
@@ -125,8 +125,8 @@ def changed(
         ):
             raise RegistryError("claims", "a list of the table's characters (or gm)")
         if mine is not None and claims != _queued(current["claims"], claims, mine):
-            raise NotYoursError("claims", "a player opens their own characters' claims after "
-                                "those already open, and closes only theirs")  # fmt: skip
+            message = "a player opens their characters' claims after those open, closes theirs"
+            raise NotYoursError("claims", message)
         after["claims"] = list(dict.fromkeys(claims))
     if mine is not None and (option := next((o for o in OPTIONS if o in change), None)):
         raise NotYoursError(option, "the GM sets the table's dice options")
@@ -159,8 +159,8 @@ def _entry(
     if not isinstance(owner, str) or owner not in owners:
         raise RegistryError(f"dice.{die}.owner", f"{owner!r} is no character of this table")
     if mine is not None and owner not in mine:
-        raise NotYoursError(f"dice.{die}.owner", "a player registers dice to their own characters "
-                       "only")  # fmt: skip
+        message = "a player registers dice to their own characters only"
+        raise NotYoursError(f"dice.{die}.owner", message)
     if not isinstance(name, str) or not 0 < len(name) <= 40:
         raise RegistryError(f"dice.{die}.name", "a name of 1 to 40 characters")
     entry: dict[str, Any] = {"owner": owner, "name": name}
