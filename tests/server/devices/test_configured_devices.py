@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from adapters.simulators.dice import Air, SimulatedGoDice, SimulatedPixel
 from adapters.simulators.tray import TraySimulator
 from adapters.tray import TrayAdapter
 from server.devices import commands as hardware
+from server.devices.dice import MAX_DICE
 from server.devices.local_link import LocalLink
 from server.http.context import SEIZE
 from server.run.cli import main
@@ -122,6 +124,27 @@ def _connected(devices: dict[str, Any]) -> int:
     return sum(die["connected"] for die in station["dice"])
 
 
+@asynccontextmanager
+async def configured(
+    client: Client, table: dict[str, Any], air: Air, **entry: Any
+) -> AsyncIterator[dict[str, Any]]:
+    """A die station as a ``[[devices]]`` entry (named "by the table") of the server under
+    test, reaching ``air``'s dice through the simulated radio, once it reports them all
+    connected; yields the devices as then reported."""
+    setting = DeviceSetting.model_validate({"kind": "dice", "table": table["id"],
+        "token": table["gm_token"], "name": "by the table", **entry})  # fmt: skip
+    scanner, radio = air.backends()
+    starter = hardware.prepare(setting, scanner_backend=scanner, client_backend=radio)
+    stop = asyncio.Event()
+    link = LocalLink(client.app[SEIZE], table["id"], table["gm_token"])
+    running = asyncio.create_task(starter(link)(stop))
+    try:
+        yield await reported(client, table, lambda found: _connected(found) == len(air.dice))
+    finally:
+        stop.set()
+        await running
+
+
 async def test_a_configured_die_station_claims_a_die_and_rolls_into_its_table(
     client: Client,
 ) -> None:
@@ -133,19 +156,9 @@ async def test_a_configured_die_station_claims_a_die_and_rolls_into_its_table(
     pixel = air.add(SimulatedPixel.make(0xA1, "Jena's d6"))
     godice = air.add(SimulatedGoDice.make("C0FFEE"))
     air.add(SimulatedGoDice.make("D20D20", go.Shell.D20))
-    setting = DeviceSetting.model_validate({
-        "kind": "dice", "table": table["id"], "token": table["gm_token"], "name": "by the table",
-        "limit": 3, "shells": {"godice-D20D20": "d20"},
-    })  # fmt: skip
-    scanner, radio = air.backends()
-    starter = hardware.prepare(setting, scanner_backend=scanner, client_backend=radio)
     await register(client, table, {"dice": {die_id(pixel): {"owner": "jena"}}, "claims": ["jena"]})
-    stop = asyncio.Event()
-    running = asyncio.create_task(
-        starter(LocalLink(client.app[SEIZE], table["id"], table["gm_token"]))(stop)
-    )
-    try:
-        found = await reported(client, table, lambda found: _connected(found) == 3)
+    shells = {"godice-D20D20": "d20"}
+    async with configured(client, table, air, limit=3, shells=shells) as found:
         listed = {die["id"]: die for die in found["by the table"]["dice"]}
         assert listed["godice-D20D20"]["sides"] == 20 and listed["godice-C0FFEE"]["sides"] == 6
         godice.roll(4)  # no one's die: Jena's claim makes it hers, and the roll is not entered
@@ -157,9 +170,6 @@ async def test_a_configured_die_station_claims_a_die_and_rolls_into_its_table(
         pixel.roll(3)
         godice.roll(5)
         await reported(client, table, lambda found: found["by the table"]["rolls"] == 1)
-    finally:
-        stop.set()
-        await running
     answer = await client.get(
         f"/api/tables/{table['id']}/events?after=3", headers=bearer(table["gm_token"])
     )
@@ -167,6 +177,25 @@ async def test_a_configured_die_station_claims_a_die_and_rolls_into_its_table(
     assert entered["event"]["roll"]["character"] == "jena"
     assert sorted(entered["event"]["roll"]["dice"]) == [3, 5]
     assert sorted(entered["event"]["dice_ids"]) == sorted([die_id(pixel), "godice-C0FFEE"])
+
+
+async def test_a_claim_the_full_registry_refuses_is_the_configured_stations_notice(
+    client: Client,
+) -> None:
+    table = await rcs_awaiting_rolls(client)
+    full = {f"pixels-{n:08x}": {"owner": "guard", "name": "d6"} for n in range(MAX_DICE)}
+    await register(client, table, {"dice": full, "claims": ["jena"]})
+    air = Air()
+    godice = air.add(SimulatedGoDice.make("C0FFEE"))
+    async with configured(client, table, air):
+        godice.roll(4)
+        found = await reported(client, table, lambda found: found["by the table"]["notices"])
+    (notice,) = found["by the table"]["notices"]
+    assert notice.endswith(
+        f"not registered: the server refused it (dice: a table registers at most {MAX_DICE} "
+        "dice: forget one (null) first)"
+    )
+    assert found["dice"]["dice"] == full and found["dice"]["claims"] == ["jena"]  # unchanged
 
 
 def test_a_device_configured_with_a_wrong_token_is_not_started_and_says_why(
