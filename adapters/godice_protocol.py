@@ -1,11 +1,13 @@
 """The Bluetooth messages of GoDice (Particula), apart from any connection.
 
 A GoDice speaks over the Nordic UART service: the host writes commands on one characteristic
-and the die notifies on the other. The die does not know which shell it wears (d6, d20, d10…):
-when it comes to rest it reports its acceleration, one signed byte per axis (``S`` + x, y, z;
-1 g is about 64), and the host takes the face whose outward direction lies closest to "down"
-as read in that shell. A settled report other than a plain ``S`` (``FS``, ``TS``, ``MS``: a
-fake, tilted or slid landing) is a face up but not a roll.
+and the die notifies on the other. The die does not know which shell it wears (d4, d6, d8, d10,
+d10x, d12, d20): when it comes to rest it reports its acceleration, one signed byte per axis
+(``S`` + x, y, z; 1 g is about 64), and the host takes the face whose outward direction lies
+closest to "down" as read in that shell. The d6 has its own six directions; the d10, the
+tens die and the d20 are read on the d20's twenty; the d4, d8 and d12 on a set of 24. A
+settled report other than a plain ``S`` (``FS``, ``TS``, ``MS``: a fake, tilted or slid
+landing) is a face up but not a roll.
 
 >>> parse(b"S" + bytes([64, 0, 0]))
 Settled(stability=<Stability.STABLE: 'S'>, vector=(64, 0, 0))
@@ -13,6 +15,8 @@ Settled(stability=<Stability.STABLE: 'S'>, vector=(64, 0, 0))
 6
 >>> face(vector(10, Shell.D10), Shell.D10)
 10
+>>> face((20, -60, -20), Shell.D8)
+3
 """
 
 from __future__ import annotations
@@ -39,10 +43,13 @@ COLOUR = 23
 class Shell(Enum):
     """The shell a die wears, which the host is told: it decides the number up."""
 
+    D4 = "d4"
     D6 = "d6"
-    D20 = "d20"
+    D8 = "d8"
     D10 = "d10"
     D10X = "d10x"  # the percentile tens die
+    D12 = "d12"
+    D20 = "d20"
 
 
 class Stability(Enum):
@@ -97,6 +104,30 @@ _D10_OF_D20 = (8, 2, 6, 1, 4, 3, 9, 0, 7, 5)
 """The number a d10 shell shows for d20 faces 1 to 10; face 21 - n shows the same as n."""
 
 
+# The d4, d8 and d12 shells share one set of 24 resting directions (Particula's published
+# "d24" table, by position 1 to 24): each number of the shell is up in several of them, as
+# listed below; the die cannot tell a d12's two rests of one number apart, nor need it.
+_D24 = dict(enumerate((
+    (20, -60, -20), (20, 0, 60), (-40, -40, 40), (-60, 0, 20), (40, 20, 40), (-20, -60, -20),
+    (20, 60, 20), (-40, 20, -40), (-40, 40, 40), (-20, 0, 60), (-20, -60, 20), (60, 0, 20),
+    (-60, 0, -20), (20, 60, -20), (20, 0, -60), (40, -20, -40), (-20, 60, -20), (-40, -40, -40),
+    (40, -20, 40), (20, -60, 20), (60, 0, -20), (40, 20, -40), (-20, 0, -60), (-20, 60, 20),
+), 1))  # fmt: skip
+_RESTS_OF: dict[Shell, dict[int, tuple[int, ...]]] = {
+    Shell.D4: {1: (2, 4, 7, 11, 12, 13, 22), 2: (9, 15, 18, 19, 20, 24),
+               3: (1, 10, 16, 17, 23), 4: (3, 5, 6, 8, 14, 21)},
+    Shell.D8: {1: (4, 7, 8), 2: (5, 15, 20), 3: (1, 2, 22), 4: (9, 13, 14), 5: (11, 12, 16),
+               6: (3, 23, 24), 7: (10, 17, 18), 8: (6, 19, 21)},
+    Shell.D12: {number: (number, number + 12) for number in range(1, 13)},
+}  # fmt: skip
+"""Which of the 24 rests shows each number, for the shells read on them."""
+_UP_AT = {
+    shell: {rest: number for number, rests in faces.items() for rest in rests}
+    for shell, faces in _RESTS_OF.items()
+}
+"""The number up at each rest, for each of those shells."""
+
+
 def _d10(d20_face: int) -> int:
     return _D10_OF_D20[min(d20_face, 21 - d20_face) - 1]
 
@@ -110,6 +141,8 @@ def face(xyz: tuple[int, int, int], shell: Shell) -> int:
     "00" is 100, as the rules count."""
     if shell is Shell.D6:
         return _nearest(_D6, xyz)
+    if shell in _UP_AT:
+        return _UP_AT[shell][_nearest(_D24, xyz)]
     d20 = _nearest(_D20, xyz)
     if shell is Shell.D20:
         return d20
@@ -119,7 +152,7 @@ def face(xyz: tuple[int, int, int], shell: Shell) -> int:
 
 
 def sides(shell: Shell) -> int:
-    return {Shell.D6: 6, Shell.D20: 20, Shell.D10: 10, Shell.D10X: 100}[shell]
+    return 100 if shell is Shell.D10X else int(shell.value[1:])
 
 
 def numbers(shell: Shell) -> list[int]:
@@ -136,7 +169,10 @@ def vector(number: int, shell: Shell) -> tuple[int, int, int]:
 
 
 def _table(shell: Shell) -> dict[int, tuple[int, int, int]]:
-    return _D6 if shell is Shell.D6 else _D20
+    """The resting directions a die in ``shell`` is read against, by their number."""
+    if shell is Shell.D6:
+        return _D6
+    return _D24 if shell in _UP_AT else _D20
 
 
 def parse(data: bytes | bytearray) -> Message:

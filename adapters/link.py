@@ -53,11 +53,18 @@ class Link(Protocol):
     async def close(self) -> None: ...
 
 
+class RefusedError(ConnectionError):
+    """A change its table refused, told by a link inside the table's server: no status to
+    show, so the message says why."""
+
+
 def unanswered(error: aiohttp.ClientError | OSError) -> str:
     """Why a reading did not reach its table, for the console: a refusal of the link itself
     (a revoked token: 401) is not the server being away."""
     if isinstance(error, aiohttp.ClientResponseError):
         return f"the server answered {error.status}"
+    if isinstance(error, RefusedError):
+        return f"the server refused it ({error})"
     return "the server is unreachable"
 
 

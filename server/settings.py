@@ -47,23 +47,44 @@ def _url(value: str) -> SplitResult:
 
 
 class DeviceSetting(BaseModel):
-    """A card reader, reader station or dice tray the server runs an adapter for."""
+    """A card reader, reader station, dice tray or die station the server runs an adapter
+    for."""
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["nfc", "tray", "station"]
+    kind: Literal["nfc", "tray", "station", "dice"]
     table: str
     token: SecretStr = Field(description="The table's GM token")
-    device: str = Field(description="nfcpy's path (usb, tty:USB0:pn532) or the serial port")
+    device: str | None = Field(
+        default=None,
+        description="nfcpy's path (usb, tty:USB0:pn532) or the serial port; none for a die "
+        "station, which finds its dice over the system's Bluetooth",
+    )
     deck: Path | None = None
     seat: str | None = None
     name: str | None = None
+    limit: int | None = Field(
+        default=None, ge=1, le=32, description="A die station's dice connected at once (7)"
+    )
+    shells: dict[str, str] = Field(
+        default_factory=dict,
+        description='A die station\'s GoDice shells by die id (godice-B0C7B0 = "d20"); d6 '
+        "unless named",
+    )
 
     @model_validator(mode="after")
-    def _station_has_deck(self) -> DeviceSetting:
-        """A station reports bare tag UIDs: without a deck map no tag could name a card."""
+    def _fits_its_kind(self) -> DeviceSetting:
+        """What each kind needs, and only that: a station reports bare tag UIDs, so without a
+        deck map no tag could name a card; a die station has no device path, and only it has
+        dice to limit and GoDice shells."""
         if self.kind == "station" and self.deck is None:
             raise ValueError("deck: a reader station needs a deck map")
+        if self.kind == "dice" and self.device is not None:
+            raise ValueError("device: a die station finds its dice over Bluetooth, not a path")
+        if self.kind != "dice" and self.device is None:
+            raise ValueError(f"device: a {self.kind} needs nfcpy's path or its serial port")
+        if self.kind != "dice" and (self.limit is not None or self.shells):
+            raise ValueError('limit, shells: only a die station (kind = "dice") has them')
         return self
 
 

@@ -3,6 +3,7 @@
 seize adapter nfc --device udp:127.0.0.1:54321 --server URL --table ID --token GM [--deck F]
 seize adapter tray --port /dev/seize-tray --server URL --table ID --token GM
 seize adapter dice --server URL --table ID --token GM [--limit 7] [--shell DIE=d20]
+(and each as a ``[[devices]]`` entry of ``seize serve``'s settings: ``prepare``)
 seize sim ntag [--port 54321]          an NTAG215 for nfcpy's udp driver
 seize sim tray --link /tmp/seize-tray  a tray on a pseudo-terminal; type "2d6" to roll
 seize sim pn532 --link /dev/seize-pn532  a PN532 reader on a pseudo-terminal
@@ -20,13 +21,17 @@ import random
 import re
 import signal
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from server.devices.local_link import LocalLink, LocalRegistry
+
 if TYPE_CHECKING:
     from adapters.deck import DeckMap
+    from adapters.dice import Registry
     from adapters.link import Link
+    from server.settings import DeviceSetting
 
 COMMANDS = {"adapter", "sim", "deck"}
 
@@ -99,27 +104,29 @@ def add_commands(commands: Any) -> None:
 
 
 def _dice_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.set_defaults(deck=None, seat=None, device=None)
+    # Named "dice-station" unless told: "dice" is the die registry's name, which no device
+    # reports as.
+    parser.set_defaults(deck=None, seat=None, device=None, name="dice-station")
     parser.add_argument("--limit", type=int, default=7, help="dice connected at once")
     parser.add_argument(
         "--shell", action="append", default=[], metavar="DIE=SHELL",
-        help="a GoDice's shell (d6, d20, d10, d10x) by its id, e.g. godice-B0C7B0=d20",
+        help="a GoDice's shell (d4, d6, d8, d10, d10x, d12, d20) by its id: godice-B0C7B0=d20",
     )  # fmt: skip
 
 
-def shells(given: list[str]) -> dict[str, Any]:
-    """The GoDice shells named on the command line; raises ValueError naming the one at
-    fault."""
+def shells(told: Mapping[str, str], field: str = "--shell") -> dict[str, Any]:
+    """The GoDice shells told (die id → shell), from the command line or a ``[[devices]]``
+    entry; raises ValueError naming ``field`` and the one at fault."""
     from adapters.godice_protocol import Shell  # noqa: PLC0415 - adapters only when asked
 
-    told: dict[str, Shell] = {}
-    for one in given:
-        die, _, shell = one.partition("=")
+    known = ", ".join(shell.value for shell in Shell)
+    found: dict[str, Shell] = {}
+    for die, shell in told.items():
         try:
-            told[die] = Shell(shell)
+            found[die] = Shell(shell)
         except ValueError:
-            raise ValueError(f"--shell {one!r}: a shell is d6, d20, d10 or d10x") from None
-    return told
+            raise ValueError(f"{field} {die}={shell}: a shell is one of {known}") from None
+    return found
 
 
 def run(args: argparse.Namespace) -> int:
@@ -233,6 +240,8 @@ def _terminated(signum: int, frame: object) -> None:
 
 
 Adapter = Callable[[asyncio.Event], Coroutine[Any, Any, None]]
+Starter = Callable[[LocalLink], Adapter]
+"""A configured device, ready to start on the link to its table."""
 
 
 def adapter(
@@ -262,19 +271,56 @@ def adapter(
     return CardAdapter(device, link, deck, seat=seat, name=name).run
 
 
+def _need_bleak() -> None:
+    if importlib.util.find_spec("bleak") is None:
+        raise ValueError("the dice station needs bleak: pip install 'seize[dice]'")
+
+
 def dice_station(args: argparse.Namespace, **backends: Any) -> Adapter:
     """A die station feeding the table named by ``args`` over the network; ``backends`` may
     replace bleak's radio (the simulated dice)."""
-    if importlib.util.find_spec("bleak") is None:
-        raise ValueError("the dice station needs bleak: pip install 'seize[dice]'")
-    from adapters.dice import DiceStation, TableRegistry  # noqa: PLC0415
+    _need_bleak()
+    from adapters.dice import TableRegistry  # noqa: PLC0415
     from adapters.link import TableLink  # noqa: PLC0415
 
-    return DiceStation(
+    told = shells(dict(one.partition("=")[::2] for one in args.shell))
+    return station(
         TableLink(args.server, args.table, args.token),
         TableRegistry(args.server, args.table, args.token),
-        name=args.name, limit=args.limit, shells=shells(args.shell), **backends,
-    ).run  # fmt: skip
+        name=args.name, limit=args.limit, shells=told, **backends,
+    )  # fmt: skip
+
+
+def station(
+    link: Link, registry: Registry, *, name: str, limit: int | None, shells: Any, **backends: Any
+) -> Adapter:
+    """A die station feeding a table through ``link`` and its die registry, connecting up to
+    ``limit`` dice (None: as many as one adapter holds)."""
+    _need_bleak()
+    from adapters.dice import MAX_DICE, DiceStation  # noqa: PLC0415
+
+    return DiceStation(
+        link, registry, name=name, limit=limit or MAX_DICE, shells=shells, **backends
+    ).run
+
+
+def prepare(device: DeviceSetting, **backends: Any) -> Starter:
+    """What ``seize serve`` runs for a ``[[devices]]`` entry, given the link to its table:
+    what can be checked before the server starts (the deck map, the dice extra, the GoDice
+    shells) is checked now, raising ValueError naming the field. ``backends`` may replace
+    bleak's radio (the simulated dice)."""
+    if device.kind == "dice":
+        _need_bleak()
+        told = shells(device.shells, "shells:")
+        return lambda link: station(
+            link, LocalRegistry(link), name=device.name or "dice-station", limit=device.limit,
+            shells=told, **backends,
+        )  # fmt: skip
+    deck = load_deck(device.deck)
+    place = str(device.device)  # every kind but dice has one (DeviceSetting)
+    return lambda link: adapter(
+        device.kind, place, link, deck=deck, seat=device.seat, name=device.name
+    )
 
 
 async def _dice(args: argparse.Namespace) -> int:

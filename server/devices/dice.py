@@ -3,35 +3,49 @@ the GM, and how the table takes its dice.
 
 Players bring their own Bluetooth dice, and a roll must land on its owner's pending roll, not
 on whoever happens to be next; so each die is registered to an owner, from the console or by
-the first roll the page asks for (a claim: "roll the die you will use"). The registry is a
-device report like any other (kept in the store, bounded in size, shared by every server on
-the database), written only through this route, so that the die station and every console
-read the same owners. It also holds the table's dice options: the window within which dice
+the first roll the page asks for (a claim: "roll the die you will use"). The registry is kept
+in the store beside the devices' reports, so that the die station, every console and every
+server on the database read the same owners; it has a bound of its own (``MAX_DICE``), apart
+from the devices' limit. It also holds the table's dice options: the window within which dice
 rolled together are one roll, and whether the acting character's die blinks.
+
+A die connected on a player's phone (the player page's Web Bluetooth) is no station's: the
+phone registers it to its player's character and reports how it is (``phone``: connected,
+battery), so the GM's console shows it with the station's dice. A player's token reads and
+changes the registry for the player's own characters only: their dice, their claims, and the
+options to read (the phone honours ``blink``); everything else is the GM's.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection
 from typing import Any
 
 from aiohttp import web
 
-from server.devices.reports import ReportError, gm_only, record
+from rules.roles import GM, Role
+from server.devices.reports import REGISTRY
 from server.errors import problem
-from server.http.api import json_body
+from server.http.api import caller, game_of, json_body
 from server.http.context import SEIZE, Seize
-from server.http.routes import GM, Content, Route, refusals
+from server.http.routes import Content, Route, refusals
+from server.tables.games import Game
 
-REGISTRY = "dice"
-"""The device name the registry is kept under."""
-MAX_DICE = 12
-"""Dice a table registers: one or two for each player, and the GM's."""
+MAX_DICE = 32
+"""Dice a table registers. A station holds about seven at once (``adapters/dice.py``), and a
+table may run two or three stations (more than seven dice, or dice on both ends of a long
+table), while players connect their own on their phones, and dice met once stay registered
+while away: 32 is four full stations, or three and a die on each of eight phones, and still a
+registry a console lists at a glance and the store keeps in a few kilobytes."""
 DIE_ID = re.compile(r"[A-Za-z0-9:_-]{1,40}")
 GM_OWNER = "gm"
 DEFAULTS: dict[str, Any] = {"kind": "dice registry", "dice": {}, "claims": [], "window": 1.0,
                             "blink": True}  # fmt: skip
+OPTIONS = ("window", "blink")
+SWAPS = 8
+"""Tries to change the registry while others change it: a table's consoles and phones."""
 
 
 class RegistryError(ValueError):
@@ -42,44 +56,80 @@ class RegistryError(ValueError):
         self.field = field
 
 
+class NotYoursError(RegistryError):
+    """A player's change that reaches past the player's own characters: refused as the
+    roles' rule, ``field`` naming the part at fault; nothing is kept."""
+
+
 async def registry(seize: Seize, table_id: str) -> dict[str, Any]:
     """The table's registry, with the defaults for what was never set."""
+    return (await _kept(seize, table_id))[1]
+
+
+async def _kept(seize: Seize, table_id: str) -> tuple[str | None, dict[str, Any]]:
+    """The registry as the store keeps it (None: never changed), and as it is read."""
     for device, report, _ in await seize.store.device_reports(table_id):
         if device == REGISTRY:
             kept: dict[str, Any] = json.loads(report)
-            return {**DEFAULTS, **kept}
-    return dict(DEFAULTS)
+            return report, {**DEFAULTS, **kept}
+    return None, dict(DEFAULTS)
 
 
-def changed(current: dict[str, Any], change: Any, owners: set[str]) -> dict[str, Any]:
+async def changing(
+    seize: Seize, table_id: str, change: Any, owners: set[str], mine: Collection[str] | None
+) -> dict[str, Any]:
+    """Apply ``change`` to the registry as kept, and keep it, unless another change came in
+    between (a console's and a phone's at once, on any server): then again on what that one
+    left, so neither is lost. Past ``SWAPS`` tries the caller is told to try again."""
+    for _ in range(SWAPS):
+        before, current = await _kept(seize, table_id)
+        after = changed(current, change, owners, mine)
+        if await seize.store.swap_device_report(table_id, REGISTRY, before, json.dumps(after)):
+            return after
+    raise problem(web.HTTPConflict, "stale", "the dice registry is changing: try again")
+
+
+def changed(
+    current: dict[str, Any],
+    change: Any,
+    owners: set[str],
+    mine: Collection[str] | None = None,
+) -> dict[str, Any]:
     """The registry after ``change``: ``dice`` sets (or, with null, forgets) each die named,
     ``claims`` replaces the owners waiting to claim a die with their next roll, ``window`` and
-    ``blink`` set the options. Raises RegistryError naming the field at fault."""
-    if not isinstance(change, dict) or not set(change) <= {"dice", "claims", "window", "blink"}:
+    ``blink`` set the options. ``mine``, for a player's change, are the player's characters:
+    the change may touch only their dice and their claims, and no option. Raises
+    RegistryError naming the field at fault (NotYoursError for what is not the player's)."""
+    if not isinstance(change, dict) or not set(change) <= {"dice", "claims", *OPTIONS}:
         raise RegistryError("body", "an object of dice, claims, window and blink")
     after = {**current, "dice": dict(current["dice"])}
     for die, entry in _object(change.get("dice", {}), "dice").items():
         if not DIE_ID.fullmatch(die):
             raise RegistryError(f"dice.{die}", "a die's id is 1 to 40 letters, digits, : _ -")
+        kept = current["dice"].get(die)
+        if mine is not None and kept is not None and kept["owner"] not in mine:
+            message = "this die is another character's: only the GM changes it"
+            raise NotYoursError(f"dice.{die}", message)
         if entry is None:
             after["dice"].pop(die, None)
             continue
-        fields = _object(entry, f"dice.{die}")
-        owner, name = fields.get("owner"), fields.get("name", die)
-        if not isinstance(owner, str) or owner not in owners:
-            raise RegistryError(f"dice.{die}.owner", f"{owner!r} is no character of this table")
-        if not isinstance(name, str) or not 0 < len(name) <= 40:
-            raise RegistryError(f"dice.{die}.name", "a name of 1 to 40 characters")
-        after["dice"][die] = {"owner": owner, "name": name}
+        after["dice"][die] = _entry(die, _object(entry, f"dice.{die}"), kept, owners, mine)
     if len(after["dice"]) > MAX_DICE:
-        raise RegistryError("dice", f"a table registers at most {MAX_DICE} dice")
+        raise RegistryError(
+            "dice", f"a table registers at most {MAX_DICE} dice: forget one (null) first"
+        )
     if "claims" in change:
         claims = change["claims"]
         if not isinstance(claims, list) or not all(
             isinstance(one, str) and one in owners for one in claims
         ):
             raise RegistryError("claims", "a list of the table's characters (or gm)")
+        if mine is not None and claims != _queued(current["claims"], claims, mine):
+            message = "a player opens their characters' claims after those open, closes theirs"
+            raise NotYoursError("claims", message)
         after["claims"] = list(dict.fromkeys(claims))
+    if mine is not None and (option := next((o for o in OPTIONS if o in change), None)):
+        raise NotYoursError(option, "the GM sets the table's dice options")
     if "window" in change:
         window = change["window"]
         if isinstance(window, bool) or not isinstance(window, int | float) or not 0 <= window <= 5:
@@ -90,6 +140,58 @@ def changed(current: dict[str, Any], change: Any, owners: set[str]) -> dict[str,
             raise RegistryError("blink", "true or false")
         after["blink"] = change["blink"]
     return after
+
+
+def _entry(
+    die: str,
+    fields: dict[str, Any],
+    kept: dict[str, Any] | None,
+    owners: set[str],
+    mine: Collection[str] | None,
+) -> dict[str, Any]:
+    """A die's entry after its change: the owner always given, the name and the phone's state
+    kept unless given (a console reassigning a phone's die leaves its state as the phone last
+    told it); ``"phone": null`` forgets the state."""
+    if not set(fields) <= {"owner", "name", "phone"}:
+        raise RegistryError(f"dice.{die}", "an object of owner, name and phone")
+    owner = fields.get("owner")
+    name = fields.get("name", (kept or {}).get("name", die))
+    if not isinstance(owner, str) or owner not in owners:
+        raise RegistryError(f"dice.{die}.owner", f"{owner!r} is no character of this table")
+    if mine is not None and owner not in mine:
+        message = "a player registers dice to their own characters only"
+        raise NotYoursError(f"dice.{die}.owner", message)
+    if not isinstance(name, str) or not 0 < len(name) <= 40:
+        raise RegistryError(f"dice.{die}.name", "a name of 1 to 40 characters")
+    entry: dict[str, Any] = {"owner": owner, "name": name}
+    phone = fields["phone"] if "phone" in fields else (kept or {}).get("phone")
+    if phone is not None:
+        entry["phone"] = _phone(phone, f"dice.{die}.phone")
+    return entry
+
+
+def _phone(state: Any, field: str) -> dict[str, Any]:
+    """How a die on a player's phone is: connected or not, its battery (a percentage, or null
+    while the die has not said) and whether it charges."""
+    fields = _object(state, field)
+    if set(fields) != {"connected", "battery", "charging"}:
+        raise RegistryError(field, "an object of connected, battery and charging")
+    battery = fields["battery"]
+    if battery is not None and (
+        isinstance(battery, bool) or not isinstance(battery, int) or not 0 <= battery <= 100
+    ):
+        raise RegistryError(f"{field}.battery", "a percentage from 0 to 100, or null")
+    for flag in ("connected", "charging"):
+        if not isinstance(fields[flag], bool):
+            raise RegistryError(f"{field}.{flag}", "true or false")
+    return {"connected": fields["connected"], "battery": battery, "charging": fields["charging"]}
+
+
+def _queued(before: list[str], asked: list[str], mine: Collection[str]) -> list[str]:
+    """The claims a player's change may leave: everyone else's where they were, the player's
+    own closed or kept as asked, and the player's new ones after all of those."""
+    kept = [one for one in before if one not in mine or one in asked]
+    return kept + [one for one in dict.fromkeys(asked) if one in mine and one not in before]
 
 
 def _object(value: Any, field: str) -> dict[str, Any]:
@@ -105,63 +207,97 @@ def owners(view: dict[str, Any]) -> set[str]:
     return {one["id"] for one in people} | {GM_OWNER}
 
 
+def share(book: dict[str, Any], mine: Collection[str] | None) -> dict[str, Any]:
+    """What of the registry a caller reads: all of it for the GM (``mine`` None); for a
+    player, their own characters' dice and claims, and the options their phone honours."""
+    if mine is None:
+        return book
+    dice = {die: entry for die, entry in book["dice"].items() if entry["owner"] in mine}
+    claims = [one for one in book["claims"] if one in mine]
+    return {**book, "dice": dice, "claims": claims}
+
+
+async def _registrant(request: web.Request) -> tuple[Game, frozenset[str] | None]:
+    """The table, and the characters its caller may register dice to (None: the GM,
+    anyone's); an overlay, bound to no one, is refused."""
+    game = await game_of(request)
+    viewer = (await caller(request, game)).viewer
+    if viewer.role is Role.OVERLAY:
+        message = "dice are registered with the GM's token or a player's"
+        raise problem(web.HTTPForbidden, "forbidden", message, rule="roles")
+    return game, None if viewer.is_gm else viewer.participants
+
+
 async def read(request: web.Request) -> web.Response:
-    game, _ = await gm_only(request)
-    return web.json_response(await registry(request.app[SEIZE], game.id))
+    game, mine = await _registrant(request)
+    return web.json_response(share(await registry(request.app[SEIZE], game.id), mine))
 
 
 async def change(request: web.Request) -> web.Response:
-    game, principal = await gm_only(request)
+    game, mine = await _registrant(request)
     seize = request.app[SEIZE]
-    view = game.table.view(principal.viewer).model_dump(mode="json")
+    view = game.table.view(GM).model_dump(mode="json")  # every character may own a die
+    body = await json_body(request)
     try:
-        after = changed(await registry(seize, game.id), await json_body(request), owners(view))
-        await record(seize, game.id, REGISTRY, after)
+        after = await changing(seize, game.id, body, owners(view), mine)
+    except NotYoursError as refused:
+        raise problem(web.HTTPForbidden, "forbidden", str(refused), rule="roles",
+                      field=refused.field) from None  # fmt: skip
     except RegistryError as refused:
         raise problem(
             web.HTTPUnprocessableEntity, "invalid", str(refused), field=refused.field
         ) from None
-    except ReportError as refused:
-        raise problem(web.HTTPUnprocessableEntity, "invalid", str(refused), field="dice") from None
-    return web.json_response(after)
+    return web.json_response(share(after, mine))
 
 
+_PHONE_SCHEMA = {
+    "type": ["object", "null"],
+    "description": "How a die on a player's phone is (null forgets it)",
+    "properties": {"connected": {"type": "boolean"},
+                   "battery": {"type": ["integer", "null"], "minimum": 0, "maximum": 100},
+                   "charging": {"type": "boolean"}},
+    "required": ["connected", "battery", "charging"],
+}  # fmt: skip
 _REGISTRY_SCHEMA = {
     "type": "object",
     "properties": {
-        "dice": {"type": "object", "additionalProperties": {
+        "dice": {"type": "object", "maxProperties": MAX_DICE, "additionalProperties": {
             "type": "object", "properties": {"owner": {"type": "string"},
-                                             "name": {"type": "string"}}}},
+                                             "name": {"type": "string"},
+                                             "phone": _PHONE_SCHEMA}}},
         "claims": {"type": "array", "items": {"type": "string"}},
         "window": {"type": "number"},
         "blink": {"type": "boolean"},
     },
 }  # fmt: skip
+PLAYERS = frozenset({Role.GM, Role.PLAYER})
 
 ROUTES = [
     Route(
         "GET",
         "/api/tables/{table_id}/dice",
         read,
-        "The table's die registry: each die's owner, the open claims, the dice options (GM)",
+        "The table's die registry: each die's owner, the open claims, the dice options (GM); "
+        "a player's own dice and claims, and the options",
         "readDice",
         {200: Content("The registry", _REGISTRY_SCHEMA), **refusals(401, 403, 404, 429)},
-        roles=GM,
+        roles=PLAYERS,
     ),
     Route(
         "PUT",
         "/api/tables/{table_id}/dice",
         change,
-        "Register dice to their owners, open claims, set the dice options (GM)",
+        "Register dice to their owners, open claims, set the dice options (GM); register and "
+        "report dice, and open claims, for the player's own characters (a player)",
         "changeDice",
         {
-            200: Content("The registry after the change", _REGISTRY_SCHEMA),
-            **refusals(400, 401, 403, 404, 408, 413, 422, 429),
+            200: Content("The registry after the change, as the caller reads it", _REGISTRY_SCHEMA),
+            **refusals(400, 401, 403, 404, 408, 409, 413, 422, 429),
         },
         body=Content(
             "What changes: dice (null forgets one), claims, window, blink", _REGISTRY_SCHEMA
         ),
-        roles=GM,
+        roles=PLAYERS,
         largest=4096,
     ),
 ]

@@ -6,7 +6,9 @@ several servers (workers sharing a port, or servers on several hosts) share one 
 device's report and the console's read of it may each reach any of them. A server runs for
 weeks, so each table keeps at most ``MAX_DEVICES`` reports of at most ``MAX_REPORT`` bytes: a new
 device past the limit makes room by forgetting the device that reported longest ago (an adapter
-renamed, a tray long unplugged).
+renamed, a tray long unplugged). The table's die registry is kept among the reports, under
+``REGISTRY``, with a bound of its own (``server/devices/dice.py``): the devices' limit neither
+counts nor forgets it, so a table's many devices never cost it its dice' owners.
 """
 
 from __future__ import annotations
@@ -27,10 +29,17 @@ MAX_DEVICES = 16
 """Reports a table keeps: more readers and trays than a table has hands."""
 MAX_REPORT = 2048
 """Bytes of one report as JSON: an adapter's report is a few hundred."""
+REGISTRY = "dice"
+"""The name the die registry is kept under, which no device reports as."""
 
 
 class ReportError(ValueError):
-    """A report the table will not keep; nothing is changed."""
+    """A report the table will not keep, ``field`` naming the part at fault; nothing is
+    changed."""
+
+    def __init__(self, message: str, field: str = "body") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 async def gm_only(request: web.Request) -> tuple[Game, Principal]:
@@ -54,21 +63,28 @@ async def report(request: web.Request) -> web.Response:
     try:
         await record(request.app[SEIZE], table_id, request.match_info["device"], body)
     except ReportError as refused:
-        raise problem(web.HTTPUnprocessableEntity, "invalid", str(refused), field="body") from None
+        raise problem(
+            web.HTTPUnprocessableEntity, "invalid", str(refused), field=refused.field
+        ) from None
     return web.json_response({"ok": True})
 
 
 async def record(seize: Seize, table_id: str, device: str, status: dict[str, Any]) -> None:
     """Keep a device's latest report, from the network or from a device inside the server;
     raises ReportError for one larger than ``MAX_REPORT`` or holding a number JSON has not (a
-    sensor's NaN), and then stores nothing."""
+    sensor's NaN), or reporting under the registry's name, and then stores nothing."""
+    if device == REGISTRY:
+        raise ReportError(f"{REGISTRY!r} is the die registry's name: name the device otherwise",
+                          "device")  # fmt: skip
     fault = shape_fault(status, "body")
     if fault is not None:
         raise ReportError(": ".join(fault))
     report = json.dumps(status, default=str)
     if len(report) > MAX_REPORT:
         raise ReportError(f"a device's report is at most {MAX_REPORT} bytes of JSON")
-    await seize.store.save_device_report(table_id, device, report, keep=MAX_DEVICES)
+    await seize.store.save_device_report(
+        table_id, device, report, keep=MAX_DEVICES, spared=REGISTRY
+    )
 
 
 async def listed(request: web.Request) -> web.Response:

@@ -12,7 +12,7 @@ import sys
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 from pydantic import ValidationError
@@ -40,9 +40,6 @@ from server.run.workers import (
 from server.settings import Settings, config_path
 from server.store import open_store, shown
 from server.tables.access import GM_LINK_LABEL, mint, token_row
-
-if TYPE_CHECKING:
-    from adapters.deck import DeckMap
 
 log = logging.getLogger("seize")
 
@@ -125,8 +122,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         settings = Settings(**flags)
-        decks = [hardware.load_deck(device.deck) for device in settings.devices]
-    except ValueError as wrong:  # a bad setting, settings file or deck file
+        starters = [hardware.prepare(device) for device in settings.devices]
+    except ValueError as wrong:  # a bad setting, settings file, deck file or GoDice shell
         print(f"seize: {_one_line(wrong)}", file=sys.stderr)
         return 2
     try:
@@ -154,7 +151,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             update={"public_url": f"https://{settings.host}:{settings.port}"}
         )
     if first:
-        announce = _announce(shown, decks, demo=args.demo, simulated=simulated, again=restarted())
+        announce = _announce(
+            shown, starters, demo=args.demo, simulated=simulated, again=restarted()
+        )
         app.on_startup.append(announce)
         app.on_shutdown.append(simulated.shutdown)
     collector.settle()
@@ -287,7 +286,7 @@ def _ended(task: asyncio.Task[None]) -> None:
 
 def _announce(
     settings: Settings,
-    decks: list[DeckMap | None],
+    starters: list[hardware.Starter],
     *,
     demo: bool,
     simulated: _Devices,
@@ -340,26 +339,17 @@ def _announce(
                 lines.append(
                     "  (simulated devices need the nfc and serial extras, on Linux or macOS)"
                 )
-        for device, deck in zip(settings.devices, decks, strict=True):
-            lines.append(f"  Device:       {device.kind} at {device.device} → table {device.table}")
+        for device, starter in zip(settings.devices, starters, strict=True):
+            where = device.device or "Bluetooth"
+            lines.append(f"  Device:       {device.kind} at {where} → table {device.table}")
             link = LocalLink(app[SEIZE], device.table, device.token.get_secret_value())
             try:
                 await link.check()
             except ConnectionError as wrong:
                 lines.append(f"                not started: {wrong}")
-                log.error("device not started", extra={"device": device.device, "why": str(wrong)})
+                log.error("device not started", extra={"device": where, "why": str(wrong)})
                 continue
-            simulated.start(
-                hardware.adapter(
-                    device.kind,
-                    device.device,
-                    link,
-                    deck=deck,
-                    seat=device.seat,
-                    name=device.name,
-                ),
-                device.name or device.device,
-            )
+            simulated.start(starter(link), device.name or device.device or device.kind)
         lines.append(f"  New table:    {base}/console")
         if not again:
             print("\n".join(lines), flush=True)

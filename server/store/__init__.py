@@ -86,13 +86,26 @@ class Store(Protocol):
         """The state at ``snapshot.seq``, so the table loads without folding its whole log. An
         older snapshot than the one kept is ignored: servers sharing a table each take them."""
 
-    async def save_device_report(self, table_id: str, device: str, report: str, keep: int) -> None:
+    async def save_device_report(
+        self, table_id: str, device: str, report: str, keep: int, spared: str = ""
+    ) -> None:
         """The device's latest report (JSON), stamped with when it is recorded; in the same
         transaction the table forgets the reports beyond the ``keep`` latest (this one always
         kept), so every server sharing the database shows, and bounds, the same devices. The
+        report named ``spared`` (the die registry, which has a bound of its own) is neither
+        counted among those nor forgotten. The
         stamp comes from one clock for all of those servers, so that "latest" means the same
         to each: PostgreSQL's own (its servers may be on several hosts), the host's for an
         SQLite file (its servers share the host)."""
+
+    async def swap_device_report(
+        self, table_id: str, device: str, before: str | None, report: str
+    ) -> bool:
+        """Replace the report with ``report`` only if it is still ``before`` (None: there is
+        none yet), counting toward no limit; False, changing nothing, if another write came
+        first. A report changed from what was read (the die registry: the GM's console and a
+        player's phone may change it at once, through any server on the database) is then
+        read again and changed again, and neither change is lost."""
 
     async def table(self, table_id: str) -> TableRow | None: ...
 

@@ -257,11 +257,14 @@ class SqlStore(ABC):
             )
         )
 
-    async def save_device_report(self, table_id: str, device: str, report: str, keep: int) -> None:
+    async def save_device_report(
+        self, table_id: str, device: str, report: str, keep: int, spared: str = ""
+    ) -> None:
         # Locked first, where writers run side by side: two servers recording reports at once
         # would otherwise each count the other's report out, and keep one more than ``keep``.
         # Stamped after the lock, so the stamps are in the order the reports commit.
-        values = {"table_id": table_id, "device": device, "report": report, "others": keep - 1}
+        values = {"table_id": table_id, "device": device, "report": report, "spared": spared,
+                  "others": keep - 1}  # fmt: skip
         locks = [] if self.dialect.lock_table is None else [Query(self.dialect.lock_table, values)]
         await self._write(
             *locks,
@@ -273,12 +276,25 @@ class SqlStore(ABC):
             ),
             Query(
                 "delete from device_reports where table_id = :table_id and device <> :device"
-                " and device not in (select device from device_reports"
-                " where table_id = :table_id and device <> :device"
+                " and device <> :spared and device not in (select device from device_reports"
+                " where table_id = :table_id and device <> :device and device <> :spared"
                 " order by reported desc, device limit :others)",
                 values,
             ),
         )
+
+    async def swap_device_report(
+        self, table_id: str, device: str, before: str | None, report: str
+    ) -> bool:
+        values = {"table_id": table_id, "device": device, "before": before, "report": report}
+        if before is None:
+            swap = ("insert into device_reports values (:table_id, :device, :report, {clock})"
+                    " on conflict (table_id, device) do nothing returning device")  # fmt: skip
+        else:
+            swap = ("update device_reports set report = :report, reported = {clock}"
+                    " where table_id = :table_id and device = :device and report = :before"
+                    " returning device")  # fmt: skip
+        return bool(await self._write(Query(swap, values)))
 
     # Reads -------------------------------------------------------------------------------
 

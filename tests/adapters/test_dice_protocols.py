@@ -204,6 +204,39 @@ def test_a_settled_vector_is_a_face_for_its_shell(
     assert go.face(xyz, shell) == up
 
 
+@pytest.mark.parametrize(
+    ("data", "up"),
+    [
+        # One rest of the 24, (20, -60, -20), read in each shell that rests on them.
+        (b"S\x14\xc4\xec", {go.Shell.D4: 3, go.Shell.D8: 3, go.Shell.D12: 1}),
+        # Its opposite, (-20, 60, 20): a d12's numbers there are not a d6's "sum to 7".
+        (b"S\xec\x3c\x14", {go.Shell.D4: 2, go.Shell.D8: 6, go.Shell.D12: 12}),
+        # (60, 0, 20) and (40, 20, 40), a little off as a die at rest on felt would be.
+        (b"S\x3a\x02\x15", {go.Shell.D4: 1, go.Shell.D8: 5, go.Shell.D12: 12}),
+        (b"S\x2a\x12\x26", {go.Shell.D4: 4, go.Shell.D8: 2, go.Shell.D12: 5}),
+    ],
+)  # fmt: skip
+def test_the_d4_d8_and_d12_shells_read_a_settled_die_on_their_24_rests(
+    data: bytes, up: dict[go.Shell, int]
+) -> None:
+    message = go.parse(data)
+    assert isinstance(message, go.Settled) and message.rolled
+    assert {shell: go.face(message.vector, shell) for shell in up} == up
+
+
+def test_each_shell_shows_its_own_numbers_and_nothing_else() -> None:
+    assert {shell.value: go.sides(shell) for shell in go.Shell} == {
+        "d4": 4, "d6": 6, "d8": 8, "d10": 10, "d10x": 100, "d12": 12, "d20": 20,
+    }  # fmt: skip
+    for shell in go.Shell:
+        # every vector the die may report lands on a number of the shell
+        shown = {go.face((x, y, z), shell) for x in range(-64, 65, 16)
+                 for y in range(-64, 65, 16) for z in range(-64, 65, 16)}  # fmt: skip
+        assert shown == set(go.numbers(shell)), shell
+    with pytest.raises(go.GoDiceError, match="face"):
+        go.vector(9, go.Shell.D8)
+
+
 def test_godice_messages() -> None:
     assert go.parse(b"R") == go.Rolling()
     assert go.parse(b"TS" + bytes([64, 0, 0])) == go.Settled(go.Stability.TILT, (64, 0, 0))

@@ -1,6 +1,9 @@
 """The player page's own Pixels dice, in Chromium against a real server: "Connect my Pixels die"
 where Web Bluetooth exists, and plainly why not elsewhere; a roll from the die enters the
-player's own pending roll with the die's id, and a roll nobody asked for is not entered.
+player's own pending roll with the die's id, and a roll nobody asked for is not entered. The
+die is registered to the player's character with the player's token, and the GM's console
+shows it, its battery and connection as the phone reports them; the die blinks at the
+player's turn unless the table turned that off.
 
 The die is a peripheral of Chromium's Bluetooth emulation (the DevTools ``BluetoothEmulation``
 domain, on the browser's session; ``DeviceAccess`` answers the chooser), reached by the
@@ -23,14 +26,15 @@ import pytest
 
 from adapters import pixels_protocol as px
 from tests.server.process import ServerProcess, call
-from tests.waiting import PATIENCE
+from tests.waiting import PATIENCE, until
 
 from .conftest import CHROMIUM, FLAGS, Table
 from .test_accessibility import axe, serious  # noqa: F401 (axe: a fixture)
-from .test_dice_console import guard_and_jena
+from .test_dice_console import guard_and_jena, registry
 from .test_play import hand_to
 
 PIXEL_ID = 0xBEEF
+DIE_ID = f"pixels-{PIXEL_ID:08x}"
 DIE = px.Identity(PIXEL_ID, px.DieType.D6, 6, 1_720_000_000, "Jena's red d6",
                   px.RollState.ON_FACE, 0, 77, False)  # fmt: skip
 ADDRESS = "09:09:09:09:09:01"
@@ -46,13 +50,14 @@ SPEAK = """async () => {
 }""".replace("SERVICE", repr(px.LEGACY_SERVICE)).replace("NOTIFY", repr(px.LEGACY_NOTIFY))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def browser(browser: Any) -> Iterator[Any]:
     """Chromium on Linux, as Chrome there, has Web Bluetooth behind a flag (Android, Windows and
     macOS have it on): this module's pages are opened in a Chromium launched with it, by the
     conftest's browser's Playwright (and after its checks that Chromium is here). The new
     permissions backend gives the test ``getDevices()``, to reach the die the page chose; and
-    ``ELSEWHERE`` names this machine, for a page that is not on localhost."""
+    ``ELSEWHERE`` names this machine, for a page that is not on localhost. One for each test:
+    a browser's Bluetooth emulation is enabled once, for one test's die."""
     elsewhere = f"--host-resolver-rules=MAP {ELSEWHERE} 127.0.0.1"
     launched = browser.browser_type.launch(
         executable_path=str(CHROMIUM), args=[*FLAGS, BLUETOOTH, elsewhere]
@@ -163,9 +168,11 @@ def rolls_entered(table: Table) -> list[dict[str, Any]]:
 def test_a_pixels_die_enters_the_players_own_roll_not_one_unasked_and_blinks_at_her_turn(
     browser: Any,
     phone: Any,
+    page: Any,
     server: ServerProcess,
     axe: str,  # noqa: F811 (the accessibility scan's fixture)
 ) -> None:
+    console = page  # the GM's
     table = guard_and_jena(server)
     link = hand_to(table, "jena")
     table.send({"type": "roll_initiative", "source": "gm"})  # both rolls awaited, the guard's first
@@ -175,6 +182,20 @@ def test_a_pixels_die_enters_the_players_own_roll_not_one_unasked_and_blinks_at_
     ready = phone.locator(f"[data-die=pixels-{PIXEL_ID:08x}]").get_by_text("ready")
     die.until(ready.is_visible)
     said = phone.locator("[data-dice-said]")
+    reported = {"connected": True, "battery": 77, "charging": False}
+    until(lambda: registry(table)["dice"].get(DIE_ID) == {
+        "owner": "jena", "name": DIE.name, "phone": reported})  # fmt: skip
+
+    # The GM's console lists the phone's die, and follows what the phone reports.
+    console.goto(f"{server.url}/console/{table.id}#token={table.gm}")
+    console.get_by_text("Card readers and dice trays").click()
+    shown = console.locator(f"[data-die={DIE_ID}]")
+    shown.get_by_text("Jena's red d6").wait_for()
+    assert "on Jena's phone · connected · battery 77%" in shown.inner_text()
+    assert console.locator(f"[data-owner={DIE_ID}]").input_value() == "jena"
+    die.say(px.battery_level(41))
+    die.until(lambda: not die.saying)
+    console.locator(f"[data-die={DIE_ID}]", has_text="battery 41%").wait_for()
 
     die.drop()
     asked = px.MessageType.WHO_ARE_YOU
@@ -198,6 +219,27 @@ def test_a_pixels_die_enters_the_players_own_roll_not_one_unasked_and_blinks_at_
     assert table.view()["view"]["token"] == "jena"
     die.until(lambda: die.told(px.MessageType.BLINK) == 1)  # "your turn"
     assert serious(phone, axe) == []
+
+
+def test_a_table_that_turned_blinks_off_keeps_the_phones_die_dark_at_her_turn(
+    browser: Any, phone: Any, server: ServerProcess
+) -> None:
+    table = guard_and_jena(server)
+    link = hand_to(table, "jena")
+    table.send({"type": "roll_initiative", "source": "gm"})
+    phone.goto(link)
+    die = Die(browser, phone)
+    phone.locator("[data-action=connect-die]").click()
+    die.until(phone.locator(f"[data-die={DIE_ID}]").get_by_text("ready").is_visible)
+    assert call(f"{table.url}/dice", "PUT", {"blink": False}, table.gm)[0] == 200
+    for character, dice in (("jena", [3, 5]), ("guard", [6, 6])):
+        table.send({"type": "enter_roll", "character": character, "dice": dice, "source": "gm"})
+    assert table.view()["view"]["token"] == "jena"
+    die.until(lambda: phone.locator("[data-turn-told=jena]").count() == 1)
+    # A blink sent would have reached the die before this roll's answer does.
+    roll(die, 4)
+    phone.locator("[data-dice-said]").get_by_text("rolled 4: no roll is asked of you").wait_for()
+    assert die.told(px.MessageType.BLINK) == 0
 
 
 @pytest.mark.parametrize(

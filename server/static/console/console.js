@@ -360,9 +360,16 @@ function owners(ctx) {
   return [...Object.entries(ctx.names), ["gm", "the GM"]];
 }
 
+/** How a die is, as its station or the player's phone tells: "connected · battery 71%". */
+function held(die) {
+  return `${die.connected ? "connected" : "not connected"}${die.battery === null ? ""
+    : ` · battery ${die.battery}%${die.charging ? ", charging" : ""}`}${die.drops
+    ? ` · dropped ${die.drops} time${die.drops === 1 ? "" : "s"}` : ""}`;
+}
+
 /** The dice the registry or a die station knows: each with its owner (which the GM changes),
- * battery, connection and drops; the claims open, and a way to open one; the stations'
- * notices ("Jena rolled 2, unasked"). */
+ * battery, connection and drops, as its station or the phone holding it reports them; the
+ * claims open, and a way to open one; the stations' notices ("Jena rolled 2, unasked"). */
 function diceShown(ctx, book, stations, show) {
   const registered = book?.dice ?? {};
   const claims = book?.claims ?? [];
@@ -385,10 +392,10 @@ function diceShown(ctx, book, stations, show) {
       h("option", { value: "" }, "no one's"),
       owners(ctx).map(([value, label]) => h("option", { value,
         selected: registered[id]?.owner === value }, label)));
-    const state = !die ? "not seen by a die station"
-      : `${die.connected ? "connected" : "not connected"}${die.battery === null ? ""
-        : ` · battery ${die.battery}%${die.charging ? ", charging" : ""}`}${die.drops
-        ? ` · dropped ${die.drops} time${die.drops === 1 ? "" : "s"}` : ""}`;
+    const phone = registered[id]?.phone;
+    const state = die ? held(die)
+      : phone ? `on ${whose(registered[id].owner)}'s phone · ${held(phone)}`
+        : "not seen by a die station";
     return h("p", { "data-die": id }, h("strong", {}, name),
       die?.sides ? ` (d${die.sides})` : "", ` · ${state} · `, owner);
   });

@@ -2,7 +2,11 @@
 // Bluetooth, roll the player's own pending roll (an RCS 2D6, an awareness initiative or
 // pre-emption d10) with the dice's ids, as the die station does for dice at the table. A roll
 // nobody asked of this player is said on the page and never entered. The dice blink when the
-// turn reaches the player.
+// turn reaches the player, unless the table has turned that off (its registry's ``blink``).
+//
+// Each die is registered in the table's die registry to the player's character, and the page
+// reports how it is (connected, battery) whenever that changes, so the GM's console lists it
+// with the station's dice; the player's token may do that for its own characters only.
 //
 // Web Bluetooth is Chromium's (Android, desktop) and only on a secure page (HTTPS, localhost):
 // elsewhere the page says plainly why no die can connect. The library, Systemic Games'
@@ -87,6 +91,34 @@ export function dice(ctx) {
     return section;
   }
   const lines = new Map();  // each die connected here → its line in the list
+  // The registry as this player's token reads it: their own dice, and the table's options.
+  let book = null;
+  const registry = async (change) => {
+    const answer = await fetch(`${ctx.table.base}/dice`, change ? { method: "PUT",
+      keepalive: true,  // a die's last report goes out as the page closes
+      headers: { ...ctx.table.headers(), "Content-Type": "application/json" },
+      body: JSON.stringify(change) } : { headers: ctx.table.headers() }).catch(() => null);
+    const body = answer && await answer.json().catch(() => ({}));
+    if (answer?.ok) book = body;
+    return { ok: !!answer?.ok, message: body?.message ?? "the server cannot be reached" };
+  };
+  /** Tell the table how ``pixel`` is, registered to the character the registry has it for,
+   * else to the player's first: ``connected`` false as the page closes. */
+  const told = async (pixel, connected = pixel.status === "ready") => {
+    const owner = book?.dice?.[dieId(pixel)]?.owner ?? ctx.table.you?.participants?.[0];
+    if (!owner) return;  // a page bound to no character
+    const { ok, message } = await registry({ dice: { [dieId(pixel)]: {
+      owner, name: (pixel.name || dieId(pixel)).slice(0, 40), phone: { connected,
+        battery: connected ? pixel.batteryLevel : null, charging: !!pixel.isCharging } } } });
+    if (!ok) said.textContent = `The GM's console does not show ${pixel.name}: ${message}`;
+  };
+  let telling = Promise.resolve();  // one report at a time, so the last kept is the latest
+  const tell = (pixel) => {
+    telling = telling.then(() => (book ? null : registry())).then(() => told(pixel));
+  };
+  window.addEventListener("pagehide", () => {
+    for (const pixel of lines.keys()) if (pixel.status === "ready") told(pixel, false);
+  });
   const held = [];  // the dice of this roll so far: { face, id }
   let heldFor = "";
   const rolled = async (pixel, face) => {
@@ -132,6 +164,7 @@ export function dice(ctx) {
         let wasReady = false;
         pixel.addPropertyListener("status", () => {
           drawn();
+          if (pixel.status === "ready" || pixel.status === "disconnected") tell(pixel);
           if (pixel.status === "ready") wasReady = true;
           if (pixel.status !== "disconnected" || !wasReady) return;
           wasReady = false;
@@ -140,6 +173,13 @@ export function dice(ctx) {
               + "again.";
           });
         });
+        for (const property of ["batteryLevel", "isCharging"]) {
+          pixel.addPropertyListener(property, () => {
+            if (pixel.status !== "ready") return;
+            drawn();
+            tell(pixel);
+          });
+        }
         pixel.addEventListener("roll", (face) => rolled(pixel, face));
         list.append(line);
       }
@@ -151,7 +191,20 @@ export function dice(ctx) {
     }
   };
   // The die says "your turn": when the turn reaches one of the player's characters, every die
-  // connected here blinks, as the station blinks the registered dice of the table.
+  // connected here blinks, as the station blinks the registered dice of the table, if the
+  // table allows (read then, so the GM's latest choice counts). ``data-turn-told`` names the
+  // character whose turn the page has answered.
+  const yourTurn = async (character) => {
+    const ready = [...lines.keys()].filter((pixel) => pixel.status === "ready");
+    if (ready.length) await registry();
+    if (book?.blink !== false) {
+      for (const pixel of ready) {
+        pixel.blink(window.pixelsWebConnect.Color.brightBlue, { count: 3, duration: 1500 })
+          .catch(() => {});  // a die that does not answer has only missed a blink
+      }
+    }
+    section.dataset.turnTold = character;
+  };
   let turn = null;
   ctx.onView = (view) => {
     // A roll short of dice is dropped once the table no longer asks for it (the GM typed it).
@@ -161,12 +214,7 @@ export function dice(ctx) {
     const now = acting(view);
     if (now === turn) return;
     turn = now;
-    if (!ctx.table.you?.participants?.includes(now)) return;
-    for (const pixel of lines.keys()) {
-      if (pixel.status !== "ready") continue;
-      pixel.blink(window.pixelsWebConnect.Color.brightBlue, { count: 3, duration: 1500 })
-        .catch(() => {});  // a die that does not answer has only missed a blink
-    }
+    if (ctx.table.you?.participants?.includes(now)) yourTurn(now);
   };
   section.insertBefore(h("button", { "data-action": "connect-die", onclick: connect },
     "Connect my Pixels die"), list);

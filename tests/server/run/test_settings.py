@@ -50,8 +50,12 @@ def test_a_bad_setting_is_refused_naming_it(monkeypatch: pytest.MonkeyPatch) -> 
     ("toml", "said"),
     [
         (
+            '[[devices]]\nkind = "pixels"\ndevice = "/dev/x"\ntable = "t"\ntoken = "t0ken"\n',
+            "setting devices.0.kind: Input should be 'nfc', 'tray', 'station' or 'dice'",
+        ),
+        (
             '[[devices]]\nkind = "dice"\ndevice = "/dev/x"\ntable = "t"\ntoken = "t0ken"\n',
-            "setting devices.0.kind: Input should be 'nfc', 'tray' or 'station'",
+            "setting devices.0: device: a die station finds its dice over Bluetooth",
         ),
         ('[[devices]]\nkind = "tray"\ndevice = "/dev/x"\n', "setting devices.0.table: "),
         ("port = \n", "not TOML: "),
