@@ -59,13 +59,13 @@ import sqlite3
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -819,28 +819,39 @@ async def _fill(url: str, tables: int, subscribers: int, pid: int) -> tuple[floa
     return (with_tables - before) / tables, (with_sockets - with_tables) / subscribers
 
 
+Measured = TypeVar("Measured")
+
+
+def _on_a_server(
+    db: Path, measure: Callable[[str, int], Coroutine[Any, Any, Measured]]
+) -> Measured | None:
+    """What ``measure(url, pid)`` finds on a server of its own over ``db``; None, with why
+    printed, when the server does not start."""
+    with serving(db, [], db.parent) as server:
+        if isinstance(server, str):
+            print(f"memory: skipped: {server}")
+            return None
+        assert server.process is not None
+        return asyncio.run(measure(server.url, server.process.pid))
+
+
 def memory(args: argparse.Namespace, folder: Path) -> None:
     """The server's memory per table held and per live subscriber: the sizing model's units."""
     tables, subscribers = (200, 400) if args.quick else (1000, 2000)
-    with serving(folder / "memory.db", [], folder) as server:
-        if isinstance(server, str):
-            print(f"memory: skipped: {server}")
-            return
-        assert server.process is not None
-        per_table, per_socket = asyncio.run(
-            _fill(server.url, tables, subscribers, server.process.pid)
-        )
+    filled = _on_a_server(
+        folder / "memory.db", lambda url, pid: _fill(url, tables, subscribers, pid)
+    )
+    if filled is None:
+        return
+    per_table, per_socket = filled
     print(f"memory per table in memory (20 events)  {per_table:6.1f} KB   ({tables} tables)")
     print(f"memory per WebSocket subscriber          {per_socket:6.1f} KB   ({subscribers})")
     noted("memory per table, 20 events, KB", per_table)
     noted("memory per WebSocket subscriber, KB", per_socket)
     long_tables = 2 if args.quick else 10
-    with serving(folder / "long.db", [], folder) as server:
-        if isinstance(server, str):
-            print(f"memory: skipped: {server}")
-            return
-        assert server.process is not None
-        grown = asyncio.run(_long_tables(server.url, long_tables, server.process.pid))
+    grown = _on_a_server(folder / "long.db", lambda url, pid: _long_tables(url, long_tables, pid))
+    if grown is None:
+        return
     for events, per in grown.items():
         print(
             f"memory per table after {events:6} events  "
@@ -850,12 +861,11 @@ def memory(args: argparse.Namespace, folder: Path) -> None:
     (low, low_kb), (high, high_kb) = grown.items()
     print(f"  growth per event between them: {(high_kb - low_kb) * 1024 / (high - low):.0f} bytes")
     soak_tables, soak_events = (50, 400) if args.quick else (200, 1000)
-    with serving(folder / "soak.db", [], folder) as server:
-        if isinstance(server, str):
-            print(f"memory: skipped: {server}")
-            return
-        assert server.process is not None
-        soaked = asyncio.run(_soak(server.url, soak_tables, soak_events, server.process.pid))
+    soaked = _on_a_server(
+        folder / "soak.db", lambda url, pid: _soak(url, soak_tables, soak_events, pid)
+    )
+    if soaked is None:
+        return
     print(
         f"soak: {soak_tables * soak_events} commands over {soak_tables} tables: resident "
         + " -> ".join(f"{kb / 1024:.0f} MB" for kb in soaked)
