@@ -40,6 +40,8 @@ class HeldSocket:
         self.sent: list[dict[str, Any]] = []
         self.replies: list[dict[str, Any]] = []
         self.to_page: Any = None
+        self.relayed = 0
+        """How many of the server's messages have been handed to the page."""
         page.route_web_socket(re.compile(r"/ws\b"), self._relay)
 
     def _relay(self, to_page: Any) -> None:
@@ -66,6 +68,16 @@ class HeldSocket:
             self.held.append(message)
         else:
             self.to_page.send(message)
+            self.relayed += 1
+
+    def followed(self, page: Any) -> None:
+        """Return once the page's socket has been handed news: it is open, so what the page
+        sends from now goes on it (a page that drew what it first fetched may send before its
+        socket opens, and then sends a POST)."""
+        deadline = time.monotonic() + PATIENCE
+        while not self.relayed:  # each call into the page lets the relay's callbacks run
+            assert time.monotonic() < deadline, "the page's socket was never handed news"
+            page.evaluate("0")
 
     def release(self, page: Any | None = None) -> None:
         """Let what was held reach the page. With ``page``, news is expected: wait until some

@@ -538,6 +538,8 @@ class Relay:
         self.holding = False
         self.cutting = False
         self.held: list[tuple[Any, str | bytes]] = []
+        self.relayed = 0
+        """How many of the server's messages have been handed to a page."""
         page.route_web_socket(re.compile(r"/ws\b"), self._relay)
         page.on("response", self._response)
 
@@ -562,6 +564,7 @@ class Relay:
             self.held.append((to_page, message))
         else:
             to_page.send(message)
+            self.relayed += 1
 
     def release(self) -> None:
         self.holding = False
@@ -588,6 +591,8 @@ def test_the_gms_hiding_travels_on_the_socket_lands_once_and_a_refusal_is_shown(
     relays: list[Relay] = []
     gm, _ = seated(room, table, {}, lambda page: relays.append(Relay(page)))
     relay = relays[0]
+    # Its socket is open once it has been handed news: the GM's commands go on it from then.
+    room.until(lambda: relay.relayed > 0, "the background page's socket open")
     shown(room, "guard", False)
     room.until(partial(guard_hidden, table), "the Guard hidden in Seize")
     shown(room, "guard", True)

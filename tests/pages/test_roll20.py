@@ -174,6 +174,7 @@ def test_the_gms_next_travels_on_the_tables_socket_and_lands_once_if_it_drops(
     socket = HeldSocket(page)
     posted = commands_posted(page)
     bridged(page, server, table)
+    socket.followed(page)
     seq = table.view(table.gm)["seq"]
 
     press_next(page)
@@ -205,6 +206,7 @@ def test_a_next_refused_on_the_socket_is_said_as_before(page: Any, server: Serve
     page.on("console", lambda message: warned.append(message.text) if message.type == "warning"
             else None)  # fmt: skip
     bridged(page, server, table)
+    socket.followed(page)
     socket.holding = True  # the bridge has not heard yet that the GM ended the scene
     ended = table.send({"type": "end_scene"})["seq"]
     press_next(page)
