@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from rules.roles import GM, OVERLAY, Role, Viewer, player
+from rules.standing import Forgotten
 from rules.table import Table
 from server.store import Snapshot, Store, TableRow
 from server.tables.access import OVERLAY_LABEL, mint, token_row
@@ -153,7 +154,13 @@ class Tables:
                 older = 0
                 stored = [body for _, body in await self.store.events(row.id)]
         for body in stored[after - older :]:
-            table.apply(system.events.validate_json(body))
+            event = system.events.validate_json(body)
+            while True:
+                try:
+                    table.apply(event)
+                    break
+                except Forgotten as forgotten:  # an undo since the snapshot reaches behind it
+                    await self._read_back(row.id, table.log, forgotten.position)
         assert isinstance(table.log, LazyLog)
         table.log.keep(after + 1, stored[after - older :])
         return table, after
@@ -162,10 +169,12 @@ class Tables:
         """Read back from the store the events from ``position`` on that the table's log let
         go of, so that a synchronous reader (an undo, a catch-up) finds them when it asks
         again."""
-        log = game.table.log
+        await self._read_back(game.id, game.table.log, position)
+
+    async def _read_back(self, table_id: str, log: object, position: int) -> None:
         if not isinstance(log, LazyLog) or position >= log.first:
             return
-        stored = await self.store.events(game.id, position)
+        stored = await self.store.events(table_id, position)
         log.recall(position, [body for _, body in stored])
 
     async def since(self, game: Game, after: int) -> Game:

@@ -111,3 +111,22 @@ async def test_a_restarted_server_undoes_a_long_game_from_its_snapshot_and_the_s
     assert status == 200 and answer["events"] == [{"type": "undone", "undoes": LAST}]
     assert hidden((await gm_view(second, table))["view"]) == ["h1"]  # event 400 hid him
     assert held_log(second, table).first > 0  # the whole log read for it, then let go
+
+
+async def test_a_table_whose_undos_since_its_snapshot_reach_behind_it_loads(
+    aiohttp_client: Any, unlimited: Settings
+) -> None:
+    """Its snapshot is taken at event 400 (one every 100); the undos after it take back event
+    401, then 400 and further, behind the snapshot: a restarted server folds them in as it loads
+    the table, reading the older events back from the store, and the table serves as before."""
+    first: Client = await aiohttp_client(make_app(unlimited))
+    table = await long_game(first)
+    for _ in range(10):
+        assert (await send(first, table, {"type": "undo"}))[0] == 200
+    before = await gm_view(first, table)
+    await first.close()
+    second: Client = await aiohttp_client(make_app(unlimited))
+    assert await gm_view(second, table) == before
+    status, answer = await send(second, table, {"type": "undo"})
+    assert status == 200 and answer["events"] == [{"type": "undone", "undoes": LAST - 10}]
+    assert held_log(second, table).first > 0
