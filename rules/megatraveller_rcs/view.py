@@ -121,16 +121,20 @@ def _tallied(line: tuple[CardView, ...]) -> tuple[CardView, ...]:
 
 
 def _pools(enc: Encounter, seen: Callable[[str | None], bool]) -> dict[str, int]:
-    """The sides' pools as the viewer may know them: a pool the referee did not set is its
-    side's best Tactics, so what a hidden character's skill added is left out."""
-    pools = dict(enc.pools)
+    """The sides' pools as the viewer may know them. A side whose every character is hidden
+    from the viewer is not shown at all: its name alone would tell of an ambush. A pool the
+    referee did not set is its side's best Tactics, so what a hidden character's skill added
+    is left out."""
+    pools: dict[str, int] = {}
     for side, points in enc.pools.items():
-        if side in enc.referee_pools:
-            continue
         on_side = [c for c in enc.characters if c.side == side]
-        best = max((c.tactics for c in on_side), default=0)
-        best_seen = max((c.tactics for c in on_side if seen(c.id)), default=0)
-        pools[side] = max(0, points - (best - best_seen))
+        if on_side and not any(seen(c.id) for c in on_side):
+            continue
+        pools[side] = points
+        if side not in enc.referee_pools:
+            best = max((c.tactics for c in on_side), default=0)
+            best_seen = max((c.tactics for c in on_side if seen(c.id)), default=0)
+            pools[side] = max(0, points - (best - best_seen))
     return pools
 
 

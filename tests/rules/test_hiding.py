@@ -249,3 +249,24 @@ def test_a_tie_or_a_pool_gives_no_hidden_rcs_character_away() -> None:
     assert gm.pools["corp"] == 3 and overlay.pools["corp"] == 1  # type: ignore[attr-defined]
     table.execute(Reveal(participant="boss"), GM)
     assert table.view(OVERLAY).pools["corp"] == 3  # type: ignore[attr-defined]
+
+
+def test_a_side_of_none_but_hidden_rcs_characters_is_not_shown() -> None:
+    """An ambush's side is a secret too: its name in the pools would tell of it. Revealing one
+    of its characters shows the side and its pool."""
+    table = encounter(("jena", "crew", 2))
+    table.execute(
+        RcsJoin(
+            character=Character(
+                id="amb", name="Ambusher", side="assassins", dex=0, movement=0, tactics=2
+            ),
+            hidden=True,
+        ),
+        GM,
+    )
+    assert table.view(GM).pools == {"crew": 2, "assassins": 2}  # type: ignore[attr-defined]
+    for viewer in (OVERLAY, player("jena")):
+        assert "assassins" not in shown(table, viewer)
+    assert table.view(player("amb")).pools == {"crew": 2, "assassins": 2}  # type: ignore[attr-defined]
+    table.execute(Reveal(participant="amb"), GM)
+    assert table.view(OVERLAY).pools == {"crew": 2, "assassins": 2}  # type: ignore[attr-defined]
