@@ -291,6 +291,10 @@ def test_a_joker_played_last_goes_to_the_villain(console: Console, server: Serve
     for card in ("2H", "3H", "4H", "RJ"):  # the Editor's extra card is a joker
         console.type("#next input[name=card]", card)
         console.press()
+    # The Editor's row holds the Editor's own cards: it is no one the players could be kept
+    # from seeing, so it offers no hiding, as every participant's row does.
+    assert console.row("The Editor").locator("[data-action^=hide-]").count() == 0
+    assert console.row("Doom").locator("[data-action^=hide-]").count() == 1
     steps = []
     while console.prompt != "Every Panel of page 1 is played":
         steps.append(console.primary)

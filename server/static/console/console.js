@@ -173,8 +173,9 @@ async function consolePage(id) {
                           (shown) => qr.set(row.id, { ...shown, for: row.id })) }, "Phone link");
     const shown = qr.get(row.id);
     const hidden = (view.hidden ?? []).includes(row.id);
-    // Hidden from players and the stream until it acts or is revealed (the shared rulings).
-    const hiding = h("button", { type: "button", class: "quiet",
+    // Hidden from players and the stream until it acts or is revealed (the shared rulings);
+    // a row that is no participant (the Editor's own cards) has no one to hide.
+    const hiding = row.participant !== false && h("button", { type: "button", class: "quiet",
       "data-action": `${hidden ? "reveal" : "hide"}-${row.id}`,
       "aria-label": `${hidden ? "Reveal to players" : "Hide from players"}: ${row.name}`,
       onclick: () => run(ctx.table, { type: hidden ? "reveal" : "hide", participant: row.id },

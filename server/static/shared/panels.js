@@ -176,7 +176,8 @@ function roster(v, ctx) {
   const loose = v.jokers.filter((c) => !c.acting);
   if (extra.length || loose.length) {
     rows.push({
-      id: EDITOR, name: "The Editor", kind: "secret cards",
+      // Not a participant: the Editor's own cards, which only the Editor sees anyway.
+      id: EDITOR, name: "The Editor", kind: "secret cards", participant: false,
       facts: [...extra, ...loose].map((c) => h("span", { class: "secret" }, card(c.card),
         c.acting || c.element ? ` for ${actor(c, who)}` : "")),
       doing: "Only you see these",
