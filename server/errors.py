@@ -81,6 +81,14 @@ class StaleError(Exception):
         self.current = current
 
 
+class KeyReusedError(Exception):
+    """The idempotency key came with another command than the one it first answered: a
+    client's bug, answered as such rather than with the first command's answer."""
+
+    def __init__(self) -> None:
+        super().__init__("this Idempotency-Key was sent with another command: use a new key")
+
+
 class ServerFaultError(Exception):
     """The server could not decide or show a command's outcome: its fault, not the caller's.
     Nothing was stored, and the table goes on as it was."""

@@ -21,6 +21,7 @@ from rules.participants import ParticipantId
 from rules.roles import Viewer
 from server.errors import (
     RETRY_AFTER,
+    KeyReusedError,
     ServerFaultError,
     StaleError,
     StoreUnavailableError,
@@ -492,6 +493,11 @@ async def apply_command(
         ) from None
     except StaleError as stale:
         raise problem(web.HTTPConflict, "stale", str(stale), seq=stale.current) from None
+    except KeyReusedError as reused:
+        seize.metrics.command(game.system.name, "invalid", time.perf_counter() - started)
+        raise problem(
+            web.HTTPUnprocessableEntity, "key_reused", str(reused), field="Idempotency-Key"
+        ) from None
     except ServerFaultError as fault:
         seize.metrics.command(game.system.name, "fault", time.perf_counter() - started)
         raise server_fault(fault) from None

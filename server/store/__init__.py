@@ -47,13 +47,26 @@ class Snapshot:
 
 
 @dataclass(frozen=True)
+class Remembered:
+    """A command's answer, kept under the idempotency key its client sent it with."""
+
+    token_hash: bytes
+    key: str
+    response: str
+    """The answer, as JSON."""
+    command: str
+    """The command as the client sent it (parsed, as JSON): the key reused for another command
+    is refused rather than answered as this one."""
+
+
+@dataclass(frozen=True)
 class Append:
     """Events to append to a table's log, and what commits with them."""
 
     table_id: str
     first_seq: int
     events: Sequence[tuple[str, str]]  # (type, JSON body)
-    idempotency: tuple[bytes, str, str] | None = None  # (token hash, key, response JSON)
+    idempotency: Remembered | None = None
 
 
 class Store(Protocol):
@@ -130,8 +143,9 @@ class Store(Protocol):
     async def bindings(self, table_id: str) -> list[tuple[str, tuple[str, ...]]]:
         """Each distinct (role, participants) a token of the table carries: whom it serves."""
 
-    async def idempotent(self, table_id: str, token_hash: bytes, key: str) -> str | None:
-        """The answer already given to this token's command with this idempotency key."""
+    async def idempotent(self, table_id: str, token_hash: bytes, key: str) -> Remembered | None:
+        """What was kept of this token's command with this idempotency key. A key kept before
+        the command was (migration 5) comes with an empty ``command``."""
 
     async def device_reports(self, table_id: str) -> list[tuple[str, str, float]]:
         """(device, report JSON, when recorded) of the table's devices, the longest ago first."""

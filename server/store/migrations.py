@@ -106,6 +106,12 @@ MIGRATIONS = (
         "bounded undo window, and its first undo after a load rebuilds them from the log",
         ("alter table snapshots drop column standing",),
     ),
+    Migration(
+        5,
+        "each idempotency answer keeps the command it answered, so that a key reused for another "
+        "command is refused rather than answered as the first (older answers keep none)",
+        ("alter table idempotency add column command text not null default ''",),
+    ),
 )
 LATEST = MIGRATIONS[-1].version
 

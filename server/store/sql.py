@@ -26,7 +26,7 @@ from typing import Any, ClassVar, TypeAlias
 import asyncpg
 
 from server.errors import ConflictError
-from server.store import Append, Snapshot, TableRow, TokenRow
+from server.store import Append, Remembered, Snapshot, TableRow, TokenRow
 
 Rows: TypeAlias = list[tuple[Any, ...]]
 AT_ONCE = 500
@@ -226,16 +226,17 @@ class SqlStore(ABC):
                 for n, (kind, body) in enumerate(append.events)
             ],
         )
-        if append.idempotency is not None:
-            token_hash, key, response = append.idempotency
+        if (kept := append.idempotency) is not None:
             queries.append(
                 Query(
-                    "insert into idempotency values (:table_id, :token_hash, :key, :response)",
+                    "insert into idempotency (table_id, token_hash, key, response, command)"
+                    " values (:table_id, :token_hash, :key, :response, :command)",
                     {
                         "table_id": append.table_id,
-                        "token_hash": token_hash,
-                        "key": key,
-                        "response": response,
+                        "token_hash": kept.token_hash,
+                        "key": kept.key,
+                        "response": kept.response,
+                        "command": kept.command,
                     },
                 )
             )
@@ -379,15 +380,18 @@ class SqlStore(ABC):
         )
         return [(role, tuple(json.loads(participants))) for role, participants in rows]
 
-    async def idempotent(self, table_id: str, token_hash: bytes, key: str) -> str | None:
+    async def idempotent(self, table_id: str, token_hash: bytes, key: str) -> Remembered | None:
         found = await self._fetch(
             Query(
-                "select response from idempotency"
+                "select response, command from idempotency"
                 " where table_id = :table_id and token_hash = :token_hash and key = :key",
                 {"table_id": table_id, "token_hash": token_hash, "key": key},
             )
         )
-        return found[0][0] if found else None
+        if not found:
+            return None
+        response, command = found[0]
+        return Remembered(token_hash, key, response, command)
 
     async def device_reports(self, table_id: str) -> list[tuple[str, str, float]]:
         rows = await self._fetch(

@@ -23,8 +23,8 @@ from pydantic import BaseModel
 
 from rules.errors import RuleError
 from rules.standing import Forgotten
-from server.errors import ConflictError, StaleError, StoreUnavailableError
-from server.store import Append, Store
+from server.errors import ConflictError, KeyReusedError, StaleError, StoreUnavailableError
+from server.store import Append, Remembered, Store
 from server.tables.access import Principal
 from server.tables.audience import Audience, Neighbours, Outcome
 from server.tables.cache import Tables
@@ -54,9 +54,10 @@ class Answered:
 
 @dataclass(frozen=True)
 class Refused:
-    """The rules, or a stale ``If-Match``, refuse it on the latest state."""
+    """The rules, or a stale ``If-Match``, refuse it on the latest state; or its idempotency
+    key first answered another command."""
 
-    error: RuleError | StaleError
+    error: RuleError | StaleError | KeyReusedError
 
 
 class Retry:
@@ -100,16 +101,18 @@ class Runner:
         """Run one command; returns ``{"seq", "events"}`` as the caller may see them.
 
         Raises RuleError (refused), StaleError (``If-Match`` behind); a retry with the same
-        idempotency key returns the first answer and applies nothing.
+        idempotency key returns the first answer and applies nothing, and the key sent with
+        another command raises KeyReusedError.
         """
+        asked = command.model_dump_json() if key else ""  # as sent: before the server's seed
         command = with_entropy(command)
         async with self.tables.holding(game) as held:
             held.used = time.monotonic()
             if held.suspect or (if_match is not None and if_match > held.table.version):
                 await self.follower.caught_up(held)  # unknown, or the client saw further
-            attempt = await self.attempt(held, principal, command, key, if_match)
+            attempt = await self.attempt(held, principal, command, (key, asked), if_match)
             while isinstance(attempt, Retry):
-                attempt = await self.attempt(held, principal, command, key, if_match)
+                attempt = await self.attempt(held, principal, command, (key, asked), if_match)
             if isinstance(attempt, Refused):
                 raise attempt.error
             if isinstance(attempt, Committed):
@@ -121,7 +124,7 @@ class Runner:
         game: Game,
         principal: Principal,
         command: BaseModel,
-        key: str | None,
+        keyed: tuple[str | None, str],
         if_match: int | None,
     ) -> Attempt:
         """Decide the command on the copy held here and append it: one try.
@@ -131,10 +134,11 @@ class Runner:
         page sends. The key is stored with the events in one transaction, so a retry whose
         command was applied cannot append again: its append fails on the key, and the first
         answer is read then. Only when the retry would be refused (the table moved on since,
-        or its ``If-Match`` is now behind) is the first answer looked for before refusing."""
+        or its ``If-Match`` is now behind) is the first answer looked for before refusing.
+        ``keyed`` is the idempotency key and the command as the client sent it."""
         table = game.table
         if if_match is not None and if_match != table.version:
-            return await self._refused(game, principal, key, StaleError(table.version))
+            return await self._refused(game, principal, keyed, StaleError(table.version))
         first = table.version + 1
         try:
             outcome = show(game, command, principal.viewer, first)
@@ -146,12 +150,15 @@ class Runner:
             # another worker just took); only a refusal of the latest stands.
             if self.neighbours.shared and await self.follower.caught_up(game):
                 return Retry()
-            return await self._refused(game, principal, key, refusal)
+            return await self._refused(game, principal, keyed, refusal)
         answer = {
             "seq": first + len(outcome.events) - 1,
             "events": outcome.by[principal.viewer].events,
         }
-        remembered = (principal.token_hash, key, json.dumps(answer)) if key else None
+        key, asked = keyed
+        remembered = (
+            Remembered(principal.token_hash, key, json.dumps(answer), asked) if key else None
+        )
         bodies = [event.model_dump_json() for event in outcome.events]
         try:
             await self.store.append(
@@ -177,7 +184,7 @@ class Runner:
             # its idempotency key, and it is answered as before.
             if await self.follower.caught_up(game):
                 return Retry()
-            return await self._refused(game, principal, key, StaleError(table.version))
+            return await self._refused(game, principal, keyed, StaleError(table.version))
         return Committed(answer, outcome, first, bodies)
 
     async def _apply(self, game: Game, committed: Committed) -> None:
@@ -199,11 +206,21 @@ class Runner:
                 logger.exception("snapshot not saved", extra={"table": game.id})
 
     async def _refused(
-        self, game: Game, principal: Principal, key: str | None, error: RuleError | StaleError
+        self,
+        game: Game,
+        principal: Principal,
+        keyed: tuple[str | None, str],
+        error: RuleError | StaleError,
     ) -> Answered | Refused:
         """The answer already given to this command when its idempotency key was used (a
-        retry, refused now only because the first try moved the table on), else the refusal."""
+        retry, refused now only because the first try moved the table on), else the refusal;
+        or, if the key first came with another command, that refusal."""
+        key, asked = keyed
         if key is None:
             return Refused(error)
-        answered = await self.store.idempotent(game.id, principal.token_hash, key)
-        return Refused(error) if answered is None else Answered(dict(json.loads(answered)))
+        kept = await self.store.idempotent(game.id, principal.token_hash, key)
+        if kept is None:
+            return Refused(error)
+        if kept.command and kept.command != asked:
+            return Refused(KeyReusedError())
+        return Answered(dict(json.loads(kept.response)))

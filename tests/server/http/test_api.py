@@ -203,6 +203,24 @@ async def test_a_retry_the_rules_would_allow_again_is_still_answered_as_before_o
     assert events == 3  # the join and two pools
 
 
+async def test_a_key_sent_again_with_another_command_is_refused_and_changes_nothing(
+    client: Client, settings: Any
+) -> None:
+    """A client that sends an undo under the key of its last Panel would otherwise be given the
+    Panel's answer, and believe its undo done."""
+    table = await new_table(client, "four-color")
+    for command in (HERO, VILLAIN, {"type": "deal"}):
+        await send(client, table, command)
+    first = await send(client, table, {"type": "next_panel"}, **{"Idempotency-Key": "k-1"})
+    assert first[0] == 200
+    status, refused = await send(client, table, {"type": "undo"}, **{"Idempotency-Key": "k-1"})
+    assert status == 422 and refused["error"] == "key_reused"
+    assert refused["field"] == "Idempotency-Key"
+    assert await send(client, table, {"type": "next_panel"}, **{"Idempotency-Key": "k-1"}) == first
+    [(undone,)] = await query(settings.db, "select count(*) from events where type = 'undone'")
+    assert undone == 0
+
+
 async def test_an_oversized_body_is_413(make_client: MakeClient) -> None:
     client = await make_client(max_body=1024)
     table = await new_table(client, "four-color")

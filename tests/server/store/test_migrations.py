@@ -79,6 +79,7 @@ async def test_a_database_from_before_device_reports_gains_them_in_place(
     await before.close()
     await query(settings.db, "drop table device_reports")
     await query(settings.db, "alter table snapshots add column standing text not null default ''")
+    await query(settings.db, "alter table idempotency drop column command")
     await query(settings.db, "delete from schema_version where version >= 3")
 
     client = await aiohttp_client(make_app(settings))
@@ -107,7 +108,8 @@ async def test_a_snapshot_that_kept_what_stands_loads_and_its_table_undoes(
     await query(
         settings.db, "alter table snapshots add column standing text not null default '[0, 1]'"
     )
-    await query(settings.db, "delete from schema_version where version = 4")
+    await query(settings.db, "alter table idempotency drop column command")
+    await query(settings.db, "delete from schema_version where version >= 4")
 
     client = await aiohttp_client(make_app(settings))
     status, answer = await send(client, table, {"type": "undo"})
@@ -116,6 +118,27 @@ async def test_a_snapshot_that_kept_what_stands_loads_and_its_table_undoes(
     assert [m["id"] for m in (await read.json())["view"]["members"]] == ["a"]
     columns = await query(settings.db, "select * from snapshots")
     assert len(columns[0]) == 3  # table, seq, state: the column is gone
+
+
+async def test_an_answer_kept_before_its_command_was_still_answers_its_retry(
+    aiohttp_client: Any, database: Database
+) -> None:
+    """At version 4 an idempotency answer was kept without its command. Migrated, a retry under
+    its key gets the first answer, and nothing is applied twice."""
+    settings = Settings(db=database(), port=0)
+    before: Client = await aiohttp_client(make_app(settings))
+    table = await new_table(before, "awareness")
+    sheet = {"id": "a", "name": "A", "perception": 5, "stealth": 5, "coordination": 5}
+    join = {"type": "join", "sheet": sheet}
+    first = await send(before, table, join, **{"Idempotency-Key": "join-a"})
+    await before.close()
+    await query(settings.db, "alter table idempotency drop column command")
+    await query(settings.db, "delete from schema_version where version = 5")
+
+    client = await aiohttp_client(make_app(settings))
+    assert await send(client, table, join, **{"Idempotency-Key": "join-a"}) == first
+    assert await query(settings.db, "select count(*) from events") == [(1,)]
+    assert await query(settings.db, "select command from idempotency") == [("",)]
 
 
 async def test_a_migrated_database_opens_unchanged(database: Database) -> None:

@@ -10,11 +10,11 @@ from collections.abc import AsyncIterator
 import pytest
 
 from server.errors import ConflictError
-from server.store import Append, Store, TableRow, open_store
+from server.store import Append, Remembered, Store, TableRow, open_store
 from tests.server.conftest import Database
 
 TABLE = TableRow("t1", "four-color", "t", "{}")
-KEY = (b"\x01" * 32, "key-1", '{"seq": 1}')
+KEY = Remembered(b"\x01" * 32, "key-1", '{"seq": 1}', '{"type": "join"}')
 
 
 @pytest.fixture
@@ -26,7 +26,7 @@ async def store(database: Database) -> AsyncIterator[Store]:
     await opened.close()
 
 
-def append(seq: int, body: str, idempotency: tuple[bytes, str, str] | None = None) -> Append:
+def append(seq: int, body: str, idempotency: Remembered | None = None) -> Append:
     return Append(TABLE.id, seq, [("joined", body)], idempotency)
 
 
@@ -42,7 +42,7 @@ async def test_an_append_and_its_idempotency_answer_commit_together(store: Store
     with pytest.raises(ConflictError):
         await store.append(append(2, '"retried"', KEY))  # the answer is taken: no event either
     assert await store.events(TABLE.id) == [(1, '"first"')]
-    assert await store.idempotent(TABLE.id, KEY[0], KEY[1]) == KEY[2]
+    assert await store.idempotent(TABLE.id, KEY.token_hash, KEY.key) == KEY
 
 
 async def test_a_refused_write_among_concurrent_ones_fails_alone(store: Store) -> None:
