@@ -7,7 +7,7 @@
 
 import { Table, Unshowable, h, tableId } from "/static/shared/client.js";
 import {
-  cardsInWords, keeping, possessive, report, run, section, settled,
+  cardsInWords, keeping, linkShown, possessive, report, run, section, settled,
 } from "/static/shared/forms.js";
 import { awareness } from "/static/shared/awareness.js";
 import { rcs } from "/static/shared/index-cards.js";
@@ -264,7 +264,8 @@ async function consolePage(id) {
     draw();
     // Said once the view is on the page: what reads it (a test, a script) finds it drawn.
     if (next.isConnected) document.body.dataset.seq = String(seq);
-  }, { onEvent: (seq, event) => standing.add(seq, event), onRevoked: () => lost(id), guard: true });
+  }, { onEvent: (seq, event) => standing.add(seq, event), onRevoked: () => lost(id),
+        onLink: linkShown, guard: true });
   try {
     await ctx.table.start();
   } catch (error) {

@@ -6,7 +6,7 @@ import { Table, h, tableId } from "/static/shared/client.js";
 import {
   awareness as awarenessPlayed, d10, declaration, declare, reactions,
 } from "/static/shared/awareness.js";
-import { aimed, button, card, keeping, report } from "/static/shared/forms.js";
+import { aimed, button, card, keeping, linkShown, report } from "/static/shared/forms.js";
 import { declaring, diceFor, rcs as rcsPlayed } from "/static/shared/index-cards.js";
 import { fourColor as fourColorPlayed } from "/static/shared/panels.js";
 import { dice } from "/static/play/dice.js";
@@ -180,7 +180,7 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
     : [h("p", { class: "muted" }, "None of your characters is at this table yet.")])));
   table.replaceChildren(h("h2", {}, "The table"), ...shown.order.filter(Boolean));
   ctx.onView?.(view);  // the player's own dice (dice.js)
-}, { guard: true });
+}, { onLink: linkShown, guard: true });
 ctx.table.start().then(() => {
   // The games rolled with dice offer the player's own smart dice.
   if (ctx.view.system !== "four-color") document.getElementById("play").append(dice(ctx));

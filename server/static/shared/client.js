@@ -31,6 +31,10 @@ export class Unshowable extends Error {}
  * as a POST (and the socket, which may be dead without knowing it yet, is opened afresh). */
 const ANSWER_WAIT = 5000;
 
+/** How long the socket may stay closed before the page says it is reconnecting: a server
+ * restart or a phone waking up reconnects within it, and a banner that flickers says nothing. */
+const LOST_AFTER = 2000;
+
 /**
  * A table followed live: one snapshot, then the WebSocket, reconnecting with backoff and
  * resuming from the last sequence heard, until the link's token is revoked (the socket closes
@@ -43,18 +47,24 @@ const ANSWER_WAIT = 5000;
  * idempotency key: applied once whichever way it went in, and reported not sent only when the
  * POST cannot reach the server either.
  *
+ * ``onLink(live)`` runs with false once the socket has stayed closed for ``LOST_AFTER`` ms
+ * (what is on screen may be behind, and commands cannot reach the server), and with true when
+ * it is open again.
+ *
  * With ``guard``, every command carries If-Match: the sequence of the view on screen when it
  * was sent. A reader, a tray or another screen may move the table on between what its user saw
  * and what they pressed; the command is then refused (409) instead of being applied to a state
  * they never saw, such as a card typed for one hero dealt to the next.
  */
 export class Table {
-  constructor(id, token, onView, { onEvent, onRevoked, guard = false } = {}) {
+  constructor(id, token, onView, { onEvent, onRevoked, onLink, guard = false } = {}) {
     this.id = id;
     this.token = token;
     this.onView = onView;
     this.onEvent = onEvent ?? (() => {});
     this.onRevoked = onRevoked ?? (() => {});
+    this.onLink = onLink ?? (() => {});
+    this.lost = null; // while the socket is closed: the timer that says so, then true
     this.guard = guard;
     this.seq = 0; // the last sequence the socket brought: it resumes from there
     this.shown = 0; // the sequence of the view last handed to onView
@@ -106,7 +116,13 @@ export class Table {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}${this.base}/ws`
       + `?token=${encodeURIComponent(this.token)}&after=${this.seq}`);
-    socket.onopen = () => { delay = 250; this.socket = socket; };
+    socket.onopen = () => {
+      delay = 250;
+      this.socket = socket;
+      if (this.lost === true) this.onLink(true);
+      else clearTimeout(this.lost);
+      this.lost = null;
+    };
     socket.onmessage = (message) => {
       const data = JSON.parse(message.data);
       if (data.type === "answer" || data.type === "refused") return this.answered(data);
@@ -119,8 +135,9 @@ export class Table {
       this.socket = null;
       // What it carried and did not answer goes as a POST, under the same key.
       for (const id of [...this.waiting.keys()]) this.unanswered(id);
-      if (closed.code === REVOKED) this.onRevoked();
-      else setTimeout(() => this.follow(Math.min(delay * 2, 5000)), delay);
+      if (closed.code === REVOKED) return this.onRevoked();
+      this.lost ??= setTimeout(() => { this.lost = true; this.onLink(false); }, LOST_AFTER);
+      setTimeout(() => this.follow(Math.min(delay * 2, 5000)), delay);
     };
   }
 

@@ -33,6 +33,23 @@ export function report(message, { tone = "bad", prompt } = {}) {
   notice.dataset.prompt = prompt ?? "";
 }
 
+const UNREACHED = "Not sent: the server cannot be reached just now.";
+
+/** Say, at the top of the page, while the table's live link is down (``Table``'s ``onLink``):
+ * what is shown may be behind and a press will not go through. Once it is back, the banner
+ * goes, and so does a "not sent" notice the outage caused. */
+export function linkShown(live) {
+  const banner = document.getElementById("link-lost");
+  if (live) {
+    banner?.remove();
+    if (document.getElementById("notice")?.textContent.startsWith(UNREACHED)) report("");
+    return;
+  }
+  if (banner) return;
+  document.body.prepend(h("p", { id: "link-lost", class: "link-lost", role: "alert" },
+    "Reconnecting to the table… What you see may be out of date until it is back."));
+}
+
 /** Clear a notice that points to a step the table has left: it would send the GM back to it. */
 export function settled(prompt) {
   const notice = document.getElementById("notice");
@@ -53,8 +70,8 @@ export async function run(table, command, names = {}) {
   } catch {
     // No answer at all: the server or the network is down. Nothing is known to have been
     // applied, and the page says so rather than looking as if it went in.
-    report("Not sent: the server cannot be reached just now. Check the connection, then "
-      + "press again.", { prompt: document.querySelector("[data-prompt]")?.textContent });
+    report(`${UNREACHED} Check the connection, then press again.`,
+      { prompt: document.querySelector("[data-prompt]")?.textContent });
     return false;
   }
   const { ok, status, body } = answer;
