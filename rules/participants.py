@@ -15,6 +15,17 @@ ParticipantId = Annotated[
 ]
 
 
+Rating = Annotated[
+    int,
+    Field(
+        ge=-99,
+        le=99,
+        description="A number on a character's sheet, -99 to 99: larger is a slip of the finger, "
+        "and past 2^53 a browser would show another number than the table holds",
+    ),
+]
+
+
 class Participant(BaseModel):
     """Someone (or some mob) at the table. ``owner`` names the player who plays them, if any."""
 

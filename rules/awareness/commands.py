@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.hiding import HiddenAtJoin, Hide, Reveal
-from rules.participants import Participant, ParticipantId
+from rules.participants import Participant, ParticipantId, Rating
 from rules.randomness import DieIds, Seed, Source
 from rules.table import Undo
 
@@ -27,10 +27,10 @@ class Sheet(Participant):
     """A character's sheet, and where they stand as the situation turns tense."""
 
     side: Annotated[str, Field(max_length=40)] = ""
-    perception: int
-    stealth: int
-    coordination: int
-    awareness: int | None = Field(default=None, description="Overrides ½(Perception + Stealth)")
+    perception: Rating
+    stealth: Rating
+    coordination: Rating
+    awareness: Rating | None = Field(default=None, description="Overrides ½(Perception + Stealth)")
     state: Awareness = Awareness.ALERT
     position: int = Field(default=0, description="The GM's modifier for position, -4 to +4")
 

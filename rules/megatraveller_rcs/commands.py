@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.hiding import HiddenAtJoin, Hide, Reveal
-from rules.participants import Participant, ParticipantId
+from rules.participants import Participant, ParticipantId, Rating
 from rules.randomness import DieIds, Seed, Source
 from rules.table import Undo
 
@@ -19,9 +19,9 @@ class Character(Participant):
     """A combatant: initiative is 2D6 + Dex + Movement + Tactics skill (0 if none)."""
 
     side: Side
-    dex: int
-    movement: int
-    tactics: Annotated[int, Field(ge=0)] = 0
+    dex: Rating
+    movement: Rating
+    tactics: Annotated[Rating, Field(ge=0)] = 0
 
 
 class ActionLength(StrEnum):

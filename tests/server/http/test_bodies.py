@@ -174,6 +174,44 @@ async def test_a_command_with_a_number_json_has_not_is_refused_naming_the_field(
     assert answer.status == 400 and refused["field"] == "member.x.1"
 
 
+@pytest.mark.parametrize(
+    ("system", "command", "field"),
+    [
+        (
+            "awareness",
+            {"sheet": {"id": "a", "name": "A", "perception": 10**20, "stealth": 5,
+                       "coordination": 5}},
+            "join.sheet.perception",
+        ),
+        (
+            "awareness",
+            {"sheet": {"id": "a", "name": "A", "perception": 5, "stealth": 5,
+                       "coordination": -100}},
+            "join.sheet.coordination",
+        ),
+        (
+            "megatraveller-rcs",
+            {"character": {"id": "a", "name": "A", "side": "crew", "dex": 7, "movement": 100}},
+            "join.character.movement",
+        ),
+    ],
+)  # fmt: skip
+async def test_a_sheets_number_past_two_digits_is_refused_naming_it(
+    client: Client, system: str, command: dict[str, Any], field: str
+) -> None:
+    """A slip of the finger, and past 2^53 a number a browser would show as another."""
+    table = await new_table(client, system)
+    answer = await client.post(
+        f"/api/tables/{table['id']}/commands",
+        json={"type": "join", **command},
+        headers=bearer(table["gm_token"]),
+    )
+    refused = await answer.json()
+    assert answer.status == 422 and refused["field"] == field, refused
+    view = await client.get(f"/api/tables/{table['id']}", headers=bearer(table["gm_token"]))
+    assert (await view.json())["seq"] == 0
+
+
 async def test_a_device_inside_the_server_cannot_keep_a_nan(client: Client) -> None:
     table = await new_table(client, "awareness")
     seize = client.app[SEIZE]
