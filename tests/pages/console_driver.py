@@ -236,11 +236,13 @@ def no_sideways_scroll(page: Any) -> None:
 
 
 def small_targets(page: Any) -> list[str]:
-    """Buttons, summaries and inputs smaller than 44 CSS px either way."""
+    """Buttons, summaries and inputs smaller than 44 CSS px either way. A checkbox is measured
+    by the label around it, which takes the tap."""
     found: list[str] = page.evaluate(
         """() => [...document.querySelectorAll('button, summary, input, select')]
           .filter(e => e.offsetParent !== null)
-          .filter(e => { const r = e.getBoundingClientRect();
+          .filter(e => { const target = e.type === "checkbox" ? e.closest("label") ?? e : e;
+                         const r = target.getBoundingClientRect();
                          return r.width < 44 || r.height < 44; })
           .map(e => e.outerHTML.slice(0, 80))"""
     )
