@@ -146,6 +146,14 @@ def plain(error: ErrorDetails) -> tuple[tuple[str, ...], str]:
             return place, "is required"
         case "value_error":
             return place, str(ctx["error"])
+        case "model_type" | "model_attributes_type" | "dict_type":
+            return place, "must be an object"
+        case "string_too_short" if ctx.get("min_length") == 1:
+            return place, "must not be empty"
+        case "string_too_short":
+            return place, f"must be at least {ctx['min_length']} characters long"
+        case "string_too_long":
+            return place, f"must be at most {ctx['max_length']} characters long"
     return place, error["msg"].replace("Input should be", "must be", 1)
 
 

@@ -324,7 +324,17 @@ WORDED: list[tuple[Any, str, str]] = [
     (command("m", HERO, if_match="0"), "if_match", "if_match: must be a sequence number"),
     (command("n", {"type": "nonsense"}), "type", "type: must be one of 'join', "),
     (command("e", {}), "type", "type: is required"),
-    (command("l", [HERO]), "command", "command: must be a valid dictionary"),
+    (command("l", [HERO]), "command", "command: must be an object"),
+    (
+        command("s", {"type": "join", "member": {"id": "h", "name": "", "kind": "hero"}}),
+        "join.member.name",
+        "join.member.name: must not be empty",
+    ),
+    (
+        command("w", {"type": "join", "member": {"id": "h", "name": "x" * 81, "kind": "hero"}}),
+        "join.member.name",
+        "join.member.name: must be at most 80 characters long",
+    ),
     (command("c", {"type": "deal_card", "card": "ZZ"}), "deal_card.card", "deal_card.card: 'ZZ' "),
 ]
 
