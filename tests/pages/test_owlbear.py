@@ -291,6 +291,9 @@ def seated(
     gm = room.join("Editor", "GM", "c1", watch)
     gm_link = f"{room.seize}/console/{table.id}#token={table.gm}"
     paste(gm, gm_link)
+    # The popover draws the table as it writes the room's metadata: the write reaches the
+    # room (here, the test) in its own time, as Owlbear's does.
+    room.until(lambda: "seize.initiative/table" in room.state["room"], "the room linked")
     assert room.state["room"]["seize.initiative/table"] == {"server": room.seize, "table": table.id}
     for item in room.state["items"]:
         pid = item["id"].removeprefix("token-")
