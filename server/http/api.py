@@ -557,11 +557,13 @@ async def events(request: web.Request) -> web.Response:
     game = await game_of(request)
     principal = await caller(request, game)
     after = sequence_param(request.query.get("after"))
-    table = (await request.app[SEIZE].tables.since(game, after)).table
+    held = await request.app[SEIZE].tables.since(game, after)
+    table = held.table
     shown = [
         {"seq": seq, "event": table.censor(table.log[seq - 1], principal.viewer)}
         for seq in range(after + 1, table.version + 1)
     ]
+    held.settle()  # the older events read back for this are let go again
     return json_answer(EventsAnswer(seq=table.version, events=shown).model_dump())
 
 

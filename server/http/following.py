@@ -95,6 +95,7 @@ async def _start(
     seize.hub.subscribe(game.id, subscriber)
     for frame in catch_up(current, subscriber.viewer, after, early):
         subscriber.push(frame, catching_up=True)
+    current.settle()  # the older events read back for the catch-up are let go again
 
 
 def _after(request: web.Request, raw: str | None) -> int | None:
