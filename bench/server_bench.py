@@ -58,6 +58,7 @@ import socket
 import sqlite3
 import tempfile
 import time
+import urllib.request
 import uuid
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import ExitStack, contextmanager
@@ -718,11 +719,25 @@ def setups(args: argparse.Namespace, folder: Path) -> None:
                 continue
             print(f"{name}:")
             asyncio.run(round_trip(server.url, count * 2))
+            before = full_passes(server.url)
             latencies(server, name, count, rate=20)
+            passes = noted(f"{name}: full collector passes", full_passes(server.url) - before)
+            print(f"  full passes of the cycle collector during the fan-out: {passes:.0f}")
             floors(server, name, folder, count, rate=20)
             if name == "uvloop":  # the default loop
                 overlay_latency(server.url, count)
             highest_rate(server, 0.5 if args.quick else 2.0)
+
+
+def full_passes(url: str) -> int:
+    """The server's full passes of its cycle collector so far, from its ``/metrics`` (every
+    worker's, summed): each holds up every table of its process."""
+    with urllib.request.urlopen(f"{url}/metrics", timeout=10) as answer:
+        text = answer.read().decode()
+    found = re.findall(
+        r'^seize_collections_total\{(?:worker="\d+",)?generation="2"\} (\d+)$', text, re.M
+    )
+    return sum(int(n) for n in found)
 
 
 async def _not_followed(url: str) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 from collections import Counter
@@ -53,6 +54,7 @@ class Metrics:
             "dropped": self.dropped(),
             "bus_up": int(self.bus_up()),
             "latency": [self.latency.counts, self.latency.total, self.latency.n],
+            "collections": [generation["collections"] for generation in gc.get_stats()],
         }
 
 
@@ -96,6 +98,13 @@ def render(by_worker: Mapping[str, Figures]) -> str:
         " 0 while Redis is away and the database is polled instead.",
         "# TYPE seize_bus_up gauge",
         *samples("seize_bus_up", lambda f: [({}, f["bus_up"])]),
+        "# HELP seize_collections_total Passes of the cycle collector, by generation: a full"
+        " pass (2) holds up every table of the process (server/run/collector.py).",
+        "# TYPE seize_collections_total counter",
+        *samples(
+            "seize_collections_total",
+            lambda f: [({"generation": str(g)}, n) for g, n in enumerate(f.get("collections", []))],
+        ),
         "# HELP seize_command_seconds Time from a command's arrival to its answer.",
         "# TYPE seize_command_seconds histogram",
         *samples("seize_command_seconds_bucket", latency),

@@ -101,6 +101,11 @@ class Table:
     def overlay_url(self, query: str = "") -> str:
         return f"{self.server.url}/overlay/{self.id}?token={self.overlay}{query}"
 
+    def devices(self, page: Any) -> None:
+        """Open the table's GM console on ``page``, its devices panel unfolded."""
+        page.goto(f"{self.server.url}/console/{self.id}#token={self.gm}")
+        page.get_by_text("Card readers and dice trays").click()
+
 
 def shoot(page: Any, name: str) -> Path:
     """A screenshot kept as a test artifact (transparent where the page is)."""

@@ -326,8 +326,7 @@ def test_the_devices_panel_counts_a_trays_refused_lines(page: Any, server: Serve
     assert status == 200
     reader = {"connected": True, "last_read": "6S"}
     assert call(f"{table.url}/devices/reader", "PUT", reader, table.gm)[0] == 200
-    page.goto(f"{server.url}/console/{table.id}#token={table.gm}")
-    page.get_by_text("Card readers and dice trays").click()
+    table.devices(page)
     line = page.locator("[data-device='tray']")
     line.wait_for()
     assert "refused 2 checksum, 1 not a roll" in line.inner_text()

@@ -48,8 +48,7 @@ def test_the_gm_assigns_a_die_and_opens_a_claim_from_the_devices_panel(
     gm_die = {"dice": {"godice-7": {"owner": "gm"}}}
     assert call(f"{table.url}/dice", "PUT", gm_die, table.gm)[0] == 200
     assert call(f"{table.url}/devices/dice-station", "PUT", STATION, table.gm)[0] == 200
-    page.goto(f"{server.url}/console/{table.id}#token={table.gm}")
-    page.get_by_text("Card readers and dice trays").click()
+    table.devices(page)
     pixel = page.locator("[data-die='pixels-0000002a']")
     pixel.wait_for()
     assert "Jena's Pixel (d6) · connected · battery 71% · dropped 2 times" in pixel.inner_text()

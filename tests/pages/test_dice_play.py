@@ -187,8 +187,7 @@ def test_a_pixels_die_enters_the_players_own_roll_not_one_unasked_and_blinks_at_
         "owner": "jena", "name": DIE.name, "phone": reported})  # fmt: skip
 
     # The GM's console lists the phone's die, and follows what the phone reports.
-    console.goto(f"{server.url}/console/{table.id}#token={table.gm}")
-    console.get_by_text("Card readers and dice trays").click()
+    table.devices(console)
     shown = console.locator(f"[data-die={DIE_ID}]")
     shown.get_by_text("Jena's red d6").wait_for()
     assert "on Jena's phone · connected · battery 77%" in shown.inner_text()

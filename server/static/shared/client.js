@@ -64,7 +64,8 @@ export class Table {
     this.onEvent = onEvent ?? (() => {});
     this.onRevoked = onRevoked ?? (() => {});
     this.onLink = onLink ?? (() => {});
-    this.lost = null; // while the socket is closed: the timer that says so, then true
+    this.down = false; // the page was told the link is down (onLink(false))
+    this.telling = null; // while the socket is closed: the timer that will tell it
     this.guard = guard;
     this.seq = 0; // the last sequence the socket brought: it resumes from there
     this.shown = 0; // the sequence of the view last handed to onView
@@ -119,9 +120,12 @@ export class Table {
     socket.onopen = () => {
       delay = 250;
       this.socket = socket;
-      if (this.lost === true) this.onLink(true);
-      else clearTimeout(this.lost);
-      this.lost = null;
+      clearTimeout(this.telling);
+      this.telling = null;
+      if (this.down) {
+        this.down = false;
+        this.onLink(true);
+      }
     };
     socket.onmessage = (message) => {
       const data = JSON.parse(message.data);
@@ -136,7 +140,7 @@ export class Table {
       // What it carried and did not answer goes as a POST, under the same key.
       for (const id of [...this.waiting.keys()]) this.unanswered(id);
       if (closed.code === REVOKED) return this.onRevoked();
-      this.lost ??= setTimeout(() => { this.lost = true; this.onLink(false); }, LOST_AFTER);
+      this.telling ??= setTimeout(() => { this.down = true; this.onLink(false); }, LOST_AFTER);
       setTimeout(() => this.follow(Math.min(delay * 2, 5000)), delay);
     };
   }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -340,6 +341,8 @@ async def test_metrics_count_commands_by_outcome(client: Client) -> None:
     assert 'seize_commands_total{system="four-color",outcome="applied"} 1' in text
     assert 'seize_commands_total{system="four-color",outcome="refused"} 1' in text
     assert 'seize_events_total{system="four-color"} 1' in text
+    full = re.search(r'^seize_collections_total\{generation="2"\} (\d+)$', text, re.MULTILINE)
+    assert full is not None
 
 
 async def test_the_openapi_document_has_every_command_of_every_system(client: Client) -> None:
