@@ -178,6 +178,9 @@ def test_the_gms_next_travels_on_the_tables_socket_and_lands_once_if_it_drops(
     seq = table.view(table.gm)["seq"]
 
     press_next(page)
+    # The relay hands the message on only while the test calls into the page: heard, not a
+    # wait on the server, or the bridge would find its socket silent and POST after 5 s.
+    heard(page, lambda: len(socket.sent) == 1)
     eventually(lambda: table.view(table.gm)["seq"] == seq + 1)
     assert [sent["command"] for sent in socket.sent] == [{"type": "next_panel"}]
     assert socket.reply(page, 0)["status"] == 200
