@@ -47,6 +47,11 @@ class Seize:
         follows with one."""
         await revocation.revoke(self.store, self.tokens, self.hub, table_id, label, keep)
 
+    async def revoke_one(self, table_id: str, token_hash: bytes) -> bool:
+        """Revoke one token of the table, and drop whoever follows with it; False if the table
+        had no such token."""
+        return await revocation.revoke_one(self.store, self.tokens, self.hub, table_id, token_hash)
+
     @classmethod
     async def open(cls, settings: Settings) -> Seize:
         store = open_store(settings.db)

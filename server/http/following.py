@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import socket
+from collections.abc import Awaitable
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from rules.roles import Viewer
 from server.http import socket_commands
 from server.http.api import AFTER, caller, game_of, sequence_param, view_json
-from server.http.context import SEIZE
+from server.http.context import SEIZE, Seize
 from server.http.routes import EVERYONE, Content, Route, refusals
 from server.live.hub import (
     REVOKED,
@@ -42,7 +44,25 @@ LARGEST_READ = 4 * 1024 * 1024
 """The largest message a socket reads (aiohttp's default): one over ``max_body`` but within
 this is refused and the socket goes on; a larger one would cost memory to read, and the
 connection is closed with 1009 (message too big), as the WebSocket protocol provides."""
-_closing: set[asyncio.Task[object]] = set()
+_running: set[asyncio.Task[object]] = set()
+log = logging.getLogger("seize")
+
+
+def _in_background(work: Awaitable[object]) -> None:
+    """Run ``work`` beside the connection, held until it is done (the loop keeps only a weak
+    reference to a task)."""
+    task = asyncio.ensure_future(work)
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+
+
+async def _stamp_seen(seize: Seize, token_hash: bytes) -> None:
+    """Stamp a GM's device as seen, for the console's list of devices; a store that is away
+    costs the stamp, never the connection."""
+    try:
+        await seize.store.note_seen(token_hash)
+    except Exception:
+        log.warning("a GM device's last sight not stamped", exc_info=True)
 
 
 def bound_send_buffer(request: web.Request) -> None:
@@ -82,6 +102,8 @@ async def _start(
     game: Game, subscriber: Subscriber, request: web.Request, after: int | None, early: Seen
 ) -> None:
     seize = request.app[SEIZE]
+    if subscriber.viewer.is_gm:
+        _in_background(_stamp_seen(seize, subscriber.token_hash))
     # The table as loaded now: if it left memory while the connection was set up, commands
     # since went to it as loaded afresh, and the catch-up must include them. Nothing runs
     # between this and the registration and catch-up below (no await), so no event falls
@@ -125,9 +147,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         else:
             code = SLOW if reason == TOO_SLOW else WSCloseCode.GOING_AWAY
             message = b"resume with ?after=<seq>"
-        task = asyncio.ensure_future(ws.close(code=code, message=message))
-        _closing.add(task)
-        task.add_done_callback(_closing.discard)
+        _in_background(ws.close(code=code, message=message))
 
     subscriber = SocketSubscriber(
         principal.viewer, principal.token_hash, seize.settings.subscriber_backlog, transport, close

@@ -5,23 +5,30 @@ Tokens are stored only as hashes, so a link cannot be shown twice: each hand-off
 token and answers with its link and a QR code of it, drawn here as SVG (no network, no service
 sees the token). A new overlay link revokes every older one, so a link that leaked off stream
 stops working the moment the GM shows a new one.
+
+A GM link is handed to a device the GM names ("Streaming PC", "Co-GM tablet"). Several GMs'
+screens run one table together, so adding a device revokes nothing: the console lists the
+devices, when each last followed the table, and revokes any one of them.
 """
 
 from __future__ import annotations
 
 import io
+from typing import Annotated
 from urllib.parse import quote
 
 import segno
 from aiohttp import web
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from rules.roles import GM as GM_VIEWER
 from rules.roles import OVERLAY
 from server.errors import problem
-from server.http.api import caller, game_of
+from server.http.api import caller, game_of, invalid, json_answer, json_body
 from server.http.context import SEIZE
 from server.http.routes import GM, Content, Route, refusals
-from server.tables.access import GM_LINK_LABEL, OVERLAY_LABEL, Principal, mint, token_row
+from server.store import GmDevice
+from server.tables.access import GM_DEVICE_LABEL, OVERLAY_LABEL, Principal, mint, token_row
 from server.tables.games import Game
 
 
@@ -57,6 +64,12 @@ async def _gm_game(request: web.Request) -> tuple[Game, Principal]:
     return game, principal
 
 
+DEFAULT_DEVICE = "Another device"
+FIRST_NAMES = {"gm": "Where the table was made", "demo-gm": "The demo's GM link"}
+"""The names of the GM tokens that were not handed to a named device: the table's own, and the
+demo's (the GM links of before named devices were named "GM link" when the store migrated)."""
+
+
 def _answer(url: str) -> web.Response:
     return web.json_response({"url": url, "svg": qr_svg(url)}, status=201)
 
@@ -80,17 +93,87 @@ def console_url(base: str, table_id: str, token: str) -> str:
     return f"{base}/console/{quote(table_id)}#token={quote(token)}"
 
 
+DeviceName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+
+
+class NewGmDevice(BaseModel):
+    """``POST /api/tables/{id}/handoff/gm``: the device the link is for."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: DeviceName = DEFAULT_DEVICE
+
+
+class GmDeviceShown(BaseModel):
+    id: str = Field(description="What revokes it: DELETE …/handoff/gm/{id}")
+    name: str
+    made: float = Field(description="When the link was made, in seconds since the epoch")
+    seen: float | None = Field(
+        description="When the device last began to follow the table (null: never yet)"
+    )
+    connected: bool = Field(description="Following the table now, through this server")
+    this: bool = Field(description="The device asking")
+
+
+class GmDevices(BaseModel):
+    devices: list[GmDeviceShown]
+
+
+def device_id(token_hash: bytes) -> str:
+    """A device's name in the API: the start of its token's hash, which tells nothing of the
+    token (the hash of 256 random bits) and is unique within a table."""
+    return token_hash[:8].hex()
+
+
+def _name(device: GmDevice) -> str:
+    return device.name or FIRST_NAMES.get(device.label, device.label)
+
+
 async def gm_link(request: web.Request) -> web.Response:
-    """A fresh GM link, to run the table from another device, and its QR code; every older GM
-    link stops working, but the one asking: the screen that makes a link goes on, so a console
-    opened from a GM link can hand the table back (nor does the token the table was created
-    with)."""
+    """A fresh GM link for a named device, and its QR code. It revokes nothing: the devices
+    already running the table go on."""
+    game, _ = await _gm_game(request)
+    try:
+        spec = NewGmDevice.model_validate(await json_body(request) or {})
+    except ValidationError as error:
+        raise invalid(error) from None
+    token = mint()
+    row = token_row(token, game.id, GM_VIEWER, GM_DEVICE_LABEL, spec.name)
+    await request.app[SEIZE].store.add_tokens([row])
+    return _answer(console_url(_base(request), game.id, token))
+
+
+async def gm_devices(request: web.Request) -> web.Response:
+    """The devices that hold a GM link of the table, the oldest first."""
     game, principal = await _gm_game(request)
     seize = request.app[SEIZE]
-    await seize.revoke(game.id, GM_LINK_LABEL, keep=principal.token_hash)
-    token = mint()
-    await seize.store.add_tokens([token_row(token, game.id, GM_VIEWER, GM_LINK_LABEL)])
-    return _answer(console_url(_base(request), game.id, token))
+    connected = seize.hub.token_hashes()
+    shown = [
+        GmDeviceShown(
+            id=device_id(device.hash),
+            name=_name(device),
+            made=device.made,
+            seen=device.seen,
+            connected=device.hash in connected,
+            this=device.hash == principal.token_hash,
+        )
+        for device in await seize.store.gm_devices(game.id)
+    ]
+    return json_answer(GmDevices(devices=shown).model_dump())
+
+
+async def revoke_gm_device(request: web.Request) -> web.Response:
+    """Revoke one device's GM link: it stops opening the table, and the consoles that follow
+    with it are told so and closed, on every server (``server/live/revocation.py``)."""
+    game, _ = await _gm_game(request)
+    seize = request.app[SEIZE]
+    wanted = request.match_info["device"]
+    found = [d for d in await seize.store.gm_devices(game.id) if device_id(d.hash) == wanted]
+    if not found or not await seize.revoke_one(game.id, found[0].hash):
+        raise problem(
+            web.HTTPNotFound, "not_found", "no GM device of this table has that id", field="device"
+        )
+    return web.Response(status=204)
 
 
 async def overlay_link(request: web.Request) -> web.Response:
@@ -129,10 +212,28 @@ ROUTES = [
         "POST",
         "/api/tables/{table_id}/handoff/gm",
         gm_link,
-        "A fresh GM link, to run the table from another device, and its QR code; older GM "
-        "links are revoked (GM)",
+        "A fresh GM link for a named device, and its QR code; it revokes nothing (GM)",
         "handGm",
-        LINK,
+        {**LINK, **refusals(400, 408, 413, 422)},
+        body=Content("The device's name (optional)", NewGmDevice),
+        roles=GM,
+    ),
+    Route(
+        "GET",
+        "/api/tables/{table_id}/handoff/gm",
+        gm_devices,
+        "The devices holding a GM link of the table (GM)",
+        "listGmDevices",
+        {200: Content("The GM devices", GmDevices), **refusals(401, 403, 404, 429)},
+        roles=GM,
+    ),
+    Route(
+        "DELETE",
+        "/api/tables/{table_id}/handoff/gm/{device}",
+        revoke_gm_device,
+        "Revoke one device's GM link (GM)",
+        "revokeGmDevice",
+        {204: Content("Revoked", media=None), **refusals(401, 403, 404, 429)},
         roles=GM,
     ),
     Route(

@@ -65,7 +65,7 @@ class Route:
     """One route: what serves it, and what the document says of it. ``roles`` are the token
     roles that may call it (none: no table's token is asked for); a GET answers HEAD too."""
 
-    method: Literal["GET", "POST", "PUT"]
+    method: Literal["GET", "POST", "PUT", "DELETE"]
     path: str
     handler: Handler
     summary: str

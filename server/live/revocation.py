@@ -1,11 +1,11 @@
 """A revoked link stops working everywhere, at once where it was revoked.
 
-Revoking (a new overlay link, the demo's fresh links) deletes the tokens from the store. The
-server that revoked them forgets them and drops the connections that came in with them: a link
-that leaked off stream stops showing the table, not only stops opening it. Other servers
-sharing the database were not told; they read a cached token again once it is older than
-``REVOKED_WITHIN``, and check that often which of their connections' tokens are gone, in one
-read, dropping those. A revoked subscriber is told so and closed with 1008 (policy violation),
+Revoking (a new overlay link, a GM device, the demo's fresh links) deletes the tokens from the
+store. The server that revoked them forgets them and drops the connections that came in with
+them: a link that leaked off stream stops showing the table, not only stops opening it. Other
+servers sharing the database were not told; they read a cached token again once it is older
+than ``REVOKED_WITHIN``, and check that often which of their connections' tokens are gone, in
+one read, dropping those. A revoked subscriber is told so and closed with 1008 (policy violation),
 which the pages take as "do not come back".
 """
 
@@ -31,6 +31,18 @@ async def revoke(
     revoked = await store.revoke_tokens(table_id, label, keep)
     tokens.forget(revoked)
     hub.revoke(set(revoked))
+
+
+async def revoke_one(
+    store: Store, tokens: Tokens, hub: Hub, table_id: str, token_hash: bytes
+) -> bool:
+    """Revoke one token of the table (a GM's device), and drop whoever follows with it; False
+    if the table has no such token."""
+    if not await store.revoke_token(table_id, token_hash):
+        return False
+    tokens.forget([token_hash])
+    hub.revoke({token_hash})
+    return True
 
 
 @contextlib.asynccontextmanager

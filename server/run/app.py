@@ -28,7 +28,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 CORS = {
     "Access-Control-Allow-Origin": "*",
-    "Access-Control-Allow-Methods": "GET, POST, PUT, OPTIONS",
+    "Access-Control-Allow-Methods": "GET, POST, PUT, DELETE, OPTIONS",
     "Access-Control-Allow-Headers": "Authorization, Content-Type, Idempotency-Key, If-Match",
     "Access-Control-Max-Age": "600",
 }

@@ -26,7 +26,7 @@ from server.devices import commands as hardware
 from server.devices.local_link import LocalLink
 from server.errors import SchemaTooNewError, StoreRefusedError, StoreUnavailableError
 from server.http.context import SEIZE
-from server.http.handoff import console_url
+from server.http.handoff import NewGmDevice, console_url
 from server.http.metrics import worker_index
 from server.run import collector, loops
 from server.run.app import make_app, tls_context
@@ -39,7 +39,7 @@ from server.run.workers import (
 )
 from server.settings import Settings, config_path
 from server.store import open_store, shown
-from server.tables.access import GM_LINK_LABEL, mint, token_row
+from server.tables.access import GM_DEVICE_LABEL, mint, token_row
 
 log = logging.getLogger("seize")
 
@@ -85,9 +85,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "gm-link",
         help="print a new GM link to a table, read from the database",
         description="Whoever holds the database holds its tables: this mints a GM link to "
-        "one, for a GM whose browser lost it. The table's other links keep working.",
+        "one, for a GM whose browser lost it, as a device of its own that the console lists "
+        "and can revoke. The table's other links keep working.",
     )
     gm_link.add_argument("table", help="the table's id, or its name")
+    gm_link.add_argument(
+        "--name",
+        default="From the host",
+        help="what the console calls the device the link is for (default: From the host)",
+    )
     gm_link.add_argument(
         "--db", help="the SQLite file, or a postgresql:// URL (default: as seize serve)"
     )
@@ -112,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if k in ("host", "port", "db", "bus", "workers") and v is not None
     }
     if args.command == "gm-link":
-        return _gm_link(flags, args.table)
+        return _gm_link(flags, args.table, args.name)
     if (args.tls_cert is None) != (args.tls_key is None):
         parser.error("--tls-cert and --tls-key go together")
     try:
@@ -174,8 +180,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _gm_link(flags: dict[str, Any], table: str) -> int:
-    """Print a fresh GM link to ``table`` (an id, or a name only one table has)."""
+def _gm_link(flags: dict[str, Any], table: str, name: str) -> int:
+    """Print a fresh GM link to ``table`` (an id, or a name only one table has), for a device
+    called ``name``."""
+    try:
+        device = NewGmDevice(name=name)
+    except ValueError:
+        print("seize: --name: must be 1 to 80 characters, not only spaces", file=sys.stderr)
+        return 2
     try:
         settings = Settings(**flags)
     except ValueError as wrong:
@@ -193,7 +205,7 @@ def _gm_link(flags: dict[str, Any], table: str) -> int:
                 raise LookupError(f"{table}: {found} (an id, or a table's name)")
             table_id = row.id if row is not None else named[0].id
             token = mint()
-            await store.add_tokens([token_row(token, table_id, GM, GM_LINK_LABEL)])
+            await store.add_tokens([token_row(token, table_id, GM, GM_DEVICE_LABEL, device.name)])
             return console_url(settings.base_url, table_id, token)
         finally:
             await store.close()

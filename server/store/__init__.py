@@ -35,6 +35,21 @@ class TokenRow:
     role: str
     participants: tuple[str, ...]
     label: str
+    name: str = ""
+    """What the GM called the device a GM token was handed to ("Streaming PC"); empty for
+    the other tokens."""
+
+
+@dataclass(frozen=True)
+class GmDevice:
+    """A GM token of a table, as the console lists it: who holds it, since when, and when it
+    last followed the table."""
+
+    hash: bytes
+    label: str
+    name: str
+    made: float
+    seen: float | None
 
 
 @dataclass(frozen=True)
@@ -91,6 +106,12 @@ class Store(Protocol):
         """Forget the table's tokens with this label but ``keep`` (a hash); returns their
         hashes, so that the connections that came in with them can be closed."""
 
+    async def revoke_token(self, table_id: str, token_hash: bytes) -> bool:
+        """Forget one token of the table; False if it had none with that hash."""
+
+    async def note_seen(self, token_hash: bytes) -> None:
+        """Stamp the token as seen now (it began to follow its table), on the store's clock."""
+
     async def append(self, append: Append) -> None:
         """Append the events (and the idempotency answer) in one transaction; raises
         ConflictError if a sequence number or the key is taken, and then writes nothing."""
@@ -139,6 +160,9 @@ class Store(Protocol):
     async def tokens_kept(self, token_hashes: Collection[bytes]) -> set[bytes]:
         """Which of these tokens still exist: how a server finds, in one read, which of its
         subscribers came in with a token another server has since revoked."""
+
+    async def gm_devices(self, table_id: str) -> list[GmDevice]:
+        """The table's GM tokens, the oldest first."""
 
     async def bindings(self, table_id: str) -> list[tuple[str, tuple[str, ...]]]:
         """Each distinct (role, participants) a token of the table carries: whom it serves."""

@@ -112,6 +112,17 @@ MIGRATIONS = (
         "command is refused rather than answered as the first (older answers keep none)",
         ("alter table idempotency add column command text not null default ''",),
     ),
+    Migration(
+        6,
+        "a GM token is a named device that the console lists with when it was last seen, and "
+        "revokes one at a time: a new GM link no longer revokes the others, so the links "
+        "handed out before are named for what they were",
+        (
+            "alter table tokens add column name text not null default ''",
+            "alter table tokens add column seen {real}",
+            "update tokens set name = 'GM link' where label = 'gm link'",
+        ),
+    ),
 )
 LATEST = MIGRATIONS[-1].version
 

@@ -26,7 +26,7 @@ from typing import Any, ClassVar, TypeAlias
 import asyncpg
 
 from server.errors import ConflictError
-from server.store import Append, Remembered, Snapshot, TableRow, TokenRow
+from server.store import Append, GmDevice, Remembered, Snapshot, TableRow, TokenRow
 
 Rows: TypeAlias = list[tuple[Any, ...]]
 AT_ONCE = 500
@@ -211,6 +211,23 @@ class SqlStore(ABC):
         )
         return [token_hash for (token_hash,) in rows]
 
+    async def revoke_token(self, table_id: str, token_hash: bytes) -> bool:
+        rows = await self._write(
+            Query(
+                "delete from tokens where table_id = :table_id and hash = :hash returning hash",
+                {"table_id": table_id, "hash": token_hash},
+            )
+        )
+        return bool(rows)
+
+    async def note_seen(self, token_hash: bytes) -> None:
+        await self._write(
+            Query(
+                "update tokens set seen = {clock} where hash = :hash",
+                {"hash": token_hash},
+            )
+        )
+
     async def append(self, append: Append) -> None:
         now = time.time()
         queries = _each(
@@ -371,6 +388,16 @@ class SqlStore(ABC):
         digest, table_id, role, participants, label = found[0]
         return TokenRow(digest, table_id, role, tuple(json.loads(participants)), label)
 
+    async def gm_devices(self, table_id: str) -> list[GmDevice]:
+        rows = await self._fetch(
+            Query(
+                "select hash, label, name, created, seen from tokens"
+                " where table_id = :table_id and role = :role order by created, hash",
+                {"table_id": table_id, "role": "gm"},
+            )
+        )
+        return [GmDevice(*row) for row in rows]
+
     async def bindings(self, table_id: str) -> list[tuple[str, tuple[str, ...]]]:
         rows = await self._fetch(
             Query(
@@ -407,7 +434,8 @@ class SqlStore(ABC):
 def _insert_tokens(tokens: Sequence[TokenRow]) -> list[Query]:
     now = time.time()
     return _each(
-        "insert into tokens values (:hash, :table_id, :role, :participants, :label, :created)",
+        "insert into tokens (hash, table_id, role, participants, label, created, name)"
+        " values (:hash, :table_id, :role, :participants, :label, :created, :name)",
         [
             {
                 "hash": t.hash,
@@ -416,6 +444,7 @@ def _insert_tokens(tokens: Sequence[TokenRow]) -> list[Query]:
                 "participants": json.dumps(t.participants),
                 "label": t.label,
                 "created": now,
+                "name": t.name,
             }
             for t in tokens
         ],

@@ -56,13 +56,14 @@ def digest(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
 
 
-def token_row(token: str, table_id: str, viewer: Viewer, label: str) -> TokenRow:
+def token_row(token: str, table_id: str, viewer: Viewer, label: str, name: str = "") -> TokenRow:
     return TokenRow(
         hash=digest(token),
         table_id=table_id,
         role=viewer.role.value,
         participants=tuple(sorted(viewer.participants)),
         label=label,
+        name=name,
     )
 
 
@@ -110,11 +111,11 @@ def presented(request: web.Request) -> str | None:
 OVERLAY_LABEL = "overlay"
 """The label of every overlay link's token: a new overlay link revokes every token so labelled,
 so only the newest link shows the table on stream."""
-GM_LINK_LABEL = "gm link"
+GM_DEVICE_LABEL = "gm device"
 """The label of every GM link handed to another device (the console's "open this console on
-another device", ``seize gm-link``): a new one from the console revokes every token so
-labelled. The token the table was created with is labelled otherwise and stays valid, so the
-screen that made the link keeps running the table."""
+another device", ``seize gm-link``). Each is a device of its own, named by the GM ("Streaming
+PC", "Co-GM tablet"): adding one revokes nothing, and the console revokes any one of them
+(``server/http/handoff.py``)."""
 REVOKED_WITHIN = 2.0
 """Seconds within which a token that another server sharing the database revoked stops working
 here: a cached token is read again once it is older than this, and the tokens of the live

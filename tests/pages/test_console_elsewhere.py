@@ -1,7 +1,7 @@
 """The GM's way back in, in Chromium: the console moved to a second device by its GM link (a
 browser of its own, sharing nothing with the first) and back; the link shown only on request,
-after a warning; a newer link stopping the older one; the tables this browser has run listed
-where new ones start."""
+after a warning; each device a link of its own, and a revoked one told so; the tables this
+browser has run listed where new ones start."""
 
 from __future__ import annotations
 
@@ -33,11 +33,13 @@ def devices(browser: Any, server: ServerProcess) -> Iterator[tuple[Console, Cons
     second_context.close()
 
 
-def gm_link(console: Console) -> str:
+def gm_link(console: Console, name: str = "Co-GM tablet") -> str:
+    """A GM link for the device called ``name``, made as a GM does: asked for, warned, named."""
     console.page.click("[data-action=elsewhere]")
     warning = console.page.locator("[data-section=Elsewhere] .warning")
-    assert "runs this table" in warning.text_content() or "run this table" in warning.text_content()
+    assert "run this table" in warning.text_content()
     assert console.page.locator("[data-qr=gm]").count() == 0  # not before it is asked for
+    console.page.fill("[data-section=Elsewhere] input[name=device]", name)
     console.page.click("[data-action=gm-link]")
     console.page.locator("[data-qr=gm] svg").wait_for()
     href: str = console.page.locator("[data-qr=gm] a").get_attribute("href")
@@ -63,26 +65,37 @@ def test_the_gm_moves_the_console_to_another_device_and_back(
     assert second.page.locator(f"[data-table='{table_id}']").text_content() == "Saturday firefight"
 
 
-def test_a_new_gm_link_stops_the_older_one(
+def test_a_new_gm_link_stops_no_other_and_a_revoked_device_is_told(
     devices: tuple[Console, Console], server: ServerProcess
 ) -> None:
-    """The console the older link opened is told, at once, that it no longer runs the table
-    and how to get back in; it does not sit there looking live."""
+    """Two GMs' tablets and a stream's PC run one table: a link made for the stream leaves the
+    co-GM's console running; the console lists the devices, and the one revoked is told, at
+    once, that it no longer runs the table and how to get back in."""
     first, second = devices
     table_id = first.create("awareness")
-    older = gm_link(first)
-    second.page.goto(older)
+    tablet = gm_link(first, "Co-GM tablet")
+    second.page.goto(tablet)
     second.page.locator("[data-form=join]").wait_for()
     first.page.click("[data-qr=gm] button:text('Hide')")
-    newer = gm_link(first)
-    assert newer != older
+    stream = gm_link(first, "Streaming PC")
+    assert stream != tablet
+    second.add("Kid")  # the co-GM runs on
+    first.page.locator("[data-id=kid]").wait_for()
+    listed = first.page.locator("[data-gm-devices] li")
+    listed.filter(has_text="following now").wait_for()  # the co-GM's tablet follows the table
+    assert [line.split("\n")[0] for line in listed.all_inner_texts()] == [
+        "Where the table was made this device",
+        "Co-GM tablet following now Revoke",
+        "Streaming PC not opened yet Revoke",
+    ]
+    first.page.click("[data-device='Co-GM tablet'] button:text('Revoke')")
     gone = second.page.locator("[data-section='This link no longer runs the table']")
     gone.wait_for()
-    assert "Open this console on another device" in gone.inner_text()
+    assert "revoked" in gone.inner_text()
     assert f"seize gm-link {table_id}" in gone.inner_text()
-    token = older.split("#token=")[1]
-    assert call(f"{server.url}/api/tables/{table_id}", token=token)[0] == 401
-    assert call(f"{server.url}/api/tables/{table_id}", token=newer.split("#token=")[1])[0] == 200
+    first.page.locator("[data-device='Co-GM tablet']").wait_for(state="detached")
+    assert call(f"{server.url}/api/tables/{table_id}", token=tablet.split("#token=")[1])[0] == 401
+    assert call(f"{server.url}/api/tables/{table_id}", token=stream.split("#token=")[1])[0] == 200
 
 
 def test_a_press_the_server_never_answers_is_said_not_sent(

@@ -152,13 +152,15 @@ async function consolePage(id) {
     h("h2", {}, "This console on another device"), h("div", { class: "elsewhere" }));
   let gmShown = null;
   let gmAsked = false;
+  let gmDevices = null; // listed once the GM opens this section
+  let devicesWatched = null;
   let system;
   let view;
   const ctx = { names: {}, table: null };
 
-  const show = async (path, label, keep) => {
+  const show = async (path, label, keep, body) => {
     try {
-      keep({ ...(await ctx.table.post(path)), label });
+      keep({ ...(await ctx.table.call(path, { body })), label });
       draw();
     } catch (error) {
       report(String(error.message));
@@ -230,26 +232,63 @@ async function consolePage(id) {
     elsewhere.querySelector(".elsewhere").replaceChildren(...elsewhereControls());
   }
 
-  /** The GM link, shown only when asked for, after a plain warning. */
+  /** The GM's devices, each with its own link: listed with when each last followed the table,
+   * any one revoked; a new one's link shown only when asked for, after a plain warning. */
   function elsewhereControls() {
+    const listing = gmDevices ? [h("ul", { class: "gm-devices", "data-gm-devices": "" },
+      gmDevices.map((device) => h("li", { "data-device": device.name },
+        h("strong", {}, device.name), " ",
+        h("span", { class: "muted" }, device.this ? "this device" : lastSeen(device)), " ",
+        device.this ? null : h("button", { type: "button", class: "quiet",
+          "data-action": `revoke-${device.id}`, "aria-label": `Revoke ${device.name}`,
+          onclick: () => revokeDevice(device) }, "Revoke"))))] : [];
     if (gmShown) {
-      return [h("p", { class: "warning" }, "Whoever has this link runs the table. Open it on "
-        + "your own device, then hide it."),
+      return [...listing, h("p", { class: "warning" }, "Whoever has this link runs the table. "
+        + "Open it on that device, then hide it."),
         handoff(gmShown, () => { gmShown = null; gmAsked = false; draw(); })];
     }
     if (gmAsked) {
-      return [h("p", { class: "warning" }, "A GM link lets whoever holds it run this table, as "
-        + "you do. Show it only where no one else can see it (not on stream). A new one stops "
-        + "the GM links shown before working; this screen goes on."),
-        h("button", { type: "button", class: "primary", "data-action": "gm-link",
-          onclick: () => show("handoff/gm", "This console, for your other device",
-                              (shown) => { gmShown = { ...shown, for: "gm" }; }) },
-          "Show the GM link"),
+      const name = h("input", { type: "text", name: "device", maxlength: "80", required: "",
+        placeholder: "Co-GM tablet", "aria-label": "The device's name" });
+      const add = h("form", { class: "add-device", onsubmit: (submitted) => {
+        submitted.preventDefault();
+        show("handoff/gm", `This console, for ${name.value.trim()}`,
+             (shown) => { gmShown = { ...shown, for: "gm" }; listDevices(); },
+             { name: name.value });
+      } },
+        h("label", {}, "Name the device ", name),
+        h("button", { type: "submit", class: "primary", "data-action": "gm-link" },
+          "Show its GM link"),
         h("button", { type: "button", class: "quiet",
-          onclick: () => { gmAsked = false; draw(); } }, "Cancel")];
+          onclick: () => { gmAsked = false; draw(); } }, "Cancel"));
+      return [...listing, h("p", { class: "warning" }, "A GM link lets whoever holds it run "
+        + "this table, as you do. Show it only where no one else can see it (not on stream). "
+        + "Each device gets a link of its own, and any one can be revoked here."), add];
     }
-    return [h("button", { type: "button", "data-action": "elsewhere",
-      onclick: () => { gmAsked = true; draw(); } }, "Open this console on another device")];
+    return [...listing, h("button", { type: "button", "data-action": "elsewhere",
+      onclick: () => { gmAsked = true; draw(); listDevices(); } },
+      "Open this console on another device")];
+  }
+
+  async function listDevices() {
+    // Once opened, the list follows the devices coming and going while the console runs.
+    devicesWatched ??= setInterval(() => { if (!document.hidden) listDevices(); }, 15_000);
+    try {
+      gmDevices = (await ctx.table.call("handoff/gm", { method: "GET" })).devices;
+      draw();
+    } catch (error) {
+      report(String(error.message));
+    }
+  }
+
+  async function revokeDevice(device) {
+    try {
+      await ctx.table.call(`handoff/gm/${encodeURIComponent(device.id)}`, { method: "DELETE" });
+      report(`${device.name} no longer runs the table.`, { tone: "ok" });
+    } catch (error) {
+      report(String(error.message));
+    }
+    await listDevices();
   }
 
   ctx.table = new Table(id, token, (v, seq) => {
@@ -292,11 +331,21 @@ async function consolePage(id) {
 const WAYS_BACK = "On a screen that still runs the table, choose \"Open this console on "
   + "another device\"; or ask the host for a new link: seize gm-link ";
 
-/** This console's GM link was replaced by a newer one: it stops, saying why and what to do. */
+/** This device's GM link was revoked from a console: it stops, saying why and what to do. */
 function lost(id) {
   gone = true;
   root.replaceChildren(section("This link no longer runs the table", h("p", {},
-    "A newer GM link replaced the one this console was opened with. " + WAYS_BACK + `${id}.`)));
+    "This device's GM link was revoked from a GM's console. " + WAYS_BACK + `${id}.`)));
+}
+
+/** When a GM device last followed the table, in words. */
+function lastSeen(device) {
+  if (device.connected) return "following now";
+  if (device.seen === null) return "not opened yet";
+  const minutes = Math.round((Date.now() / 1000 - device.seen) / 60);
+  if (minutes < 1) return "seen just now";
+  if (minutes < 60) return `seen ${minutes} min ago`;
+  return `seen ${new Date(device.seen * 1000).toLocaleString()}`;
 }
 let gone = false;
 
@@ -426,7 +475,7 @@ window.addEventListener("hashchange", () => {
 const id = location.pathname.split("/").filter(Boolean).length > 1 ? tableId() : null;
 if (id) {
   consolePage(id).catch(() => root.replaceChildren(section("This link does not open the table",
-    h("p", {}, `It may have been replaced by a newer GM link, or the server cannot be reached. `
+    h("p", {}, `Its GM link may have been revoked, or the server cannot be reached. `
       + `${WAYS_BACK}${id}.`))));
 }
 else startPage();

@@ -152,12 +152,16 @@ export class Table {
     return (await answer.json()).events;
   }
 
-  /** A GM's POST to one of the table's routes other than commands; resolves to the body. */
-  async post(path) {
-    const answer = await fetch(`${this.base}/${path}`, { method: "POST", headers: this.headers() });
-    const body = await answer.json();
-    if (!answer.ok) throw new Error(body.message ?? `the table answered ${answer.status}`);
-    return body;
+  /** A GM's call to one of the table's routes other than commands (a hand-off, the GM's
+   * devices); resolves to the answer's body, null where it has none. */
+  async call(path, { method = "POST", body } = {}) {
+    const headers = this.headers();
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const answer = await fetch(`${this.base}/${path}`, { method, headers,
+      body: body === undefined ? undefined : JSON.stringify(body) });
+    const found = answer.status === 204 ? null : await answer.json();
+    if (!answer.ok) throw new Error(found?.message ?? `the table answered ${answer.status}`);
+    return found;
   }
 
   /** Send one command; resolves to {ok, status, body}, the POST's status and body however it

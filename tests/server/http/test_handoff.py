@@ -1,10 +1,18 @@
-"""Handing the table to phones and to a stream: fresh links, QR codes, revoked overlays."""
+"""Handing the table to phones, to a stream and to the GMs' devices: fresh links, QR codes,
+revoked overlays, GM devices listed and revoked one at a time."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import time
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
+
 from tests.server.conftest import Client, bearer, new_table, send
+from tests.waiting import PATIENCE
 
 HERO = {"type": "join", "member": {"id": "h1", "name": "Hero", "kind": "hero"}}
 
@@ -60,12 +68,30 @@ def fragment_token(url: str) -> str:
     return parse_qs(urlsplit(url).fragment)["token"][0]
 
 
-async def test_a_gm_link_runs_the_table_elsewhere_and_a_new_one_revokes_it(
-    client: Client,
-) -> None:
+async def gm_device(client: Client, table: dict[str, Any], name: str, by: str = "") -> str:
+    """A GM link for a device called ``name``, made by ``by`` (the table's first GM token):
+    its token."""
+    made = await client.post(
+        f"/api/tables/{table['id']}/handoff/gm",
+        json={"name": name},
+        headers=bearer(by or table["gm_token"]),
+    )
+    assert made.status == 201, await made.text()
+    return fragment_token((await made.json())["url"])
+
+
+async def devices(client: Client, table: dict[str, Any], token: str = "") -> list[dict[str, Any]]:
+    listed = await client.get(
+        f"/api/tables/{table['id']}/handoff/gm", headers=bearer(token or table["gm_token"])
+    )
+    assert listed.status == 200
+    found: list[dict[str, Any]] = (await listed.json())["devices"]
+    return found
+
+
+async def test_a_gm_link_runs_the_table_elsewhere_in_its_fragment(client: Client) -> None:
     """The GM moves the console to another device: the link opens the console as the GM, the
-    token in its fragment (which a browser never sends); a newer GM link stops the older one
-    working, and the screen that made them, on the table's first token, goes on."""
+    token in its fragment (which a browser never sends)."""
     table = await new_table(client, "four-color")
     read = f"/api/tables/{table['id']}"
     made = await client.post(f"{read}/handoff/gm", headers=bearer(table["gm_token"]))
@@ -76,37 +102,76 @@ async def test_a_gm_link_runs_the_table_elsewhere_and_a_new_one_revokes_it(
     elsewhere = await client.get(read, headers=bearer(fragment_token(first["url"])))
     assert (await elsewhere.json())["you"]["role"] == "gm"
     assert (await send(client, {**table, "gm_token": fragment_token(first["url"])}, HERO))[0] == 200
-    second = await (
-        await client.post(f"{read}/handoff/gm", headers=bearer(table["gm_token"]))
-    ).json()
-    assert (await client.get(read, headers=bearer(fragment_token(first["url"])))).status == 401
-    for valid in (fragment_token(second["url"]), table["gm_token"]):
-        assert (await client.get(read, headers=bearer(valid))).status == 200
+    assert [d["name"] for d in await devices(client, table)] == [
+        "Where the table was made",
+        "Another device",  # no name given
+    ]
 
 
-async def test_a_console_opened_from_a_gm_link_hands_the_table_back_and_goes_on(
+async def test_each_gm_device_has_its_own_link_and_adding_one_revokes_none(
     client: Client,
 ) -> None:
-    """Out and back: the second device makes a link for the first; it keeps running the table
-    (its own link is not among those revoked), and every other older GM link stops."""
+    """Two GMs' tablets and the stream's PC run one table: each device added, from any of them,
+    leaves every other running; the list names each and says which is asking."""
     table = await new_table(client, "four-color")
+    co_gm = await gm_device(client, table, "Co-GM tablet")
+    stream = await gm_device(client, table, "  Streaming PC ", by=co_gm)
+    again = await gm_device(client, table, "Co-GM phone", by=stream)
     read = f"/api/tables/{table['id']}"
-    links = []
-    for _ in range(2):
-        made = await client.post(f"{read}/handoff/gm", headers=bearer(table["gm_token"]))
-        links.append(fragment_token((await made.json())["url"]))
-    stale, tablet = links
-    back = await client.post(f"{read}/handoff/gm", headers=bearer(tablet))
-    assert back.status == 201
-    home = fragment_token((await back.json())["url"])
-    for valid in (tablet, home, table["gm_token"]):
+    for valid in (table["gm_token"], co_gm, stream, again):
         assert (await client.get(read, headers=bearer(valid))).status == 200
-    assert (await client.get(read, headers=bearer(stale))).status == 401
+    listed = await devices(client, table, co_gm)
+    assert [(d["name"], d["this"]) for d in listed] == [
+        ("Where the table was made", False),
+        ("Co-GM tablet", True),
+        ("Streaming PC", False),  # the spaces typed around it are not part of it
+        ("Co-GM phone", False),
+    ]
+    assert all(d["seen"] is None and not d["connected"] for d in listed)  # none followed yet
+    assert len({d["id"] for d in listed}) == 4
+    assert not any(token in json.dumps(listed) for token in (co_gm, stream, again))
 
 
-async def test_no_one_but_the_gm_makes_a_gm_link(client: Client) -> None:
+async def test_a_device_that_follows_the_table_is_seen(client: Client) -> None:
+    table = await new_table(client, "awareness")
+    tablet = await gm_device(client, table, "Co-GM tablet")
+    async with client.ws_connect(f"/api/tables/{table['id']}/ws", headers=bearer(tablet)) as ws:
+        assert json.loads((await ws.receive()).data)["type"] == "view"
+        deadline = time.monotonic() + PATIENCE  # the stamp is written beside the connection
+        while not (seen := [d["seen"] for d in await devices(client, table) if d["seen"]]):
+            assert time.monotonic() < deadline, "the tablet was never stamped as seen"
+            await asyncio.sleep(0.02)
+    assert len(seen) == 1 and abs(seen[0] - time.time()) < 3600  # the store's clock, in seconds
+
+
+@pytest.mark.parametrize(
+    ("body", "fault"),
+    [
+        ({"name": ""}, "name"),
+        ({"name": "   "}, "name"),
+        ({"name": "x" * 81}, "name"),
+        ({"name": 7}, "name"),
+        ({"name": "Tablet", "role": "player"}, "role"),
+    ],
+)
+async def test_a_device_badly_named_is_refused_naming_the_field_and_nothing_is_minted(
+    client: Client, body: dict[str, Any], fault: str
+) -> None:
+    table = await new_table(client, "awareness")
+    refused = await client.post(
+        f"/api/tables/{table['id']}/handoff/gm", json=body, headers=bearer(table["gm_token"])
+    )
+    assert refused.status == 422
+    assert (await refused.json())["field"] == fault
+    assert len(await devices(client, table)) == 1
+
+
+async def test_no_one_but_the_gm_makes_lists_or_revokes_gm_devices(client: Client) -> None:
     table = await new_table(client, "awareness")
     path = f"/api/tables/{table['id']}/handoff/gm"
-    refused = await client.post(path, headers=bearer(table["overlay_token"]))
-    assert refused.status == 403 and (await refused.json())["rule"] == "roles"
-    assert (await client.post(path)).status == 401
+    (first,) = await devices(client, table)
+    for method, where in (("POST", path), ("GET", path), ("DELETE", f"{path}/{first['id']}")):
+        refused = await client.request(method, where, headers=bearer(table["overlay_token"]))
+        assert refused.status == 403 and (await refused.json())["rule"] == "roles"
+        assert (await client.request(method, where)).status == 401
+    assert len(await devices(client, table)) == 1

@@ -20,7 +20,7 @@ from server.tables import access
 from server.tables.access import REVOKED_WITHIN
 from tests.server.conftest import Client, bearer, new_table, send
 from tests.server.following import read_sse
-from tests.server.http.test_handoff import token_of
+from tests.server.http.test_handoff import devices, gm_device, token_of
 from tests.waiting import PATIENCE
 
 HERO = {"type": "join", "member": {"id": "h1", "name": "Hero", "kind": "hero"}}
@@ -102,3 +102,50 @@ async def test_a_link_revoked_on_another_server_stops_working_here_too(
         await new_overlay_link(first, table)
         await revoked_socket(watching)
     assert (await second.get(url, headers=linked)).status == 401
+
+
+async def test_a_revoked_device_stops_at_once_and_the_others_go_on(client: Client) -> None:
+    """The GM revokes the co-GM's tablet: its live console is told and closed, its link opens
+    nothing, and the list no longer has it; every other device runs the table as before."""
+    table = await new_table(client, "four-color")
+    co_gm = await gm_device(client, table, "Co-GM tablet")
+    stream = await gm_device(client, table, "Streaming PC")
+    url = f"/api/tables/{table['id']}"
+    async with client.ws_connect(f"{url}/ws", headers=bearer(co_gm)) as ws:
+        assert json.loads((await ws.receive()).data)["type"] == "view"
+        shown = {d["name"]: d for d in await devices(client, table)}
+        assert shown["Co-GM tablet"]["connected"] and not shown["Streaming PC"]["connected"]
+        gone = await client.delete(
+            f"{url}/handoff/gm/{shown['Co-GM tablet']['id']}", headers=bearer(stream)
+        )
+        assert gone.status == 204
+        await revoked_socket(ws)
+    assert (await client.get(url, headers=bearer(co_gm))).status == 401
+    for valid in (table["gm_token"], stream):
+        assert (await client.get(url, headers=bearer(valid))).status == 200
+    left = [d["name"] for d in await devices(client, table)]
+    assert left == ["Where the table was made", "Streaming PC"]
+    again = await client.delete(
+        f"{url}/handoff/gm/{shown['Co-GM tablet']['id']}", headers=bearer(stream)
+    )
+    assert again.status == 404 and (await again.json())["field"] == "device"
+
+
+async def test_a_device_revoked_on_another_server_is_dropped_there_too(
+    aiohttp_client: Any, settings: Settings
+) -> None:
+    """Two servers share the database: the co-GM's console follows through the second, the GM
+    revokes it through the first, and the second drops it at its next look at the tokens."""
+    shared = settings.model_copy(update={"workers": 2})
+    first: Client = await aiohttp_client(make_app(shared))
+    second: Client = await aiohttp_client(make_app(shared))
+    table = await new_table(first, "awareness")
+    co_gm = await gm_device(first, table, "Co-GM tablet")
+    url = f"/api/tables/{table['id']}"
+    async with second.ws_connect(f"{url}/ws", headers=bearer(co_gm)) as ws:
+        assert json.loads((await ws.receive()).data)["type"] == "view"
+        (device,) = [d for d in await devices(first, table) if d["name"] == "Co-GM tablet"]
+        gone = await first.delete(f"{url}/handoff/gm/{device['id']}", headers=bearer(co_gm))
+        assert gone.status == 204  # a device may give up its own link
+        await revoked_socket(ws)
+    assert (await second.get(url, headers=bearer(co_gm))).status == 401

@@ -1,5 +1,6 @@
 """``seize gm-link``: whoever holds the database holds its tables, so the host can always mint
-a GM link, for a GM whose browser lost it, without the old one."""
+a GM link, for a GM whose browser lost it, without the old one: a device of its own, named
+with ``--name``, that the console lists."""
 
 from __future__ import annotations
 
@@ -36,6 +37,17 @@ def test_the_host_mints_a_gm_link_from_the_database_by_id_or_name(tmp_path: Path
             assert "runs the table" in minted.stderr  # said plainly, beside the link
         status, _ = call(f"{server.url}/api/tables/{table['id']}", token=table["gm_token"])
         assert status == 200  # the links already given still work
+        status, listed = call(f"{server.url}/api/tables/{table['id']}/handoff/gm", token=token)
+        assert status == 200
+        assert [d["name"] for d in listed["devices"]] == [
+            "Where the table was made",
+            "From the host",
+            "From the host",
+        ]
+        named = gm_link(db, table["id"], "--name", "Streaming PC")
+        assert named.returncode == 0, named.stderr
+        status, listed = call(f"{server.url}/api/tables/{table['id']}/handoff/gm", token=token)
+        assert listed["devices"][-1]["name"] == "Streaming PC"
         port = server.url.rsplit(":", 1)[1]
         printed = gm_link(db, table["id"], "--port", port).stdout.strip()
         assert printed.startswith(f"{server.url}/console/")  # where the server really is
@@ -46,7 +58,11 @@ def test_a_table_it_cannot_find_is_one_line_and_no_link(tmp_path: Path) -> None:
     with ServerProcess(db, **UNLIMITED) as server:
         for name in ("Twins", "Twins"):
             call(f"{server.url}/api/tables", "POST", {"system": "awareness", "name": name})
-    for table, why in (("nowhere", "no such table"), ("Twins", "several tables have that name")):
-        refused = gm_link(db, table)
+    for table, why, *flags in (
+        ("nowhere", "no such table"),
+        ("Twins", "several tables have that name"),
+        ("nowhere", "--name: must be 1 to 80 characters", "--name", "  "),
+    ):
+        refused = gm_link(db, table, *flags)
         assert refused.returncode == 2 and refused.stdout == ""
         assert refused.stderr.count("\n") == 1 and why in refused.stderr

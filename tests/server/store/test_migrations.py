@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -24,6 +25,12 @@ from tests.server.databases import query
 BEFORE = Path(__file__).parents[1] / "fixtures" / "before_migrations.sql"
 GM_TOKEN = "YjgAQUZwachdapWbXcUTYgi45mSS7mZOc6Ut_ZVbYI8"
 PLAYER_TOKEN = "Dz_7yfKCoaRkUK9k0aDV9fd4OAaPPa7nphL1JYzEWg4"
+
+
+async def before_named_devices(db: str | Path) -> None:
+    """The tokens table as it was before migration 6."""
+    await query(db, "alter table tokens drop column name")
+    await query(db, "alter table tokens drop column seen")
 
 
 async def test_a_file_from_before_migrations_opens_migrated_in_place(
@@ -80,6 +87,7 @@ async def test_a_database_from_before_device_reports_gains_them_in_place(
     await query(settings.db, "drop table device_reports")
     await query(settings.db, "alter table snapshots add column standing text not null default ''")
     await query(settings.db, "alter table idempotency drop column command")
+    await before_named_devices(settings.db)
     await query(settings.db, "delete from schema_version where version >= 3")
 
     client = await aiohttp_client(make_app(settings))
@@ -109,6 +117,7 @@ async def test_a_snapshot_that_kept_what_stands_loads_and_its_table_undoes(
         settings.db, "alter table snapshots add column standing text not null default '[0, 1]'"
     )
     await query(settings.db, "alter table idempotency drop column command")
+    await before_named_devices(settings.db)
     await query(settings.db, "delete from schema_version where version >= 4")
 
     client = await aiohttp_client(make_app(settings))
@@ -133,12 +142,39 @@ async def test_an_answer_kept_before_its_command_was_still_answers_its_retry(
     first = await send(before, table, join, **{"Idempotency-Key": "join-a"})
     await before.close()
     await query(settings.db, "alter table idempotency drop column command")
-    await query(settings.db, "delete from schema_version where version = 5")
+    await before_named_devices(settings.db)
+    await query(settings.db, "delete from schema_version where version >= 5")
 
     client = await aiohttp_client(make_app(settings))
     assert await send(client, table, join, **{"Idempotency-Key": "join-a"}) == first
     assert await query(settings.db, "select count(*) from events") == [(1,)]
     assert await query(settings.db, "select command from idempotency") == [("",)]
+
+
+async def test_gm_links_made_before_named_devices_are_listed_and_still_open_the_table(
+    aiohttp_client: Any, database: Database
+) -> None:
+    """Before version 6 a GM link was a token labelled "gm link", with no name and no sight.
+    Migrated, it still opens the table and the console lists it as "GM link", beside the
+    table's own token."""
+    settings = Settings(db=database(), port=0)
+    before: Client = await aiohttp_client(make_app(settings))
+    table = await new_table(before, "awareness")
+    made = await before.post(
+        f"/api/tables/{table['id']}/handoff/gm", headers=bearer(table["gm_token"])
+    )
+    link = parse_qs(urlsplit((await made.json())["url"]).fragment)["token"][0]
+    await before.close()
+    await query(settings.db, "update tokens set label = 'gm link' where label = 'gm device'")
+    await before_named_devices(settings.db)
+    await query(settings.db, "delete from schema_version where version = 6")
+
+    client = await aiohttp_client(make_app(settings))
+    read = f"/api/tables/{table['id']}"
+    assert (await client.get(read, headers=bearer(link))).status == 200
+    listed = await client.get(f"{read}/handoff/gm", headers=bearer(link))
+    shown = [(d["name"], d["this"]) for d in (await listed.json())["devices"]]
+    assert shown == [("Where the table was made", False), ("GM link", True)]
 
 
 async def test_a_migrated_database_opens_unchanged(database: Database) -> None:
