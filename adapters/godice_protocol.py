@@ -21,7 +21,6 @@ Settled(stability=<Stability.STABLE: 'S'>, vector=(64, 0, 0))
 
 from __future__ import annotations
 
-import math
 import struct
 from dataclasses import dataclass
 from enum import Enum
@@ -90,16 +89,19 @@ class Colour:
 
 Message = Rolling | Settled | BatteryLevel | Colour
 
-# Down-facing directions of each face. A d6's opposite faces sum to 7, along the axes; a d20's
-# opposite faces sum to 21, so faces 11 to 20 point opposite to faces 10 to 1.
+# Down-facing directions of each face, as Particula's readers hold them (the godice package
+# 0.1.2, xyzinterpret.py; the same figures in their JavaScript API and their C SDK).
+# A d6's opposite faces sum to 7, along the axes. A d20's sum to 21 and point opposite ways, all
+# but face 2: Particula put it at (42, -42, 40), not opposite face 19's (-42, 42, -42). We read
+# with their table as it is, so that a die shows here the face their apps show.
 _D6 = {1: (-64, 0, 0), 2: (0, 0, 64), 3: (0, 64, 0), 4: (0, -64, 0), 5: (0, 0, -64),
        6: (64, 0, 0)}  # fmt: skip
-_D20_LOW = ((-64, 0, -22), (42, -42, 42), (0, 22, -64), (0, 22, 64), (-42, -42, 42),
-            (22, 64, 0), (-42, -42, -42), (64, 0, -22), (-22, 64, 0), (42, -42, -42))  # fmt: skip
-_D20 = {
-    **dict(enumerate(_D20_LOW, 1)),
-    **{21 - number: (-v[0], -v[1], -v[2]) for number, v in enumerate(_D20_LOW, 1)},
-}
+_D20 = dict(enumerate((
+    (-64, 0, -22), (42, -42, 40), (0, 22, -64), (0, 22, 64), (-42, -42, 42),
+    (22, 64, 0), (-42, -42, -42), (64, 0, -22), (-22, 64, 0), (42, -42, -42),
+    (-42, 42, 42), (22, -64, 0), (-64, 0, 22), (42, 42, 42), (-22, -64, 0),
+    (42, 42, -42), (0, -22, -64), (0, -22, 64), (-42, 42, -42), (64, 0, 22),
+), 1))  # fmt: skip
 _D10_OF_D20 = (8, 2, 6, 1, 4, 3, 9, 0, 7, 5)
 """The number a d10 shell shows for d20 faces 1 to 10; face 21 - n shows the same as n."""
 
@@ -133,12 +135,21 @@ def _d10(d20_face: int) -> int:
 
 
 def _nearest(table: dict[int, tuple[int, int, int]], xyz: tuple[int, int, int]) -> int:
-    return min(table, key=lambda number: math.dist(table[number], xyz))
+    """The number whose direction lies closest to ``xyz``, by the exact squared distance; of
+    two as close, the lower number, as Particula's readers keep the first they meet going up
+    their table and take a later one only if it is strictly closer."""
+    x, y, z = xyz
+
+    def reach(number: int) -> tuple[int, int]:
+        a, b, c = table[number]
+        return (a - x) ** 2 + (b - y) ** 2 + (c - z) ** 2, number
+
+    return min(table, key=reach)
 
 
 def face(xyz: tuple[int, int, int], shell: Shell) -> int:
     """The number up for a settled vector in ``shell``. A d10's "0" is 10 and a tens die's
-    "00" is 100, as the rules count."""
+    "00" is 100, as the rules count (Particula's readers give 0 for both)."""
     if shell is Shell.D6:
         return _nearest(_D6, xyz)
     if shell in _UP_AT:
