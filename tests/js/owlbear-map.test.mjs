@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  TURN, elected, parseLink, participants, places, says, visibilityCommands, wanted,
+  TURN, elected, parseLink, participants, places, roomTable, says, visibilityCommands, wanted,
 } from "../../server/static/owlbear/map.js";
 
 const token = (id, participant, extra = {}) => ({
@@ -68,4 +68,92 @@ test("only a change of a linked token's visibility seen here is a command", () =
   assert.deepEqual(visibilityCommands(again, seen, table), [
     { type: "hide", participant: "jena" },
   ]); // a token of someone not at the table means nothing
+});
+
+const ORIGIN = "https://seize.example";
+
+test("the room's table address is taken only as one of this server's tables, holding nothing else", () => {
+  const good = { server: ORIGIN, table: "0123456789ab" };
+  assert.equal(roomTable(undefined, ORIGIN), null);
+  assert.deepEqual(roomTable(good, ORIGIN), { address: good });
+  assert.deepEqual(roomTable(good, ORIGIN, "0123456789ab"), { address: good });
+  const cases = [
+    [null, "not a table's address"],
+    ["https://evil.example/console/0123456789ab#token=x", "not a table's address"],
+    [[ORIGIN, "0123456789ab"], "not a table's address"],
+    [{ server: ORIGIN }, "not a table's address"],
+    [{ server: ORIGIN, table: 12 }, "not a table's address"],
+    [{ server: ORIGIN, table: "../../api/tables" }, "not a table's address"],
+    [{ server: ORIGIN, table: "<script>alert(1)</script>" }, "not a table's address"],
+    [{ server: ORIGIN, table: "0123456789AB" }, "not a table's address"],
+    [{ server: `${ORIGIN}/`, table: "0123456789ab" }, "another server"],
+    [{ server: "https://evil.example", table: "0123456789ab" }, "another server"],
+    [{ server: "javascript:alert(1)", table: "0123456789ab" }, "another server"],
+    [{ ...good, token: "abc" }, "more than a table's address"],
+    [{ ...good, link: `${ORIGIN}/console/0123456789ab#token=abc` }, "more than a table's address"],
+  ];
+  for (const [value, rule] of cases) {
+    const found = roomTable(value, ORIGIN);
+    assert.ok(found && "problem" in found && found.problem.includes(rule),
+              `${JSON.stringify(value)}: ${JSON.stringify(found)}`);
+  }
+  assert.match(roomTable(good, ORIGIN, "ba9876543210").problem, /another table/);
+});
+
+/** A small seeded generator (mulberry32): the same values on every run. */
+function random(seed) {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Any JSON value a player could write, biased towards ones that look like an address. */
+function anyValue(next, depth = 0) {
+  const pick = (list) => list[Math.floor(next() * list.length)];
+  const strings = [ORIGIN, "https://evil.example", "0123456789ab", "fedcba987654", "",
+                   "<img src=x onerror=alert(1)>", "0123456789abc", "token=abc", "ffffffffffff"];
+  const kinds = depth > 2 ? ["string", "number", "null", "bool"]
+    : ["string", "number", "null", "bool", "array", "object", "address", "address"];
+  switch (pick(kinds)) {
+    case "string": return pick(strings);
+    case "number": return Math.floor(next() * 1e6);
+    case "null": return null;
+    case "bool": return next() < 0.5;
+    case "array": return Array.from({ length: Math.floor(next() * 3) }, () => anyValue(next, depth + 1));
+    case "object": return Object.fromEntries(Array.from({ length: Math.floor(next() * 4) },
+      () => [pick(["server", "table", "token", "link", "__proto__", "x"]), anyValue(next, depth + 1)]));
+    default: {
+      const value = { server: pick([ORIGIN, ...strings]), table: pick(strings) };
+      if (next() < 0.3) value[pick(["token", "gm", "link"])] = anyValue(next, depth + 1);
+      return value;
+    }
+  }
+}
+
+test("whatever a player writes there, only an address of this server's own table comes out", () => {
+  const next = random(20261203);
+  const problems = new Set();
+  let addresses = 0;
+  for (let n = 0; n < 5000; n += 1) {
+    const value = anyValue(next);
+    const mine = next() < 0.5 ? "0123456789ab" : null;
+    const found = roomTable(value, ORIGIN, mine);
+    assert.ok(found, JSON.stringify(value)); // only undefined says nothing
+    if ("address" in found) {
+      addresses += 1;
+      assert.deepEqual(Object.keys(value).sort(), ["server", "table"]);
+      assert.deepEqual(found.address, { server: ORIGIN, table: value.table });
+      assert.match(found.address.table, /^[0-9a-f]{12}$/);
+      if (mine) assert.equal(found.address.table, mine);
+    } else {
+      problems.add(found.problem);
+    }
+  }
+  assert.ok(addresses > 20, `${addresses} addresses generated`);
+  // A handful of fixed sentences: none ever carries what the player wrote.
+  assert.equal(problems.size, 4, [...problems].join("\n"));
 });

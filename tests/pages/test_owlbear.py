@@ -2,7 +2,8 @@
 for Owlbear (owlbear_host.html) on Owlbear's own origin. One room, a GM's client and two players'
 clients, each a browser of its own: the map's tokens follow the table, each player sees only their
 own, no token (Seize's kind) ever lands where the room's players can read, and of two GMs only one
-writes."""
+writes. As in Owlbear, each client's scene is ready only after the extension's pages have loaded,
+and any player may rewrite the room's metadata."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from tests.server.process import UNLIMITED, ServerProcess, call
+from tests.waiting import PATIENCE
 
 from .conftest import CHROMIUM, FLAGS, Table
 from .test_accessibility import axe, serious  # noqa: F401 (axe: a fixture)
@@ -29,6 +31,7 @@ HOST = (Path(__file__).parent / "owlbear_host.html").read_text(encoding="utf-8")
 LINK_MENU = "seize.initiative/link"
 TURN = "seize.initiative/turn"
 MARKER = "seize.initiative/marker"
+ADDRESS = "seize.initiative/table"
 
 
 def token_item(pid: str, name: str) -> dict[str, Any]:
@@ -55,6 +58,11 @@ class Room:
         self.clients: list[Any] = []
         self.writes: list[tuple[str, str]] = []
         self.secrets: list[str] = []
+        self.ready = True
+        """Whether a scene is open: each client's becomes ready once its pages have loaded."""
+        self.rogues: set[str] = set()
+        """The connections of players who write to the room's metadata themselves, as any player
+        may in Owlbear (with the SDK from the browser's console, or an extension of their own)."""
 
     def join(
         self, name: str, role: str, connection: str, watch: Callable[[Any], None] | None = None
@@ -100,7 +108,14 @@ class Room:
         page.goto(f"{OWLBEAR}/room/room-1?{query}")
         self.clients.append(page)
         self.spread()
+        page.evaluate("ready => window.host.setReady(ready)", self.ready)
         return page
+
+    def scene(self, ready: bool) -> None:
+        """The room's scene is open and ready in every client, or closed (the GM switched)."""
+        self.ready = ready
+        for page in self.clients:
+            page.evaluate("ready => window.host.setReady(ready)", ready)
 
     def write(self, connection: str, kind: str, payload: Any) -> dict[str, Any]:
         if kind == "items":
@@ -121,7 +136,7 @@ class Room:
         for page in self.clients:
             page.evaluate("state => window.host.receive(state)", self.state)
 
-    def until(self, check: Callable[[], bool], what: str, seconds: float = 10) -> None:
+    def until(self, check: Callable[[], bool], what: str, seconds: float = PATIENCE) -> None:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             self.spread()
@@ -151,9 +166,11 @@ class Room:
 
     def done(self) -> None:
         gms = {p["connectionId"] for p in self.state["party"] if p["role"] == "GM"}
-        assert {who for who, _ in self.writes} <= gms, "a player's client wrote to the room"
+        assert {who for who, _ in self.writes} <= gms | self.rogues, "a player's client wrote"
         for page in self.clients:
             assert page.evaluate("window.host.unknown") == []
+            # No call the extension made was refused: none touched a scene that was not ready.
+            assert page.evaluate("window.host.rejected") == []
             # Nothing the extension said to Owlbear, in any message, held a token.
             said = json.dumps(page.evaluate("window.host.calls"))
             assert not [secret for secret in self.secrets if secret in said]
@@ -625,6 +642,129 @@ def test_the_gms_hiding_travels_on_the_socket_lands_once_and_a_refusal_is_shown(
     assert not guard_hidden(table)
     _, events = call(f"{table.url}/events?after=0", token=table.gm)
     assert [e["event"]["type"] for e in events["events"]].count("revealed") == 2
+
+
+def test_the_tokens_follow_once_the_scene_is_ready(
+    room_of: Callable[..., Room], server: ServerProcess
+) -> None:
+    """Owlbear loads the extension before the room's scene, and refuses a call on the scene's
+    items until it is ready: the background page touches no item until then, and the map follows
+    the table once it is. When the scene closes and opens again (the GM switched scenes) while the
+    table moved on, the map catches up as it opens."""
+    table = Table(server, "four-color")
+    heroes = {"peter": "Spider-Man", "jessica": "Jessica Jones"}
+    for pid, name in heroes.items():
+        table.send({"type": "join", "member": {"id": pid, "name": name, "kind": "hero"}})
+    room = room_of(table, heroes)
+    room.ready = False
+    relays: list[Relay] = []
+    gm = room.join("Editor", "GM", "c1", lambda page: relays.append(Relay(page)))
+    paste(gm, f"{room.seize}/console/{table.id}#token={table.gm}")
+    # The room's metadata is the room's, not the scene's: the table's address is written at once.
+    room.until(lambda: ADDRESS in room.state["room"], "the room linked")
+    # The background page is up without a scene (its menu is there), and has the GM's view.
+    room.until(lambda: LINK_MENU in gm.evaluate("window.host.menus"), "the link menu offered")
+    room.until(lambda: relays[0].relayed > 0, "the table's news reaching the GM's pages")
+    table.send({"type": "deal", "source": "gm"})
+    for card in ("QH", "KS", "2C"):
+        table.send({"type": "deal_card", "card": card})
+    assert gm.evaluate("window.host.rejected") == []  # no call on the items before the scene
+    room.scene(True)
+    for pid in heroes:
+        gm.evaluate("([menu, id]) => window.host.click(menu, [id])", [LINK_MENU, f"token-{pid}"])
+        popover(gm).locator(f"[data-link={pid}]").click()
+        room.until(partial(linked, room, pid), f"{pid}'s token linked")
+    follows(room, table)
+    assert room.ring_on() is None  # no one acts yet
+
+    room.scene(False)
+    heard = relays[0].relayed
+    table.send({"type": "next_panel"})
+    # Both pages have been handed the news while no scene is ready.
+    room.until(lambda: relays[0].relayed >= heard + 2, "the next Panel heard")
+    room.scene(True)
+    follows(room, table)  # the ring, too, on whoever acts now
+    assert room.ring_on() is not None
+    # A read in flight as the scene closed is refused, as Owlbear refuses it; nothing else was.
+    refused = gm.evaluate("window.host.rejected.splice(0)")
+    assert {call["id"] for call in refused} <= {"OBR_SCENE_ITEMS_GET_ALL_ITEMS"}, refused
+
+
+def rewrite(page: Any, value: Any) -> None:
+    """A player writes ``value`` under Seize's key in the room's metadata, from the browser's
+    console in the extension's own frame: the SDK lets any player do so."""
+    popover(page).locator("main#seize h1").wait_for()
+    page.query_selector("iframe#popover").content_frame().evaluate(
+        """async ([key, value]) => {
+            const { default: OBR } = await import("@owlbear-rodeo/sdk");
+            await OBR.room.setMetadata({ [key]: value });
+        }""",
+        [ADDRESS, value],
+    )
+
+
+def room_line(page: Any) -> str:
+    """What the popover says of the room's table address."""
+    return str(popover(page).locator("#room").text_content())
+
+
+def saying(page: Any, words: str) -> bool:
+    return words in room_line(page)
+
+
+def test_a_players_rewrite_of_the_rooms_table_address_is_ignored_and_said(
+    room_of: Callable[..., Room], server: ServerProcess
+) -> None:
+    """Any player may rewrite the room's metadata: the popover shows the table's address only
+    where it is one, of this server's, holding nothing else; anything else (a link to another
+    server, a token, markup, another table than the viewer's own link opens) is ignored, said so
+    with the rule it breaks, and never shown. The elected GM's client puts the address back."""
+    table = crew_table(server)
+    room = room_of(table, CREW)
+    jena = room.join("jena", "PLAYER", "c2")
+    mallory = room.join("Mallory", "PLAYER", "c3")
+    room.rogues.add("c3")
+    good = {"server": room.seize, "table": table.id}
+    rewrite(mallory, good)  # what the GM's client would write: shown
+    room.until(lambda: room_line(jena) == f"This room plays a table at {room.seize}.", "shown")
+    planted = "pLaNtEdToKeN-0123456789abcdefghijklmnopq"
+    script = "<img src=x onerror=\"document.title='taken'\">"
+    for bad, rule in (
+        ({"server": "https://seize.evil.example", "table": table.id}, "another server"),
+        ({**good, "token": planted}, "more than a table's address"),
+        (script, "not a table's address"),
+        ({"server": room.seize, "table": "../../api/tables"}, "not a table's address"),
+        ({"server": room.seize, "table": {"toString": script}}, "not a table's address"),
+    ):
+        rewrite(mallory, bad)
+        room.until(partial(saying, jena, rule), f"the popover saying {rule}")
+        said = popover(jena).locator("body").inner_text()
+        assert "Seize ignores the table address in this room" in said
+        for word in ("evil", planted, "img", "onerror", "../"):
+            assert word not in said
+        assert popover(jena).locator("img").count() == 0
+    assert popover(jena).locator("html").evaluate("() => document.title") == "Seize"
+    # Linked, Jena follows her own table, whatever the room names.
+    link = player_links(table, "jena")["jena"]
+    room.secrets.append(link.split("token=")[1])
+    paste(jena, link)
+    rewrite(mallory, {"server": room.seize, "table": "0123456789ab"})
+    room.until(partial(saying, jena, "another table"), "the popover saying another table")
+    own_only({"jena": jena})
+
+    # The GM links the room: their client, elected, puts the address back whenever it is
+    # rewritten, and tells them.
+    gm = room.join("Editor", "GM", "c1")
+    paste(gm, f"{room.seize}/console/{table.id}#token={table.gm}")
+    room.until(lambda: room.state["room"][ADDRESS] == good, "the room linked")
+    room.until(lambda: room_line(jena) == "", "the room naming Jena's own table")
+    rewrite(mallory, {"server": "https://seize.evil.example", "table": table.id})
+    room.until(lambda: room.state["room"][ADDRESS] == good, "the address put back")
+    room.until(lambda: bool(notices(gm)), "the GM told")
+    assert notices(gm) == [
+        "Seize: the room's table address was rewritten (it names another server than the one "
+        "this extension comes from); it is put back."
+    ]
 
 
 def test_the_demo_installs_in_owlbear_and_drives_its_tokens(browser: Any, tmp_path: Path) -> None:

@@ -2,20 +2,24 @@
 // the popover. For a GM it offers "Link to Seize…" on character tokens, and, in the one GM's
 // client the room elects, follows the table and writes its public order onto the linked tokens,
 // rings the acting one, and turns the GM's hiding or showing of a token into Seize's commands.
-// Players' clients do nothing here: they never write to the room.
+// Players' clients do nothing here: they never write to the room. Scene items are read and
+// written only while a scene is open and ready (Owlbear refuses them otherwise); the room's table
+// address, which any player may rewrite, is checked and put back.
 
 import OBR, { buildShape } from "@owlbear-rodeo/sdk";
 import { Table } from "/static/shared/client.js";
 import { hear, remembered, tell } from "/static/owlbear/kept.js";
 import {
-  KEY, MARKER, TURN, elected, participantOf, participants, places, says, visibilityCommands,
-  wanted,
+  KEY, MARKER, TABLE, TURN, elected, participantOf, participants, places, roomTable, says,
+  visibilityCommands, wanted,
 } from "/static/owlbear/map.js";
 
 const seen = new Map(); // each token's last visibility, to see the GM hide or show it
 let writer = false; // this client is the GM's client elected to write the map
 let table = null; // the table followed, with the GM's link
 let view = null; // its GM view
+let ready = false; // a scene is open and ready: only then may its items be read or written
+let said; // what the room's metadata says of its table, as last heard
 
 /** Follow the table of ``link`` (a GM link), or none. */
 function follow(link) {
@@ -28,6 +32,7 @@ function follow(link) {
     if (table !== followed) return; // a link replaced since
     view = shown;
     mapped().catch(() => {});
+    claimRoom().catch(() => {});
   });
   table = followed;
   followed.start().catch(() => { if (table === followed) table = null; });
@@ -53,9 +58,9 @@ async function publicOrder() {
 }
 
 async function writeMap() {
-  if (!writer || !view) return;
+  if (!writer || !view || !ready) return;
   const order = await publicOrder();
-  if (!order) return;
+  if (!order || !ready) return; // the scene may have closed while Seize answered
   const items = await OBR.scene.items.getItems();
   const linked = items.filter((item) => participantOf(item));
   const want = wanted(linked, order);
@@ -107,17 +112,51 @@ async function followHiding(items) {
   }
 }
 
+/** A scene opened and ready (``now``), or closed. Opened: the tokens are first seen as they
+ * stand (the GM's earlier hiding is not a command), and the map is brought to the table, which
+ * may have moved on meanwhile. Closed: nothing touches the items until one is ready again. */
+async function sceneReady(now) {
+  ready = now;
+  seen.clear();
+  if (!now) return;
+  for (const item of await OBR.scene.items.getItems()) {
+    if (!seen.has(item.id)) seen.set(item.id, item.visible); // a change heard since is newer
+  }
+  mapped().catch(() => {});
+}
+
+/** The elected GM's client keeps the room's table address, which every player may rewrite:
+ * anything else found there is put back, and the GM told why, unless it was merely another table
+ * of this server's (a link this GM has just replaced). */
+async function claimRoom() {
+  if (!writer || !view || roomTable(said, location.origin, table.id)?.address) return;
+  const wrong = roomTable(said, location.origin)?.problem;
+  said = { server: location.origin, table: table.id };
+  await OBR.room.setMetadata({ [TABLE]: said });
+  if (wrong) {
+    await OBR.notification.show(`Seize: the room's table address was rewritten (${wrong}); `
+      + "it is put back.", "WARNING");
+  }
+}
+
 OBR.onReady(async () => {
   if (await OBR.player.getRole() !== "GM") return;
   const self = await OBR.player.getConnectionId();
   const elect = (others) => {
     writer = elected(self, others);
     mapped().catch(() => {});
+    claimRoom().catch(() => {});
   };
-  for (const item of await OBR.scene.items.getItems()) seen.set(item.id, item.visible);
   OBR.scene.items.onChange((items) => {
-    followHiding(items).then(mapped).catch(() => {});
+    if (ready) followHiding(items).then(mapped).catch(() => {});
   });
+  OBR.scene.onReadyChange((now) => { sceneReady(now).catch(() => {}); });
+  sceneReady(await OBR.scene.isReady()).catch(() => {});
+  OBR.room.onMetadataChange((metadata) => {
+    said = metadata[TABLE];
+    claimRoom().catch(() => {});
+  });
+  said = (await OBR.room.getMetadata())[TABLE];
   elect(await OBR.party.getPlayers());
   OBR.party.onChange(elect);
   hear("linked", ({ room, link }) => { if (room === OBR.room.id) follow(link); });

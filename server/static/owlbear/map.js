@@ -10,6 +10,43 @@ export const MARKER = `${KEY}/marker`;
 /** In the room: the table's public address, which every player may read. Never a token. */
 export const TABLE = `${KEY}/table`;
 
+/** A Seize table's id: twelve hex digits, as the server mints them (``Tables.create``). */
+const TABLE_ID = /^[0-9a-f]{12}$/;
+
+/**
+ * What the room's metadata says of its table (its ``TABLE`` key), checked. Every player in a
+ * room may write the room's metadata, so it is taken only as the address of a table on this
+ * extension's own server (``origin``), holding nothing else, and, for a viewer who follows a table
+ * (``mine``, its id), naming that one. The answer is ``{address}`` where it is such an address,
+ * ``{problem}`` saying which rule it breaks, in words of its own that never repeat the value (a
+ * player may have put a link, a token or markup there), or null where the room says nothing.
+ * @param {unknown} value
+ * @param {string} origin
+ * @param {string | null} [mine]
+ * @returns {{address: {server: string, table: string}} | {problem: string} | null}
+ */
+export function roomTable(value, origin, mine = null) {
+  if (value === undefined) return null;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { problem: "it is not a table's address" };
+  }
+  const said = /** @type {Record<string, unknown>} */ (value);
+  if (Object.keys(said).some((key) => key !== "server" && key !== "table")) {
+    return { problem: "it holds more than a table's address, which no one may put there" };
+  }
+  if (typeof said.server !== "string" || typeof said.table !== "string"
+      || !TABLE_ID.test(said.table)) {
+    return { problem: "it is not a table's address" };
+  }
+  if (said.server !== origin) {
+    return { problem: "it names another server than the one this extension comes from" };
+  }
+  if (mine !== null && said.table !== mine) {
+    return { problem: "it names another table than the one your link opens" };
+  }
+  return { address: { server: said.server, table: said.table } };
+}
+
 /**
  * A GM link (/console/{table}#token=…) or a player link (/play/{table}?token=…), as the console
  * hands them out; null for anything else.

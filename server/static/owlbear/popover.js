@@ -1,8 +1,10 @@
 // The Owlbear Rodeo extension's popover. It follows one Seize table with the link this browser
 // was given: the GM sees the GM's view and the one next action, a player their own characters
 // and what they may do now. The link is kept in this browser only (kept.js), never in the room
-// or the scene, which every player can read; the room holds only the table's address. The map
-// is the background page's (background.js); the popover links the tokens the GM chose there.
+// or the scene, which every player can read; the room holds only the table's address. Any player
+// may rewrite that address, so it is checked before it is shown (roomTable) and never followed:
+// each viewer follows their own link only. The map is the background page's (background.js); the
+// popover links the tokens the GM chose there.
 
 import OBR from "@owlbear-rodeo/sdk";
 import { awareness, d10, declare, reactions } from "/static/shared/awareness.js";
@@ -11,13 +13,14 @@ import { button, card, keeping, report } from "/static/shared/forms.js";
 import { declaring, diceFor, rcs } from "/static/shared/index-cards.js";
 import { fourColor } from "/static/shared/panels.js";
 import { hear, remember, remembered, tell } from "/static/owlbear/kept.js";
-import { TABLE, TURN, parseLink } from "/static/owlbear/map.js";
+import { TABLE, TURN, parseLink, roomTable } from "/static/owlbear/map.js";
 
 const GAMES = { "four-color": fourColor, "megatraveller-rcs": rcs, awareness };
 const root = document.getElementById("seize");
 const ctx = { names: {}, table: null, view: null };
 let role = "PLAYER";
 let choosing = null; // the tokens the GM is linking, from the context menu
+let said; // what the room's metadata says of its table, as last heard
 
 /** Owlbear's theme as the popover's colours. */
 function paint(theme) {
@@ -30,9 +33,21 @@ function paint(theme) {
   document.documentElement.dataset.mode = theme.mode.toLowerCase();
 }
 
+/** What the room says of its table, under the popover: the address while this browser follows
+ * no table, nothing once it does; where the value breaks roomTable's rules, that it is ignored
+ * and which rule, never the value. */
+function roomShown() {
+  const line = document.getElementById("room");
+  const found = roomTable(said, location.origin, ctx.table?.id ?? null);
+  line.dataset.tone = found && "problem" in found ? "bad" : "";
+  line.textContent = !found ? ""
+    : "problem" in found ? `Seize ignores the table address in this room (${TABLE}): `
+      + `${found.problem}. Only your own link is followed.`
+      : ctx.table ? "" : `This room plays a table at ${found.address.server}.`;
+}
+
 /** The form that links this browser to the table, with the viewer's own link. */
-async function linking(problem) {
-  const address = (await OBR.room.getMetadata())[TABLE];
+function linking(problem) {
   const field = h("input", { name: "link", "aria-label": "Your Seize link", autocomplete: "off",
     placeholder: role === "GM" ? "Your GM link" : "Your player link" });
   const link = (event) => {
@@ -55,7 +70,6 @@ async function linking(problem) {
   root.replaceChildren(
     h("h1", {}, "Seize"),
     problem ? h("p", { class: "muted" }, problem) : null,
-    address ? h("p", { class: "meta" }, `This room plays the table at ${address.server}.`) : null,
     h("p", {}, role === "GM"
       ? "Paste your GM link. It stays in this browser: the players never see it."
       : "Paste the player link your GM gave you. It stays in this browser."),
@@ -67,6 +81,7 @@ function unlink(problem) {
   ctx.table = null;
   remember(OBR.room.id, null);
   linking(problem);
+  roomShown();
 }
 
 function follow(link) {
@@ -78,6 +93,7 @@ function follow(link) {
     if (ctx.table === followed) unlink("That link was replaced or revoked: paste a new one.");
   } });
   ctx.table = followed;
+  roomShown();
   followed.start().then(async () => {
     if (role === "GM") {
       await OBR.room.setMetadata({ [TABLE]: { server: link.server, table: link.table } });
@@ -121,12 +137,17 @@ function chooser() {
   const link = (participant) => async () => {
     choosing = null;
     tell({ type: "chosen" });
-    await OBR.scene.items.updateItems(tokens.map((token) => token.id), (items) => {
-      for (const item of items) {
-        if (participant) item.metadata[TURN] = { participant, place: null, acting: false };
-        else delete item.metadata[TURN];
-      }
-    });
+    try {
+      await OBR.scene.items.updateItems(tokens.map((token) => token.id), (items) => {
+        for (const item of items) {
+          if (participant) item.metadata[TURN] = { participant, place: null, acting: false };
+          else delete item.metadata[TURN];
+        }
+      });
+    } catch {
+      // Owlbear refuses a scene's items while no scene is ready: the GM closed it meanwhile.
+      report("Owlbear did not link the tokens (is the scene still open?): link them again.");
+    }
     shown(ctx.view);
   };
   const people = Object.entries(ctx.names).filter(([id]) => id !== "editor");
@@ -214,6 +235,12 @@ OBR.onReady(async () => {
   paint(theme);
   OBR.theme.onChange(paint);
   role = viewer;
+  OBR.room.onMetadataChange((metadata) => {
+    said = metadata[TABLE];
+    roomShown();
+  });
+  said = (await OBR.room.getMetadata())[TABLE];
+  roomShown();
   if (role === "GM") {
     hear("choose", ({ tokens }) => {
       choosing = tokens;
@@ -224,5 +251,5 @@ OBR.onReady(async () => {
   }
   const saved = remembered(OBR.room.id);
   if (saved) follow(saved);
-  else await linking();
+  else linking();
 });
