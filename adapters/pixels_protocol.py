@@ -57,6 +57,9 @@ BAD_NORMALS_UNTIL = 1_704_150_000
 """Firmware built up to this time (seconds) reports some d4 and d6 faces wrongly."""
 TILTED_D6_UNTIL = 1_716_382_800
 """Firmware built before this time calls a six-LED die's tilted landing "crooked"."""
+NAME_ROOM = 31
+"""Bytes of a die's name, and of its custom design's, in ``IAmADie``: the firmware's
+``MAX_NAME_LENGTH`` (``src/config/settings.h``), padded with zeros."""
 OLD_ADVERT_FIRMWARE = 1_656_633_600
 """Adverts without service data come from firmware of before July 2022."""
 
@@ -392,7 +395,9 @@ def _battery_state(identity: Identity) -> BatteryState:
 
 
 def i_am_a_die(identity: Identity, *, legacy: bool = False) -> bytes:
-    """``IAmADie`` as a die of current (chunked) or legacy firmware sends it."""
+    """``IAmADie`` as a die of current (chunked) or legacy firmware sends it: the chunks as
+    the firmware's structs are (``src/bluetooth/bluetooth_messages.h``), its die info ending
+    with the run mode, each name in ``NAME_ROOM`` bytes."""
     roll = (identity.roll_state, identity.face_index)
     battery = (identity.battery, _battery_state(identity))
     if legacy:
@@ -400,14 +405,16 @@ def i_am_a_die(identity: Identity, *, legacy: bool = False) -> bytes:
             "<BBBBIIHIBBBB", MessageType.I_AM_A_DIE, identity.led_count, 0, identity.die_type,
             0, identity.pixel_id, 0, identity.firmware, *roll, *battery,
         )  # fmt: skip
-    name = identity.name.encode() + b"\0"
+    name = identity.name.encode()
+    if len(name) > NAME_ROOM:
+        raise PixelsError("IAmADie.dieName", f"{len(name)} bytes, {NAME_ROOM} at most")
     return b"".join((
         bytes([MessageType.I_AM_A_DIE]),
         struct.pack("<BHIHHHH", 15, 0x100, identity.firmware, 0x100, 0x100, 0x100, 0x100),
         struct.pack("<BIBBBBB", 10, identity.pixel_id, 1, identity.die_type,
                     identity.led_count, 0, 0),
-        bytes([1]),  # no custom design name
-        bytes([1 + len(name)]) + name,
+        bytes([1 + NAME_ROOM]) + bytes(NAME_ROOM),  # no custom design name
+        bytes([1 + NAME_ROOM]) + name.ljust(NAME_ROOM, b"\0"),
         struct.pack("<BIII", 13, 0, 0, 0),
         bytes([5, *battery, *roll]),
     ))  # fmt: skip
