@@ -9,6 +9,14 @@ grow a chunk without breaking an older host. A die tells each change of its roll
 (``RollState``) and of its battery (``BatteryLevel``) unasked, and advertises its roll state
 too, which is how a roll made while the die was disconnected is noticed.
 
+Adverts, as the firmware (GameWithPixels/DiceFirmware, ``src/bluetooth/bluetooth_stack.cpp``
+and ``bluetooth_custom_advertising_data.cpp``) sends them: since June 2022 the scan response
+carries 8 bytes of service data (pixel id, build time) under the Device Information service
+0x180A, not under the die's own service, and the advert carries 5 bytes of manufacturer data
+(LEDs, design, roll state, face, battery); the company key is 0xFFFF until October 2024 and
+Systemic Games' 0x0D39 since. Before July 2022 there is manufacturer data alone, 7 bytes, its
+company key holding the LED count.
+
 The face up is not always ``faceIndex + 1``: a d10 reads 0 to 9 (its "0" is 10 at the table),
 a d00 reads tens, and firmware built before 2024 had a d4's and a d6's face normals wrong.
 
@@ -34,8 +42,14 @@ LEGACY_SERVICE = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
 LEGACY_NOTIFY = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
 """The legacy die notifies on a characteristic with its service's own UUID."""
 LEGACY_WRITE = "6e400002-b5a3-f393-e0a9-e50e24dcca9e"
+DEVICE_INFORMATION = "0000180a-0000-1000-8000-00805f9b34fb"
+"""The Device Information service, 0x180A as bleak spells it: the key of a die's service data
+(its pixel id and build time), whatever service the die itself offers."""
 COMPANY_ID = 0x0D39
-"""Systemic Games' Bluetooth company identifier, the key of a die's manufacturer data."""
+"""Systemic Games' Bluetooth company identifier, the key of a die's manufacturer data since
+October 2024."""
+UNASSIGNED_COMPANY = 0xFFFF
+"""The key of a die's manufacturer data from July 2022 to October 2024 (the legacy service)."""
 
 LEGACY_I_AM_A_DIE = 22
 """Bytes of a legacy ``IAmADie``; any other length is the chunked form."""
@@ -43,6 +57,9 @@ BAD_NORMALS_UNTIL = 1_704_150_000
 """Firmware built up to this time (seconds) reports some d4 and d6 faces wrongly."""
 TILTED_D6_UNTIL = 1_716_382_800
 """Firmware built before this time calls a six-LED die's tilted landing "crooked"."""
+NAME_ROOM = 31
+"""Bytes of a die's name, and of its custom design's, in ``IAmADie``: the firmware's
+``MAX_NAME_LENGTH`` (``src/config/settings.h``), padded with zeros."""
 OLD_ADVERT_FIRMWARE = 1_656_633_600
 """Adverts without service data come from firmware of before July 2022."""
 
@@ -302,10 +319,15 @@ def advert(
     name: str | None, manufacturer: dict[int, bytes], services: dict[str, bytes]
 ) -> Identity | None:
     """A die's state from its advert (manufacturer data, and the service data of firmware
-    since July 2022); None for an advert without them (a die just restarted sends one)."""
-    service = services.get(SERVICE) or services.get(LEGACY_SERVICE)
+    since July 2022); None for an advert without them (a die just restarted sends one, and the
+    advert before its scan response has no service data).
+
+    The service data is the firmware's, under 0x180A; as the official scanner does, the first
+    service data under any other key is read the same way. Of the manufacturer data, Systemic
+    Games' own is read first (a host may keep an older firmware's key for the same die)."""
+    service = services.get(DEVICE_INFORMATION, next(iter(services.values()), None))
     if service is not None and len(service) >= 8 and manufacturer:
-        data = next(iter(manufacturer.values()))
+        data = manufacturer.get(COMPANY_ID, next(iter(manufacturer.values())))
         if len(data) < 5:
             raise PixelsError("advert.manufacturerData", f"{len(data)} bytes, 5 expected")
         pixel_id, built = struct.unpack_from("<II", service)
@@ -348,11 +370,12 @@ def request_roll_state() -> bytes:
 
 def blink(
     colour: int, *, count: int = 3, duration_ms: int = 1500, faces: int = 0xFFFFFFFF,
-    fade: int = 96, loop: bool = False,
+    fade: int = 96, loop_count: int = 1,
 ) -> bytes:  # fmt: skip
-    """``Blink``: ``count`` flashes of ``colour`` (0xRRGGBB) over ``duration_ms``."""
+    """``Blink``: ``count`` flashes of ``colour`` (0xRRGGBB) over ``duration_ms``, played
+    ``loop_count`` times (the firmware plays 0 once too; the official library sends 1)."""
     return struct.pack(
-        "<BBHIIBB", MessageType.BLINK, count, duration_ms, colour, faces, fade, int(loop)
+        "<BBHIIBB", MessageType.BLINK, count, duration_ms, colour, faces, fade, loop_count
     )
 
 
@@ -372,7 +395,9 @@ def _battery_state(identity: Identity) -> BatteryState:
 
 
 def i_am_a_die(identity: Identity, *, legacy: bool = False) -> bytes:
-    """``IAmADie`` as a die of current (chunked) or legacy firmware sends it."""
+    """``IAmADie`` as a die of current (chunked) or legacy firmware sends it: the chunks as
+    the firmware's structs are (``src/bluetooth/bluetooth_messages.h``), its die info ending
+    with the run mode, each name in ``NAME_ROOM`` bytes."""
     roll = (identity.roll_state, identity.face_index)
     battery = (identity.battery, _battery_state(identity))
     if legacy:
@@ -380,24 +405,31 @@ def i_am_a_die(identity: Identity, *, legacy: bool = False) -> bytes:
             "<BBBBIIHIBBBB", MessageType.I_AM_A_DIE, identity.led_count, 0, identity.die_type,
             0, identity.pixel_id, 0, identity.firmware, *roll, *battery,
         )  # fmt: skip
-    name = identity.name.encode() + b"\0"
+    name = identity.name.encode()
+    if len(name) > NAME_ROOM:
+        raise PixelsError("IAmADie.dieName", f"{len(name)} bytes, {NAME_ROOM} at most")
     return b"".join((
         bytes([MessageType.I_AM_A_DIE]),
         struct.pack("<BHIHHHH", 15, 0x100, identity.firmware, 0x100, 0x100, 0x100, 0x100),
         struct.pack("<BIBBBBB", 10, identity.pixel_id, 1, identity.die_type,
                     identity.led_count, 0, 0),
-        bytes([1]),  # no custom design name
-        bytes([1 + len(name)]) + name,
+        bytes([1 + NAME_ROOM]) + bytes(NAME_ROOM),  # no custom design name
+        bytes([1 + NAME_ROOM]) + name.ljust(NAME_ROOM, b"\0"),
         struct.pack("<BIII", 13, 0, 0, 0),
         bytes([5, *battery, *roll]),
     ))  # fmt: skip
 
 
-def advertised(identity: Identity) -> tuple[dict[int, bytes], dict[str, bytes]]:
-    """The manufacturer and service data a die of current firmware advertises."""
+def advertised(
+    identity: Identity, *, legacy: bool = False
+) -> tuple[dict[int, bytes], dict[str, bytes]]:
+    """The manufacturer and service data a die advertises (advert and scan response together,
+    as a host's scanner gathers them): of current firmware, or of firmware from July 2022 on
+    the legacy service, whose manufacturer data has the unassigned company key."""
     battery = identity.battery | (0x80 if identity.charging else 0)
     design = identity.die_type << 4
     manufacturer = bytes([identity.led_count, design, identity.roll_state,
                           identity.face_index, battery])  # fmt: skip
     service = struct.pack("<II", identity.pixel_id, identity.firmware)
-    return {COMPANY_ID: manufacturer}, {SERVICE: service}
+    company = UNASSIGNED_COMPANY if legacy else COMPANY_ID
+    return {company: manufacturer}, {DEVICE_INFORMATION: service}

@@ -6,7 +6,8 @@ its real bleak code, only the radio is replaced. The dice behave as the real one
 their documented protocols: a Pixels die answers ``WhoAreYou`` with ``IAmADie`` (chunked, or
 22 bytes on legacy firmware and the legacy service), notifies each change of its roll state
 (rolling, then rolled) and answers ``Blink`` with ``BlinkAck``; while no host is connected it
-advertises, its roll state included. A GoDice notifies ``R`` when it starts to roll and ``S``
+advertises as its firmware does (service data under 0x180A), its roll state included. A
+GoDice notifies ``R`` when it starts to roll and ``S``
 with its acceleration when it settles, answers ``3`` with its battery, and keeps nothing of a
 roll made while no host listened. A die carried out of range drops its connection, stops
 advertising and refuses connections until it is back.
@@ -47,6 +48,7 @@ class SimulatedDie:
     notify: str
     write: str
     in_range: bool = True
+    connectable: bool = True  # False: at the edge of range, heard but no connection holds
     listener: NotifyCallback | None = None
     host: FakeClient | None = None
     heard: list[bytes] = field(default_factory=list)  # what hosts wrote, oldest first
@@ -127,10 +129,15 @@ class SimulatedPixel(SimulatedDie):
         self._state(px.RollState.ROLLED, index)
 
     def advert(self) -> AdvertisementData:
-        manufacturer, services = px.advertised(self.identity)
+        """Advert and scan response together, as bleak gathers them: the firmware lists 0x180A
+        in the advert with its manufacturer data, and its own service in the scan response
+        with the service data, keyed 0x180A (DiceFirmware ``src/bluetooth/bluetooth_stack.cpp``,
+        ``initAdvertising``)."""
+        manufacturer, services = px.advertised(self.identity, legacy=self.legacy)
         return AdvertisementData(
             local_name=self.name, manufacturer_data=manufacturer, service_data=services,
-            service_uuids=[self.service], tx_power=None, rssi=-55, platform_data=(),
+            service_uuids=[px.DEVICE_INFORMATION, self.service], tx_power=None, rssi=-55,
+            platform_data=(),
         )  # fmt: skip
 
 
@@ -261,6 +268,8 @@ class FakeClient(BaseBleakClient):
         die = self.room.dice.get(self.address)
         if die is None or not die.in_range:
             raise BleakError(f"device {self.address} not found")
+        if not die.connectable:
+            raise BleakError(f"device {self.address}: connection failed to be established")
         if die.host is not None:
             raise BleakError(f"device {self.address} is connected to another host")
         die.host, self._die = self, die

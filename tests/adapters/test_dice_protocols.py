@@ -79,9 +79,9 @@ def test_roll_state_battery_and_blink() -> None:
     assert px.parse(bytes([34, 40, 3])) == px.Battery(40, BatteryState.DONE)
     assert px.parse(bytes([34, 40, 3])).charging  # type: ignore[union-attr]
     assert px.parse(bytes([30])) == px.Other(30)  # BlinkAck: nothing to do
-    # Blink: id, count, duration (2), colour ARGB (4), face mask (4), fade, loop.
+    # Blink: id, count, duration (2), colour ARGB (4), face mask (4), fade, loop count.
     assert px.blink(0x00FF00, count=2, duration_ms=1000, fade=0) == struct.pack(
-        "<BBHIIBB", 29, 2, 1000, 0x00FF00, 0xFFFFFFFF, 0, 0
+        "<BBHIIBB", 29, 2, 1000, 0x00FF00, 0xFFFFFFFF, 0, 1
     )
     assert px.who_are_you() == b"\x01"
 
@@ -137,14 +137,26 @@ def test_a_face_the_die_has_not_is_refused() -> None:
         px.face(DieType.D6_FUDGE, 1)
 
 
+DEVICE_INFORMATION = "0000180a-0000-1000-8000-00805f9b34fb"  # 0x180A, as bleak reports it
+
+
 def test_adverts_carry_the_roll_state_and_battery() -> None:
     # Manufacturer data: LEDs, design (die type in the high nibble), roll state, face, battery
-    # (the high bit: charging); service data: pixel id, build timestamp.
-    manufacturer = {px.COMPANY_ID: bytes([20, 0x70, 1, 13, 0x80 | 64])}
-    services = {px.SERVICE: struct.pack("<II", 77, 1_720_000_000)}
+    # (the high bit: charging); service data, under 0x180A: pixel id, build timestamp.
+    manufacturer = {0x0D39: bytes([20, 0x70, 1, 13, 0x80 | 64])}
+    services = {DEVICE_INFORMATION: struct.pack("<II", 77, 1_720_000_000)}
     seen = px.advert("Jena", manufacturer, services)
     assert seen == Identity(77, DieType.D20, 20, 1_720_000_000, "Jena", RollState.ROLLED, 13,
                             64, True)  # fmt: skip
+    # July 2022 to October 2024: the same, under the unassigned company key.
+    assert px.advert("Jena", {0xFFFF: manufacturer[0x0D39]}, services) == seen
+    # A host that kept the older key beside the new one (the die was updated) reads the new.
+    kept = {0xFFFF: bytes([20, 0x70, 3, 2, 50]), **manufacturer}
+    assert px.advert("Jena", kept, services) == seen
+    # Service data under another key is read as the official scanner reads it: the first.
+    assert px.advert("Jena", manufacturer, {px.SERVICE: services[DEVICE_INFORMATION]}) == seen
+    # The advert alone, before its scan response: no service data, nothing to read yet.
+    assert px.advert("Jena", manufacturer, {}) is None
     # Before July 2022: no service data; the company id field holds LEDs and design.
     old = px.advert("Old", {(6 << 8) | 1: struct.pack("<IBBB", 78, 1, 2, 255)}, {})
     assert old is not None and old.kind is DieType.D6 and old.battery == 100
@@ -162,7 +174,7 @@ def test_any_bytes_parse_or_are_refused_naming_a_field(data: bytes) -> None:
 @given(st.binary(max_size=10), st.binary(max_size=10))
 def test_any_advert_parses_or_is_refused_naming_a_field(manuf: bytes, service: bytes) -> None:
     try:
-        px.advert(None, {px.COMPANY_ID: manuf}, {px.SERVICE: service} if service else {})
+        px.advert(None, {px.COMPANY_ID: manuf}, {DEVICE_INFORMATION: service} if service else {})
     except px.PixelsError as refused:
         assert refused.field.startswith("advert.")
 
@@ -170,7 +182,8 @@ def test_any_advert_parses_or_is_refused_naming_a_field(manuf: bytes, service: b
 @given(
     st.integers(1, 2**32 - 1), st.sampled_from([DieType.D6, DieType.D10, DieType.D20]),
     st.sampled_from(list(RollState)), st.integers(0, 5), st.integers(0, 100), st.booleans(),
-    st.text(max_size=12).filter(lambda name: "\0" not in name), st.booleans(),
+    st.text(max_size=12).filter(lambda name: "\0" not in name and len(name.encode()) < 32),
+    st.booleans(),
 )  # fmt: skip
 def test_what_a_die_says_of_itself_reads_back(
     pixel_id: int, kind: DieType, state: RollState, index: int, battery: int, charging: bool,
@@ -179,7 +192,7 @@ def test_what_a_die_says_of_itself_reads_back(
     die = Identity(pixel_id, kind, 20, 1_720_000_000, name, state, index, battery, charging)
     read = px.parse(px.i_am_a_die(die, legacy=legacy))
     assert read == (die if not legacy else Identity(**{**die.__dict__, "name": ""}))
-    assert px.advert(name, *px.advertised(die)) == die
+    assert px.advert(name, *px.advertised(die, legacy=legacy)) == die
 
 
 # GoDice: "S" and x, y, z as signed bytes when it settles.

@@ -114,18 +114,28 @@ async def test_each_players_dice_roll_onto_their_own_2d6(client: Client) -> None
         assert all(die["connected"] for die in listed.values())
 
 
-async def test_a_roll_made_while_the_die_was_away_is_not_lost(client: Client) -> None:
+async def test_a_roll_made_while_the_die_was_away_is_read_from_its_adverts(
+    client: Client,
+) -> None:
     table = await awareness_awaiting_rolls(client, jena=3)
     air = Air()
     die = air.add(SimulatedPixel.make(0xC1, "Jena's d10", px.DieType.D10))
+    # The die advertises as its firmware does (DiceFirmware src/bluetooth/bluetooth_stack.cpp):
+    # its pixel id and build time as service data of 0x180A, not of the die's own service.
+    advert = die.advert()
+    assert list(advert.service_data) == ["0000180a-0000-1000-8000-00805f9b34fb"]
+    assert list(advert.manufacturer_data) == [0x0D39] and px.SERVICE in advert.service_uuids
     await register(client, table, {"dice": {die_id(die): {"owner": "jena"}}})
-    async with station_for(client, table, air) as station:
+    async with station_for(client, table, air) as station:  # found, and connected
         air.carry_away(die)
         await eventually(lambda: not station.dice[die.address].connected)
         assert [d["connected"] for d in station.report()["dice"]] == [False]  # still listed
         die.roll(10)  # nobody hears it: the die is out of range
-        air.bring_back(die)  # its adverts carry the roll, before the station reconnects
-        await eventually(lambda: station.status.rolls == 1)
+        die.connectable = False  # back at the edge of range: heard, but no link holds
+        air.bring_back(die)
+        await eventually(lambda: station.status.rolls == 1)  # from its adverts alone
+        assert not station.dice[die.address].connected and die.host is None
+        die.connectable = True
         await eventually(lambda: station.dice[die.address].connected)
         assert station.dice[die.address].drops == 1
         assert station.status.rolls == 1  # told by the advert and by IAmADie: one roll
