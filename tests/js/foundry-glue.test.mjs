@@ -3,7 +3,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { CoreCombat, SYSTEMS, configure, load, receive, settle, tracker, world } from "./foundry-stand-in.mjs";
+import {
+  CoreCombat, SYSTEMS, SwadeCombatant, configure, load, receive, settle, tracker, world,
+} from "./foundry-stand-in.mjs";
 import { fixtures } from "./fixtures.mjs";
 
 const current = (dialect) => dialect.combatants[dialect.turn]._id;
@@ -86,7 +88,7 @@ const tokenScene = () => {
 // (Foundry's order stands in), and "from-tokens" gives every combatant its token's actor.
 const sorts = [
   ["initiative, high to low (dnd5e)", SYSTEMS.dnd5e],
-  ["card and suit (SWADE-like)", SYSTEMS.swade],
+  ["SWADE's (on Hold first, then initiative, ties by name)", SYSTEMS.swade],
   ["one that reads the actor", SYSTEMS.actor],
 ];
 for (const [sort, system] of sorts) {
@@ -107,20 +109,25 @@ for (const [sort, system] of sorts) {
   }
 }
 
-test("SWADE's order is not Foundry's, so the highlight above cannot be right by luck", async () => {
-  // SWADE sorts combatants without an action card by id: ids that run against the initiatives
-  // put the current actor (the highest) last in SWADE's order, first in Foundry's.
+test("SWADE's order is not Foundry's: whoever is on Hold from the round before comes first", async () => {
   const { after } = fixtures["from-tokens"];
-  const served = structuredClone(after.combat);
-  served.combatants.forEach((c, n) => { c._id = `${"zyxwvu"[n]}`.padEnd(16, "0"); });
-  await load({ system: SYSTEMS.swade, served, ...tokenScene() });
+  await load({ system: SYSTEMS.swade, combatant: SwadeCombatant, served: after.combat,
+               ...tokenScene() });
   await configure();
   await receive(after.view);
   const combat = theCombat();
+  const last = combat.turns.at(-1);
+  await last.toggleHold(); // the GM puts the last one on Hold, in this round
+  await settle();
+  world.served = { ...after.combat, round: after.combat.round + 1 };
+  await receive(after.view, 2); // Seize moves to the next round, the same actor current
+  combat.setupTurns(); // as Foundry sorts again at its next change
+  assert.equal(combat.turns[0], last, "SWADE puts the one on Hold first");
   const byInitiative = [...combat.combatants.contents].sort(CoreCombat.prototype._sortCombatants);
-  assert.notEqual(combat.turns.findIndex((c) => c.id === current(served)),
-                  byInitiative.findIndex((c) => c.id === current(served)));
-  assert.equal(combat.turns[combat.turn].id, current(served));
+  assert.notEqual(combat.turns.findIndex((c) => c.id === current(after.combat)),
+                  byInitiative.findIndex((c) => c.id === current(after.combat)));
+  assert.equal(combat.turns[combat.turn].id, current(after.combat));
+  assert.deepEqual(world.commands, []);
 });
 
 test("participants joined from tokens carry the token and its actor", async () => {

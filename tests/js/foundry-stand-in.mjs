@@ -3,7 +3,9 @@
 // asynchronously and fire their hooks with the writer's options and user id, ``combat.turns`` is
 // ``combatants`` sorted by the configured Combat class's ``_sortCombatants`` (called unbound, as
 // Foundry calls it), settings are stored per scope, and ``window.prompt`` throws as Foundry's
-// desktop app does. Its WebSocket opens, answers and closes as a browser's does against Seize
+// desktop app does. An update that changes nothing fires no hook, as Foundry diffs it first.
+// The combat tracker (``ui.combat``) is made from ``CONFIG.ui.combat`` after ``init``, as
+// Foundry makes it. Its WebSocket opens, answers and closes as a browser's does against Seize
 // (``onopen`` before any message; a reply to each command message, after a turn of the event
 // loop; ``close()`` ends in ``onclose``), and Seize behind it and behind ``fetch`` applies a
 // command once per idempotency key, however it came. Each ``world()`` installs fresh globals and
@@ -37,6 +39,7 @@ export class CoreCombatant {
   get token() { return globalThis.game.scenes.get(this.sceneId)?.tokens.get(this.tokenId) ?? null; }
   toObject() { return structuredClone({ ...this }); }
   _preCreate() { return undefined; }
+  setFlag(scope, key, value) { return this.update({ [`flags.${scope}.${key}`]: value }); }
   update(changes, options = {}, userId = globalThis.game.user.id) {
     return this.parent.updateEmbeddedDocuments("Combatant", [{ _id: this.id, ...changes }], options,
                                                userId);
@@ -65,9 +68,10 @@ function assignPaths(target, changes) {
     const last = keys.pop();
     let at = target;
     for (const key of keys) at = at[key] ??= {};
-    if (value && typeof value === "object" && !Array.isArray(value) && at[last]
-        && typeof at[last] === "object") {
-      assignPaths(at[last], value); // Foundry merges an object into the one it updates
+    if (last.startsWith("-=")) {
+      delete at[last.slice(2)]; // Foundry's deletion key
+    } else if (value && typeof value === "object" && !Array.isArray(value)) {
+      assignPaths(at[last] ??= {}, value); // Foundry merges an object into the one it updates
     } else {
       at[last] = structuredClone(value);
     }
@@ -123,13 +127,20 @@ export class CoreCombat {
     for (const combatant of gone) world.call("deleteCombatant", combatant, options, userId);
   }
 
-  async update(changes, options = {}, userId = globalThis.game.user.id) {
+  /** Foundry diffs an update against the document first: a field written with the value it
+   * has is dropped, and an update that changes nothing is not made (no hook fires). */
+  async update(data, options = {}, userId = globalThis.game.user.id) {
     await tick();
+    const changes = Object.fromEntries(Object.entries(data).filter(
+      ([key, value]) => (value !== null && typeof value === "object") || this[key] !== value));
+    if (!Object.keys(changes).length) return;
     assignPaths(this, changes);
     world.log.push({ combat: this.id, what: "update combat", changes, options });
     this._onUpdate(changes, options, userId);
     world.call("updateCombat", this, changes, options, userId);
   }
+
+  render() {}
 
   /** Foundry 12 and 13 run the turn events (``_onStartTurn`` and the rest) unless told not to. */
   _onUpdate(changes, options) {
@@ -222,12 +233,38 @@ export const SYSTEMS = {
       });
       return super.createEmbeddedDocuments(type, kept, options, userId);
     }
+    /** ``EncounterPF2e._sortCombatants`` (github.com/foundryvtt/pf2e, src/module/encounter/
+     * document.ts, its Foundry 13 release; the same at commit 582a9a05a3da): a tie goes by the
+     * priority a drag and drop gave it at that initiative, else the actor's tie-break priority,
+     * else the id. */
     _sortCombatants(a, b) {
-      const priority = (c) => c.actor?.system.tiebreakPriority ?? 3;
+      const priority = (c) => c.flags.pf2e?.overridePriority?.[c.initiative ?? 0]
+        ?? c.actor?.system.tiebreakPriority ?? 3;
       if (typeof a.initiative === "number" && a.initiative === b.initiative) {
         return priority(a) - priority(b) || a.id.localeCompare(b.id);
       }
       return super._sortCombatants(a, b);
+    }
+    /** ``EncounterPF2e.getCombatantWithHigherInit`` (the same file): whichever sorts first. */
+    getCombatantWithHigherInit(a, b) {
+      const sorted = this._sortCombatants(a, b);
+      return sorted > 0 ? b : sorted < 0 ? a : null;
+    }
+    /** ``EncounterPF2e.setMultipleInitiatives`` (the same file), where the tracker's drop and
+     * pf2e's own initiative rolls end: every initiative written (with the priority it has at
+     * that value), then, if there is a turn (the guard of the Foundry 13 release; commit
+     * 582a9a05a3da writes it always), ``turn`` set to where the combatant that was
+     * current is now, so that it stays current. A row dropped across the current one moves
+     * that combatant by one, and so ``turn`` by one. */
+    async setMultipleInitiatives(initiatives) {
+      const currentId = this.combatant?.id;
+      await this.updateEmbeddedDocuments("Combatant", initiatives.map((i) => ({
+        _id: i.id, initiative: i.value,
+        flags: { pf2e: { overridePriority: { [i.value]: i.overridePriority ?? null } } },
+      })));
+      if (this.turn !== null) {
+        await this.update({ turn: this.turns.findIndex((c) => c.id === currentId) });
+      }
     }
     _onUpdate(changes, options, userId) {
       super._onUpdate(changes, options, userId);
@@ -240,15 +277,30 @@ export const SYSTEMS = {
       return super.rollInitiative(ids);
     }
   },
-  /** SWADE: sorted by the action card (value, then suit) in the combatant's flags, no card
-   * last by id. Next Round asks in a dialog, reshuffles the Action Deck, nulls every
+  /** SWADE: Next Round asks in a dialog, reshuffles the Action Deck, nulls every
    * initiative (``resetAll``) and posts to chat; Next Turn first expires the current
    * combatant's end-of-turn effects, reading it without a guard, so it throws with no turn. */
   swade: class extends CoreCombat {
+    /** ``SwadeCombat._sortCombatants`` (src/module/documents/combat/SwadeCombat.ts, SWADE 5 for
+     * Foundry 13, commit 297630686e4b): a combatant on Hold from another round than the active
+     * combat's comes first; then initiative, as Foundry sorts it; a tie by name, then id. */
     _sortCombatants(a, b) {
-      const card = (c) => c.flags.swade?.cardValue ?? -1;
-      const suit = (c) => c.flags.swade?.suitValue ?? -1;
-      return card(b) - card(a) || suit(b) - suit(a) || (a.id > b.id ? 1 : -1);
+      const round = globalThis.game.combat?.round ?? 0;
+      const held = (c) => Boolean(c.flags.swade?.roundHeld);
+      if ((held(a) && a.flags.swade.roundHeld !== round)
+          || (held(b) && b.flags.swade.roundHeld !== round)) {
+        if (held(a) && !held(b)) return -1;
+        if (!held(a) && held(b)) return 1;
+      }
+      if (a.initiative === b.initiative) {
+        if (a.name === b.name) return a.id > b.id ? 1 : -1;
+        return a.name > b.name ? 1 : -1;
+      }
+      return super._sortCombatants(a, b);
+    }
+    /** Foundry's ``Combat.debounceSetup``, which SWADE's Hold calls: the turns sorted again. */
+    async debounceSetup() {
+      this.setupTurns();
     }
     async nextTurn() {
       ran("swade: end-of-turn expirations");
@@ -290,6 +342,231 @@ export const SYSTEMS = {
     }
   },
 };
+
+/**
+ * pf2e's ``CombatantPF2e`` (github.com/foundryvtt/pf2e, src/module/encounter/combatant.ts,
+ * commit 909e7bdd79e5, unchanged in its Foundry 13 release): a party's token is never a
+ * combatant; its members are added in its place, each by ``fromActor``, through the Combat's
+ * ``createEmbeddedDocuments``, as any user's change.
+ */
+export class PF2eCombatant extends CoreCombatant {
+  /** ``CombatantPF2e.fromActor``: the actor's combatant in the active encounter, else one made
+   * from its last token on the canvas, else an error. */
+  static async fromActor(actor, render = true, { combat } = {}) {
+    const { game, ui } = globalThis;
+    if (!game.combat) {
+      ui.notifications.error("PF2E.Encounter.NoActiveEncounter");
+      return null;
+    }
+    const token = actor.getActiveTokens().pop();
+    const existing = game.combat.combatants.find((c) => c.actor === actor);
+    if (existing) return existing;
+    if (token) {
+      const made = await (combat ?? game.combat).createEmbeddedDocuments("Combatant", [{
+        tokenId: token.id, actorId: token.actor?.id, sceneId: token.scene.id,
+        hidden: token.document.hidden,
+      }], { render });
+      return made.at(0) ?? null;
+    }
+    ui.notifications.error(`PF2E.Encounter.NoTokenInScene ${actor.name}`);
+    return null;
+  }
+
+  /** ``CombatantPF2e.createDocuments``: a party token's data is dropped, after its members were
+   * added by ``PartyPF2e.addToCombat``. */
+  static async createDocuments(data, options = {}, userId = globalThis.game.user.id) {
+    const tokenOf = (datum) => {
+      const scene = datum.sceneId ? globalThis.game.scenes.get(datum.sceneId) : null;
+      return scene?.tokens.get(datum.tokenId ?? "") ?? null;
+    };
+    for (const datum of data) {
+      const actor = tokenOf(datum)?.actor;
+      if (actor?.type === "party") await actor.addToCombat({ combat: options.parent });
+    }
+    const others = data.filter((datum) => tokenOf(datum)?.actor?.type !== "party");
+    return super.createDocuments(others, options, userId);
+  }
+}
+
+/**
+ * SWADE's ``SwadeCombatant`` (SWADE's system, kept on GitLab as peginc/swade and read from its
+ * GitHub copy EternalRider/swade-private: src/module/documents/combat/SwadeCombatant.ts, SWADE 5
+ * for Foundry 13, commit 19a916eff4ab): the tracker's Hold, Act Now and Act After buttons
+ * call these (``SwadeCombatTracker``), on whatever Combat is viewed.
+ */
+export class SwadeCombatant extends CoreCombatant {
+  get roundHeld() { return this.flags.swade?.roundHeld; }
+
+  /** ``toggleHold``: the round it holds in, in its flags (the holding status on its actor),
+   * then the turns sorted again; no ``turn`` write. */
+  async toggleHold() {
+    if (!this.parent) return;
+    if (!this.roundHeld) {
+      await Promise.all([this.setFlag("swade", "roundHeld", Math.max(this.parent.round, 1)),
+                         this.actor?.toggleActiveEffect("holding", { active: true })]);
+    } else {
+      await Promise.all([this.update({ "flags.swade.-=roundHeld": null }),
+                         this.actor?.toggleActiveEffect("holding", { active: false })]);
+    }
+    await this.parent.debounceSetup();
+  }
+
+  /** ``actNow``: an initiative just above the current combatant's (the first not on Hold if it
+   * is itself current), off Hold, its actor's holding status off, then ``turn`` set to where it
+   * now is. */
+  async actNow() {
+    if (!this.parent || !globalThis.game.user?.isGM) return;
+    let target = this.parent.combatant;
+    if (this.id === target?.id) target = this.parent.turns.find((c) => !c.roundHeld);
+    const above = target?.initiative ?? 0;
+    let initiative = above + 0.0001;
+    for (const t of this.parent.turns) {
+      const at = t.initiative ?? 0;
+      if (at < above + 1 && at > above && Math.abs(at - initiative) < Number.EPSILON) {
+        initiative = at - 0.000001;
+      }
+    }
+    await this.update({ initiative, "flags.swade": {
+      cardValue: target?.flags.swade?.cardValue, suitValue: target?.flags.swade?.suitValue,
+      cardString: "", "-=roundHeld": null,
+    } });
+    await this.actor?.toggleActiveEffect("holding", { active: false });
+    await this.parent.update({ turn: this.parent.turns.findIndex((c) => c.id === this.id) });
+    this.parent.render(false);
+  }
+
+  /** ``actAfterCurrentCombatant``: an initiative just below the current combatant's, off Hold,
+   * then ``turn`` set to where the current combatant now is. */
+  async actAfterCurrentCombatant() {
+    if (!this.parent || !globalThis.game.user?.isGM) return;
+    const current = this.parent.combatant;
+    await this.update({ initiative: (current?.initiative ?? 0) - 0.0001, "flags.swade": {
+      cardValue: current?.flags.swade?.cardValue, suitValue: current?.flags.swade?.suitValue,
+      cardString: "", "-=roundHeld": null,
+    } });
+    await this.actor?.toggleActiveEffect("holding", { active: false });
+    await this.parent.update({ turn: this.parent.turns.findIndex((c) => c.id === current?.id) });
+    this.parent.render(false);
+  }
+}
+
+/**
+ * Foundry 13's ``CombatTracker`` (the sidebar's combat tab), as far as its combatant buttons go:
+ * ``_onCombatantControl(event, target)`` finds the row's combatant in the viewed Combat and, for
+ * the d20 (``data-action="rollInitiative"``), rolls through the Combat's ``rollInitiative``.
+ */
+export class CoreCombatTracker {
+  get viewed() { return globalThis.game.combat ?? null; }
+  render() {}
+
+  async _onCombatantControl(event, target) {
+    const button = target ?? event.currentTarget;
+    const combatant = this.viewed?.combatants.get(
+      button.closest("[data-combatant-id]")?.dataset.combatantId);
+    if (!combatant) return undefined;
+    if ((button.dataset.action ?? button.dataset.control) === "rollInitiative") {
+      return this.viewed.rollInitiative([combatant.id]);
+    }
+    return undefined;
+  }
+}
+
+/** The systems' trackers, from their own source. */
+export const TRACKERS = {
+  /** dnd5e's ``CombatTracker5e._onCombatantControl`` (module/applications/combat/
+   * combat-tracker.mjs, dnd5e 5.3.3, commit 965ad2d0cf5d): the d20 of a combatant with an actor
+   * opens the actor's initiative roll dialog (``rollInitiativeDialog``), on Foundry 12's
+   * ``data-control`` and 13's ``data-action`` alike; Foundry's handler is never reached. */
+  dnd5e: class extends CoreCombatTracker {
+    async _onCombatantControl(event, target) {
+      const button = target || event.currentTarget;
+      const row = button.closest(".combatant");
+      const combatant = this.viewed.combatants.get(row.dataset.combatantId);
+      const action = button.dataset.control || button.dataset.action;
+      if (action === "rollInitiative" && combatant?.actor) {
+        return combatant.actor.rollInitiativeDialog();
+      }
+      return super._onCombatantControl(event, target);
+    }
+  },
+  /** pf2e's ``EncounterTrackerPF2e`` (github.com/foundryvtt/pf2e, src/module/apps/sidebar/
+   * encounter-tracker.ts, its Foundry 13 release, the drop as at commit 3947e6291187): a GM
+   * drags rows (Sortable's ``onUpdate``, ``#onDropCombatant``). */
+  pf2e: class extends CoreCombatTracker {
+    /**
+     * The row of ``id`` dropped at ``index`` among the rolled rows: nothing if the order is the
+     * same; else the dropped combatant's initiative set from its new neighbours
+     * (``#setInitiativeFromDrop``: one above the row below when it tops the list or was
+     * dragged up between two that differ, one below the row above when it ends the list or was
+     * dragged down, the row below's when the two are equal, a tie's priorities by position),
+     * and the whole order saved by ``setMultipleInitiatives`` (``#saveNewOrder``).
+     */
+    async dropCombatant(id, index) {
+      const encounter = this.viewed;
+      const dropped = encounter.combatants.get(id);
+      if (typeof dropped.initiative !== "number") {
+        globalThis.ui.notifications.error(`PF2E.Encounter.HasNoInitiativeScore ${dropped.name}`);
+        return;
+      }
+      const oldOrder = encounter.turns.filter((c) => c.initiative !== null);
+      const newOrder = oldOrder.filter((c) => c !== dropped);
+      newOrder.splice(index, 0, dropped);
+      if (newOrder.every((c, n) => oldOrder[n] === c)) return;
+      const [above, below] = [newOrder[index - 1], newOrder[index + 1]];
+      const up = Boolean(below) && encounter.getCombatantWithHigherInit(dropped, below) === below;
+      const value = new Map(newOrder.map((c) => [c, c.initiative]));
+      const priority = new Map(newOrder.map(
+        (c) => [c, c.flags.pf2e?.overridePriority?.[c.initiative] ?? null]));
+      let initiative = dropped.initiative;
+      if (!above && below) initiative = below.initiative + 1;
+      else if (above && !below) initiative = above.initiative - 1;
+      else if (above && below && below.initiative < above.initiative) {
+        initiative = up ? below.initiative + 1 : above.initiative - 1;
+      } else if (above && below) initiative = below.initiative;
+      value.set(dropped, initiative);
+      const tied = newOrder.filter((c) => value.get(c) === initiative);
+      if (tied.length > 1) tied.forEach((c, n) => priority.set(c, n));
+      await encounter.setMultipleInitiatives(newOrder.map(
+        (c) => ({ id: c.id, value: value.get(c), overridePriority: priority.get(c) })));
+    }
+  },
+};
+
+/**
+ * An actor, with what the systems call on it here: Foundry's ``getActiveTokens`` (its tokens on
+ * the canvas) and ``rollInitiative`` (its combatants in the active combat rolled through that
+ * Combat's ``rollInitiative``), dnd5e's ``rollInitiativeDialog`` (module/documents/actor/
+ * actor.mjs, dnd5e 5.3.3: the roll configuration dialog, then ``rollInitiative``), SWADE's
+ * ``toggleActiveEffect`` (a write on the actor: ``world.effectWrite``, one round trip unless a
+ * test makes it another), and pf2e's party (``type: "party"``, src/module/actor/party/
+ * document.ts): its ``members``, and ``addToCombat``, every member at once by
+ * ``CombatantPF2e.fromActor``.
+ */
+class StandInActor {
+  constructor(data) { Object.assign(this, data); }
+  get members() {
+    return (this.memberIds ?? []).map((id) => globalThis.game.actors.get(id));
+  }
+  getActiveTokens() {
+    return globalThis.canvas.tokens.placeables.filter((token) => token.actorId === this.id);
+  }
+  async rollInitiative() {
+    const combat = globalThis.game.combat;
+    const ids = combat?.combatants.filter((c) => c.actorId === this.id).map((c) => c.id) ?? [];
+    if (combat && ids.length) await combat.rollInitiative(ids);
+  }
+  async rollInitiativeDialog() {
+    ran("dnd5e: the initiative roll dialog");
+    world.dialogs.push({ kind: "D20Roll", title: "DND5E.InitiativeRoll" });
+    return this.rollInitiative();
+  }
+  async toggleActiveEffect() { await world.effectWrite(); }
+  async addToCombat({ combat }) {
+    const made = await Promise.all(
+      this.members.map((member) => PF2eCombatant.fromActor(member, true, { combat })));
+    return made.filter(Boolean);
+  }
+}
 
 /** A system whose Combatant class refuses some combatants itself (here: any named "Loot"). */
 export class RefusingCombatant extends CoreCombatant {
@@ -381,18 +658,21 @@ export const browser = () => ({ client: {} });
 /**
  * Install a fresh Foundry and load the module into it.
  * @param {object} options generation (12 or 13), worldId, system (a Combat class), combatant
- *   (a Combatant class), user ({id, isActiveGM}), combats (Combat classes' instances already in
- *   the world), scenes ({id, tokens: [{id, actorId, name, hidden}]}), viewing (the id of the
- *   scene on the canvas), actors ({id, name, system}), served (the dialect Seize serves),
+ *   (a Combatant class), tracker (the combat tracker's class), user ({id, isActiveGM}), combats
+ *   (Combat classes' instances already in the world), scenes ({id, tokens: [{id, actorId,
+ *   name, hidden}]}), viewing (the id of the scene on the canvas), actors ({id, name, system,
+ *   type, memberIds}), served (the dialect Seize serves),
  *   status (the HTTP status Seize answers with), answers (what the GM types into a dialog),
  *   storage (the browser's and the world database's settings, to load again with)
  */
 export async function load({ generation = 13, worldId = "world-a", system = CoreCombat,
-                             combatant = CoreCombatant, user = { id: "gm1", isActiveGM: true },
+                             combatant = CoreCombatant, tracker = CoreCombatTracker,
+                             user = { id: "gm1", isActiveGM: true },
                              combats = [], scenes = [], viewing = null, actors = [], served,
                              status = 200, answers = {}, storage = undefined } = {}) {
   Object.assign(world, { hooks: {}, log: [], commands: [], via: [], keys: [], sockets: [],
-                         dialogs: [], notices: [], workflow: [], served, status, silent: false });
+                         dialogs: [], notices: [], workflow: [], served, status, silent: false,
+                         effectWrite: tick });
   const registered = {};
   // World settings live in the world's database; user settings there too, one set per user
   // (Foundry 13); client settings in the browser, whatever the world.
@@ -411,14 +691,20 @@ export async function load({ generation = 13, worldId = "world-a", system = Core
     },
   });
   const notify = (level) => (message, options) => { world.notices.push({ level, message, options }); };
-  const sceneDocs = scenes.map((scene) => ({ ...scene, tokens: collection(scene.tokens) }));
+  const actorDocs = actors.map((actor) => new StandInActor(actor));
+  const tokenDoc = (token) => ({
+    ...token, get actor() { return globalThis.game.actors.get(this.actorId) ?? null; },
+  });
+  const sceneDocs = scenes.map((scene) => ({ ...scene,
+                                             tokens: collection(scene.tokens.map(tokenDoc)) }));
   const viewed = sceneDocs.find((scene) => scene.id === viewing);
   Object.assign(globalThis, {
     Hooks: {
       on: (name, fn) => (world.hooks[name] ??= []).push(fn),
       once: (name, fn) => (world.hooks[name] ??= []).push(fn),
     },
-    CONFIG: { Combat: { documentClass: system }, Combatant: { documentClass: combatant } },
+    CONFIG: { Combat: { documentClass: system }, Combatant: { documentClass: combatant },
+              ui: { combat: tracker } },
     Combat: CoreCombat,
     game: {
       release: { generation },
@@ -439,13 +725,17 @@ export async function load({ generation = 13, worldId = "world-a", system = Core
       users: { activeGM: user.isActiveGM ? user : { id: "anotherGm", isGM: true } },
       combats: collection(combats),
       scenes: collection(sceneDocs),
-      actors: collection(actors),
+      actors: collection(actorDocs),
+      /** The active combat (Foundry's ``game.combat``), or the one a test views. */
+      get combat() { return this.viewing ?? this.combats.find((c) => c.active); },
+      set combat(combat) { this.viewing = combat; },
     },
     canvas: {
       tokens: {
         controlled: [],
         placeables: (viewed?.tokens.contents ?? []).map((token) => ({
-          ...token, actor: actors.find((actor) => actor.id === token.actorId) ?? null,
+          ...token, actor: actorDocs.find((actor) => actor.id === token.actorId) ?? null,
+          scene: { id: viewed.id }, document: { hidden: Boolean(token.hidden) },
         })),
       },
     },
@@ -497,6 +787,7 @@ export async function load({ generation = 13, worldId = "world-a", system = Core
   loaded += 1;
   await import(`../../server/vtt/foundry/scripts/seize.mjs?world=${loaded}`);
   world.call("init");
+  globalThis.ui.combat = new globalThis.CONFIG.ui.combat();
   world.call("ready");
   return { registered, stored, settings: globalThis.game.settings };
 }
@@ -525,6 +816,20 @@ export async function settle() {
     await new Promise((resolve) => setTimeout(resolve, 10));
     idle = world.log.length + world.via.length === before ? idle + 1 : 0;
   }
+}
+
+/**
+ * A combatant's d20 in the tracker pressed: Foundry 13's button (``data-action``, passed as the
+ * handler's target) or Foundry 12's (``data-control``, the event's current target).
+ */
+export async function d20(combatantId, generation = 13) {
+  const row = { dataset: { combatantId } };
+  const button = { dataset: generation >= 13 ? { action: "rollInitiative" }
+                                             : { control: "rollInitiative" },
+                   closest: () => row };
+  await (generation >= 13 ? globalThis.ui.combat._onCombatantControl({}, button)
+    : globalThis.ui.combat._onCombatantControl({ currentTarget: button }));
+  await settle();
 }
 
 /** The tracker's rendering, with the module's bar in it; ``click`` presses one of its buttons. */

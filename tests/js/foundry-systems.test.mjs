@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  CoreCombat, RefusingCombatant, SYSTEMS, browser, configure, load, receive, settle, tracker,
-  world,
+  CoreCombat, PF2eCombatant, RefusingCombatant, SYSTEMS, SwadeCombatant, TRACKERS, browser,
+  configure, d20, load, receive, settle, tracker, world,
 } from "./foundry-stand-in.mjs";
 import { fixtures } from "./fixtures.mjs";
 
@@ -240,5 +240,121 @@ for (const generation of [12, 13]) {
     assert.equal(globalThis.game.settings.get("seize", "token-world-a"), "");
     assert.ok(!JSON.stringify(world_.worlds).includes("token-of-gm1"), "not in the world's database");
     assert.equal(world.sockets.length, 0);
+  });
+}
+
+/** Seize's Combat as it stands: ids in the tracker's order, the turn, the initiatives. */
+const standing = (combat) => ({ order: combat.turns.map((c) => c.id), turn: combat.turn,
+                                initiatives: initiatives(combat) });
+/** A write of ``turn`` made by hand (not the module's) that moved it past ``turn``. */
+const movedForwardByHand = (turn) => world.log.some((entry) => entry.what === "update combat"
+  && !entry.options.seizeSync && entry.changes.turn > turn);
+
+test("pf2e: a row dragged above the current one is put back and the GM told; pf2e's turn write is not Next, a GM's Next still is", async () => {
+  const { after } = fixtures["four-color"];
+  await load({ system: SYSTEMS.pf2e, tracker: TRACKERS.pf2e, served: after.combat });
+  await configure();
+  await receive(after.view);
+  const combat = theCombat();
+  const was = standing(combat);
+  assert.equal(was.turn, 0);
+  await globalThis.ui.combat.dropCombatant(combat.turns.at(-1).id, 0);
+  await settle();
+  assert.ok(movedForwardByHand(was.turn), "pf2e kept its current combatant current: turn + 1");
+  assert.deepEqual(world.commands, []);
+  assert.deepEqual(standing(combat), was);
+  assert.deepEqual(world.notices.map((notice) => notice.message), ["SEIZE.PutBack"]);
+  await combat.update({ turn: was.turn + 1 }, { direction: 1 }, "gm2"); // a GM's Next Turn
+  await settle();
+  assert.deepEqual(world.commands, [{ type: "next_panel" }]);
+});
+
+test("SWADE: Hold, Act Now and Act After are never Next, whether their turn lands before Seize's order is back or after", async () => {
+  const { after } = fixtures["from-tokens"];
+  await load({ system: SYSTEMS.swade, combatant: SwadeCombatant, served: after.combat,
+               ...elsewhere(), viewing: "scene-1" });
+  await configure();
+  await receive(after.view);
+  const combat = theCombat();
+  const was = standing(combat);
+  const [, second, last] = combat.turns;
+  const quick = world.effectWrite;
+  // The holding effect's write on the actor, between the combatant's write and the turn's, is
+  // quick (SWADE's turn lands first) or slow (Seize's order is back first).
+  for (const effectWrite of [quick, settle]) {
+    world.effectWrite = effectWrite;
+    for (const press of [() => last.toggleHold(), () => last.actNow(), () => second.toggleHold(),
+                         () => second.actAfterCurrentCombatant()]) {
+      await press();
+      await settle();
+      assert.deepEqual(standing(combat), was);
+    }
+  }
+  assert.ok(movedForwardByHand(was.turn), "Act Now made the one acting current, further down");
+  assert.deepEqual(world.commands, []);
+  assert.ok(world.notices.length > 0);
+  assert.ok(world.notices.every((notice) => notice.message === "SEIZE.PutBack"));
+});
+
+/** A pf2e party on the viewed scene: its token, and its members' tokens (not at the table). */
+const party = () => ({
+  scenes: [{ id: "scene-1", tokens: [
+    { id: "partyToken000001", actorId: "party", name: "The Party" },
+    { id: "amiriToken000001", actorId: "amiri", name: "Amiri" },
+    { id: "ezrenToken000001", actorId: "ezren", name: "Ezren" },
+  ] }],
+  viewing: "scene-1",
+  actors: [{ id: "party", name: "The Party", type: "party", memberIds: ["amiri", "ezren"] },
+           { id: "amiri", name: "Amiri", type: "character", hasPlayerOwner: true, system: {} },
+           { id: "ezren", name: "Ezren", type: "character", hasPlayerOwner: true, system: {} }],
+});
+
+test("pf2e: a party's token added with Add selected tokens joins as its members", async () => {
+  const { before } = fixtures["four-color"];
+  await load({ system: SYSTEMS.pf2e, combatant: PF2eCombatant, served: before.combat, ...party() });
+  await configure();
+  await receive(before.view);
+  globalThis.canvas.tokens.controlled = globalThis.canvas.tokens.placeables
+    .filter((token) => token.id === "partyToken000001");
+  await tracker().click("SEIZE.AddTokens");
+  assert.deepEqual(world.commands.map((command) => command.member), [
+    { id: "fvttamiriToken000001", name: "Amiri", kind: "hero" },
+    { id: "fvttezrenToken000001", name: "Ezren", kind: "hero" },
+  ]);
+  assert.deepEqual(world.notices, []);
+});
+
+test("pf2e: a party already at the table stays one combatant: pf2e adds no members by hand for the sync to delete", async () => {
+  const served = structuredClone(fixtures["four-color"].before.combat);
+  Object.assign(served.combatants[1], { _id: "partyCombatant01", name: "THE PARTY · Q♥" });
+  served.combatants[1].flags.seize.participant = "fvttpartyToken000001";
+  await load({ system: SYSTEMS.pf2e, combatant: PF2eCombatant, served, ...party() });
+  await configure();
+  await receive(fixtures["four-color"].before.view);
+  await receive(fixtures["four-color"].before.view, 2);
+  const combat = theCombat();
+  assert.deepEqual(combat.combatants.map((c) => c.id).sort(),
+                   served.combatants.map((c) => c._id).sort());
+  assert.ok(!world.log.some((entry) => entry.what === "delete"), "nothing added, nothing deleted");
+  assert.deepEqual(world.notices, []);
+});
+
+for (const generation of [12, 13]) {
+  test(`dnd5e on Foundry ${generation}: a combatant's d20 on Seize's Combat is Seize's Roll, with no dnd5e dialog`, async () => {
+    const { before } = fixtures["from-tokens"];
+    await load({ generation, system: SYSTEMS.dnd5e, tracker: TRACKERS.dnd5e,
+                 served: before.combat, ...elsewhere() });
+    await configure();
+    await receive({ ...before.view, phase: "page_done" }); // between pages, Roll deals
+    const combat = theCombat();
+    assert.ok(combat.turns[0].actor, "a combatant with an actor, whose d20 dnd5e answers");
+    await d20(combat.turns[0].id, generation);
+    assert.deepEqual(world.commands, [{ type: "deal" }]);
+    await receive(before.view, 2); // in the middle of a page, Roll says why not
+    await d20(combat.turns[0].id, generation);
+    assert.deepEqual(world.commands, [{ type: "deal" }]);
+    assert.deepEqual(world.notices.map((notice) => notice.message),
+                     ["SEIZE.Refuse.round.four-color"]);
+    assert.deepEqual([world.dialogs, world.workflow], [[], []]);
   });
 }

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  Queue, byInitiative, movesForward, isOwnWrite, planCombat, seizeTableOf, tokenOf, turnIn,
-  writeOptions,
+  Queue, byInitiative, isOwnWrite, orderOf, planCombat, readTurnWrite, seizeTableOf, tokenOf,
+  turnIn, writeOptions,
 } from "../../server/vtt/foundry/scripts/sync.mjs";
 import { SYSTEMS, fixtures } from "./fixtures.mjs";
 
@@ -63,13 +63,46 @@ test("the turn is found by the current combatant's id in whatever order the syst
   assert.equal(turnIn(turns, { ...combat, turn: null }), null);
 });
 
-test("a turn or round moved forward is an advance; back, or nowhere, is not", () => {
-  const at = { round: 2, turn: 1 };
-  assert.equal(movesForward(at, { turn: 2 }), true);
-  assert.equal(movesForward(at, { round: 3, turn: 0 }), true);
-  assert.equal(movesForward(at, { turn: 0 }), false);
-  assert.equal(movesForward(at, { round: 1, turn: 3 }), false);
-  assert.equal(movesForward(at, { turn: 1 }), false);
+// Seize's tracker: A, B (current), C, D in round 2.
+const written = { round: 2, current: "B", order: ["A", "B", "C", "D"] };
+const seizes = written.order;
+const at = (who, order = seizes) => order.indexOf(who);
+
+test("Next is read by who becomes current: a later combatant in Seize's order, or a new round", () => {
+  assert.equal(readTurnWrite(written, { turn: 2 }, seizes, 2, null), "next");
+  assert.equal(readTurnWrite(written, { turn: 3 }, seizes, 3, null), "next");
+  assert.equal(readTurnWrite(written, { round: 3, turn: 0 }, seizes, 0, null), "next");
+  assert.equal(readTurnWrite(written, { turn: 0 }, seizes, 0, null), "back");
+  assert.equal(readTurnWrite(written, { turn: 1 }, seizes, 1, null), "back");
+  assert.equal(readTurnWrite(written, { round: 1, turn: 3 }, seizes, 3, null), "back");
+  const first = { round: 1, current: null, order: seizes };
+  assert.equal(readTurnWrite(first, { turn: 0 }, seizes, 0, null), "next", "the first turn");
+});
+
+test("a forward turn written with a reorder is the reorder's, whether Seize's order is back yet or not", () => {
+  // pf2e: D dropped on top; setMultipleInitiatives keeps B current, now one row further down.
+  const dropped = ["D", "A", "B", "C"];
+  const reorder = { order: dropped };
+  const turn = at("B", dropped);
+  assert.equal(turn, 2);
+  assert.equal(readTurnWrite(written, { turn }, dropped, turn, reorder), "reorder", "before");
+  // The put-back landed first: index 2 is C in Seize's order, as if Next had been pressed.
+  assert.equal(readTurnWrite(written, { turn }, seizes, turn, reorder), "reorder", "after");
+  assert.equal(readTurnWrite(written, { turn }, dropped, turn, null), "reorder",
+               "the tracker is not in Seize's order: nothing there is Next");
+  // SWADE's Act Now: D just before B, and D current, wherever Seize puts D back.
+  const actNow = { order: ["A", "D", "B", "C"] };
+  assert.equal(readTurnWrite(written, { turn: 1 }, actNow.order, 1, actNow), "reorder");
+  assert.equal(readTurnWrite(written, { turn: 3 }, seizes, 3, actNow), "reorder");
+  // SWADE's Act After from the top: A just after B, B one row up.
+  const actAfter = { order: ["B", "A", "C", "D"] };
+  assert.equal(readTurnWrite(written, { turn: 0 }, actAfter.order, 0, actAfter), "reorder");
+});
+
+test("after a reorder that moved no one before the current one, Next is still Next", () => {
+  const reorder = { order: ["A", "B", "D", "C"] }; // D dropped just below the current one
+  assert.equal(readTurnWrite(written, { turn: 2 }, seizes, 2, reorder), "next");
+  assert.deepEqual(orderOf([{ id: "A" }, { id: null }]), ["A", ""]);
 });
 
 test("only a Combat flagged with a table is Seize's; a token's participant names its token", () => {

@@ -11,14 +11,15 @@ import { controlsFor, joinsFor } from "./controls.mjs";
 import { CONTROLS, commandFor, nextCommand, refusalFor, takeOutCommand } from "./engine.mjs";
 import { Link, postCommand, problemOf } from "./link.mjs";
 import {
-  Queue, byInitiative, combatData, isOwnWrite, movesForward, planCombat, seizeTableOf, tokenOf,
-  turnIn, writeOptions,
+  Queue, byInitiative, combatData, isOwnWrite, orderOf, planCombat, readTurnWrite, seizeTableOf,
+  tokenOf, turnIn, writeOptions,
 } from "./sync.mjs";
 
 /**
  * @typedef {import("./sync.mjs").Dialect} Dialect
  * @typedef {import("./sync.mjs").DialectCombatant} DialectCombatant
- * @typedef {import("./sync.mjs").Position} Position
+ * @typedef {import("./sync.mjs").Written} Written
+ * @typedef {import("./sync.mjs").Reorder} Reorder
  * @typedef {import("./controls.mjs").View} View
  * @typedef {import("./controls.mjs").Control} Control
  * @typedef {import("./engine.mjs").Control} TrackerControl
@@ -34,10 +35,17 @@ let linkedWith = "";
 /** @type {View | null} */
 let view = null;
 /**
- * The round and turn this client last wrote, to tell a GM's Next Turn from other changes.
- * @type {Position | null}
+ * The round, the current combatant and the order this client last wrote, to tell a GM's Next
+ * Turn from other changes by who it makes current.
+ * @type {Written | null}
  */
 let written = null;
+/**
+ * A reorder made by hand since Seize last moved (a row dragged, SWADE's Act Now): the ``turn``
+ * write a system sends after it is read as part of it, never as Next.
+ * @type {Reorder | null}
+ */
+let reorder = null;
 /**
  * The options of every write: Foundry passes options it does not know through to the hooks,
  * which is how the module recognises its own writes (its types know only Foundry's own).
@@ -88,6 +96,7 @@ Hooks.once("init", () => {
     });
   }
   makeSeizesCombatSeizes();
+  makeTheTrackersRollSeizes();
 });
 Hooks.once("ready", () => connect());
 // Who the active GM is may change as users come and go.
@@ -148,6 +157,36 @@ function makeSeizesCombatSeizes() {
 }
 
 /**
+ * A combatant's own roll button in the tracker, on Seize's Combat, is Seize's Roll. dnd5e's
+ * tracker (``CombatTracker5e._onCombatantControl``) answers that button with the actor's roll
+ * dialog and rolls through the actor, never through the Combat's ``rollInitiative`` that Seize's
+ * Combat answers: so the configured tracker class is extended at the button itself, the same
+ * handler on Foundry 12 (``event.currentTarget``, ``data-control``) and 13 (``target``,
+ * ``data-action``). Every other button, and every other Combat, is the system's.
+ */
+function makeTheTrackersRollSeizes() {
+  const System = /** @type {typeof foundry.applications.sidebar.tabs.CombatTracker} */ (
+    CONFIG.ui.combat);
+  class SeizeCombatTracker extends System {
+    /**
+     * @param {PointerEvent} event
+     * @param {foundry.applications.api.ApplicationV2.ActionTarget} target
+     */
+    async _onCombatantControl(event, target) {
+      const button = target ?? /** @type {HTMLElement | null} */ (event.currentTarget);
+      const action = button?.dataset.control || button?.dataset.action;
+      const combat = this.viewed;
+      if (action === "rollInitiative" && combat && seizeTableOf(combat)) {
+        await askSeize(combat, "rollInitiative");
+        return undefined;
+      }
+      return super._onCombatantControl(event, target);
+    }
+  }
+  CONFIG.ui.combat = SeizeCombatTracker;
+}
+
+/**
  * Whether this client is the one that talks to Seize: Foundry's own active GM
  * (``game.users.activeGM``, on Foundry 12 and 13 alike), so exactly one client is elected.
  */
@@ -173,6 +212,7 @@ function connect() {
     onMessage: (message) => {
       if (link !== made || !message.view) return;
       view = /** @type {View} */ (message.view);
+      reorder = null;
       requestSync();
       ui.combat?.render();
     },
@@ -238,7 +278,13 @@ async function sync() {
   if (combat.round !== position.round || combat.turn !== position.turn) {
     await combat.update(position, OWN_WRITE);
   }
-  written = position;
+  // A system may sort by the round (SWADE puts whoever is on Hold from an earlier round first):
+  // the turn is found again in the order of the round just written.
+  const turns = combat.setupTurns();
+  const turn = turnIn(turns, dialect);
+  if (combat.turn !== turn) await combat.update({ turn }, OWN_WRITE);
+  written = { round: position.round, order: orderOf(turns),
+              current: turn === null ? null : turns[turn]?.id ?? null };
 }
 
 /**
@@ -286,7 +332,9 @@ function withToken(combatant) {
   const tokenId = tokenOf(combatant.flags.seize.participant);
   const scene = tokenId ? game.scenes?.find((s) => s.tokens.has(tokenId)) : undefined;
   const token = tokenId ? scene?.tokens.get(tokenId) : undefined;
-  if (!scene || !token) return combatant;
+  // pf2e's Combatant adds a party's members by hand in place of its token (which the next sync
+  // would take out again): a party that joined as one participant stays one, with no token.
+  if (!scene || !token || membersOf(token.actor)) return combatant;
   return { ...combatant, tokenId, sceneId: scene.id, actorId: token.actorId,
            hidden: Boolean(combatant.hidden || token.hidden) };
 }
@@ -356,9 +404,10 @@ async function confirmEnd() {
 }
 
 /**
- * A change someone made to Seize's Combat: a turn or round moved forward (any GM's Next Turn) is
- * the engine's "next" where it has one; everything else (an initiative edited, a combatant added
- * or removed, Previous Turn) is put back to Seize's order. The module's own writes are ignored.
+ * A change someone made to Seize's Combat: a turn or round moved on to a later combatant (any
+ * GM's Next Turn) is the engine's "next" where it has one; everything else (an initiative edited,
+ * a row dragged and the turn a system writes with it, a combatant added or removed, Previous
+ * Turn) is put back to Seize's order. The module's own writes are ignored.
  * @param {Combat.Implementation | null | undefined} combat
  * @param {object} options
  */
@@ -375,7 +424,11 @@ Hooks.on("updateCombat", (combat, changes, options) => {
     return;
   }
   if (!("turn" in changes || "round" in changes)) return;
-  const command = written && view && movesForward(written, changes) ? nextCommand(view) : null;
+  const read = written && readTurnWrite(written, changes, orderOf(combat.setupTurns()),
+                                        combat.turn, reorder);
+  if (read === "reorder" && !reorder) notify("warn", "SEIZE.PutBack");
+  reorder = null;
+  const command = read === "next" && view ? nextCommand(view) : null;
   if (command) sendQueued(command);
   requestSync();
 });
@@ -389,8 +442,24 @@ Hooks.on("updateCombatant", (combatant, changes, options) => {
   const out = changes.defeated === true && view && participant
     ? takeOutCommand(view, participant) : null;
   if (out) sendQueued(out);
+  noteReorder(combatant.parent);
   requestSync();
 });
+
+/**
+ * A combatant changed by hand that leaves the tracker in another order than Seize's (pf2e's
+ * drag and drop, SWADE's Act Now and Act After): the GM is told, once, that Seize's order is put
+ * back, and the ``turn`` write the system sends with it is known for what it is.
+ * @param {Combat.Implementation | null} combat
+ */
+function noteReorder(combat) {
+  if (!combat || !written) return;
+  const order = orderOf(combat.setupTurns());
+  if (order.join() === written.order.join()) return;
+  if (!reorder) notify("warn", "SEIZE.PutBack");
+  reorder = { order };
+}
+
 Hooks.on("deleteCombatant", (combatant, options) => {
   if (changedByHand(combatant.parent, options)) requestSync();
 });
@@ -416,12 +485,48 @@ Hooks.on("renderCombatTracker", (_app, html) => {
   root.prepend(bar);
 });
 
+/**
+ * The selected tokens join; a party's token (pf2e) joins as its members, each from its token on
+ * this scene (the last, as pf2e's ``CombatantPF2e.fromActor`` takes it). A member with no token
+ * here is named to the GM.
+ */
 async function joinSelected() {
   if (!view) return;
-  const tokens = (canvas?.tokens?.controlled ?? []).map((token) => ({
+  /** @type {Map<string, import("./controls.mjs").SelectedToken>} */
+  const tokens = new Map();
+  /** @param {Token.Implementation} token */
+  const add = (token) => tokens.set(token.id, {
     id: token.id, name: token.name, hasPlayerOwner: token.actor?.hasPlayerOwner ?? false,
-  }));
-  for (const command of joinsFor(view.system, tokens)) await send(command);
+  });
+  for (const token of canvas?.tokens?.controlled ?? []) {
+    const members = membersOf(token.actor);
+    if (!members) {
+      add(token);
+      continue;
+    }
+    const away = [];
+    for (const member of members) {
+      const own = member.getActiveTokens().at(-1);
+      if (own) add(own);
+      else away.push(member.name);
+    }
+    if (away.length) {
+      notify("warn", "SEIZE.NoTokenHere", { party: token.name, names: away.join(", ") });
+    }
+  }
+  for (const command of joinsFor(view.system, [...tokens.values()])) await send(command);
+}
+
+/**
+ * The members of a party (pf2e's party actor, of type "party", whose ``members`` are actors),
+ * or null for any other actor.
+ * @param {Actor.Implementation | null | undefined} actor
+ * @returns {Actor.Implementation[] | null}
+ */
+function membersOf(actor) {
+  if (!actor || /** @type {string} */ (actor.type) !== "party") return null;
+  const members = /** @type {{members?: unknown}} */ (/** @type {unknown} */ (actor)).members;
+  return Array.isArray(members) ? members : [];
 }
 
 /** @param {Control} control */

@@ -11,7 +11,6 @@
  *            defeated?: boolean, flags?: {seize?: unknown}}} ExistingCombatant
  * @typedef {Record<string, unknown> & {_id: string}} CombatantChange
  * @typedef {{create: DialectCombatant[], update: CombatantChange[], delete: string[]}} Plan
- * @typedef {{round: number, turn: number | null}} Position
  */
 
 /** The flag this module marks its own writes with, so its hooks never echo them back. */
@@ -100,15 +99,73 @@ export function turnIn(turns, dialect) {
 }
 
 /**
- * Whether a change to the tracker's round or turn moves it forward from where Seize put it: a
- * GM's Next Turn (or Next Round), which is the engine's "next". Anything else is put back.
- * @param {Position} written
- * @param {{round?: number | null, turn?: number | null}} changes
+ * What Seize last wrote: its round, who is current (a combatant id, or null before anyone is),
+ * and the tracker's order of combatant ids as the system sorted them then.
+ * @typedef {{round: number, current: string | null, order: string[]}} Written
+ * A change by hand that left the tracker in another order than Seize's (a row dragged in pf2e,
+ * SWADE's Act Now or Act After): the order it left. Systems follow such a change with a
+ * ``turn`` write of their own, to keep a combatant current.
+ * @typedef {{order: string[]}} Reorder
+ * @typedef {"next" | "reorder" | "back"} TurnWrite
  */
-export function movesForward(written, changes) {
+
+/**
+ * What a ``turn`` or ``round`` write made by hand means, read by who it makes current, never by
+ * the index alone (an index means another combatant once the rows move):
+ * - ``"next"``: a new round, or the tracker, in Seize's order, now on a combatant after Seize's
+ *   current one: a GM's Next Turn, which is the engine's "next";
+ * - ``"reorder"``: the write that comes with a reorder by hand, whether it lands before Seize's
+ *   order is put back or after (the turn that keeps Seize's current combatant current in the
+ *   order the reorder left, as pf2e's drop and SWADE's Act After write it, or the one the
+ *   reorder moved just before it, as SWADE's Act Now does), or any write while the tracker is
+ *   not in Seize's order;
+ * - ``"back"``: anything else (nothing moved, Previous Turn).
+ * @param {Written} written
+ * @param {{round?: number | null, turn?: number | null}} changes what the write changed
+ * @param {string[]} order the tracker's order now
+ * @param {number | null} turn the tracker's turn now
+ * @param {Reorder | null} reorder a reorder by hand since Seize last moved, if any
+ * @returns {TurnWrite}
+ */
+export function readTurnWrite(written, changes, order, turn, reorder) {
   const round = changes.round ?? written.round;
-  const turn = changes.turn ?? written.turn ?? 0;
-  return round > written.round || (round === written.round && turn > (written.turn ?? 0));
+  if (round !== written.round) return round > written.round ? "next" : "back";
+  const now = turn === null ? null : order[turn] ?? null;
+  if (reorder) {
+    const { kept, moved } = keptBy(reorder, written);
+    if ((typeof changes.turn === "number" && kept.includes(changes.turn))
+        || (now !== null && now === moved)) {
+      return "reorder";
+    }
+  }
+  if (order.join() !== written.order.join()) return "reorder";
+  if (now === null || now === written.current) return "back";
+  const was = written.current === null ? -1 : written.order.indexOf(written.current);
+  return written.order.indexOf(now) > was ? "next" : "back";
+}
+
+/**
+ * Where a reorder left Seize's current combatant, and the combatant it moved just before it
+ * (null if the one before it is the one Seize has there): the turns a system writes to keep
+ * either current.
+ * @param {Reorder} reorder
+ * @param {Written} written
+ */
+function keptBy(reorder, written) {
+  const at = written.current === null ? -1 : reorder.order.indexOf(written.current);
+  const ahead = at > 0 ? reorder.order[at - 1] ?? null : null;
+  const was = written.current === null ? -1 : written.order.indexOf(written.current);
+  const moved = ahead !== null && ahead !== (was > 0 ? written.order[was - 1] : null) ? ahead
+    : null;
+  return { kept: moved === null ? [at] : [at, at - 1], moved };
+}
+
+/**
+ * The ids of a tracker's turns, in its order.
+ * @param {{id: string | null}[]} turns
+ */
+export function orderOf(turns) {
+  return turns.map((combatant) => combatant.id ?? "");
 }
 
 /**
