@@ -74,10 +74,23 @@ class DealCard(_Command):
     source: Source = Source.DEVICE
 
 
+START = "start"
+"""A ``next_panel``'s ``from`` before the page's first Panel: there is no Panel to move on from."""
+
+
 class NextPanel(_Command):
-    """Play the highest card not yet played."""
+    """Play the highest card not yet played.
+
+    ``from`` is what the press moved on from: the card of the Panel in play when it was made, or
+    ``"start"`` before the page's first. A press made on a Panel the table has left (a second
+    tap on a button redrawn under the finger) is refused rather than playing the next one too.
+    Without it the command plays whatever is next, as it always has.
+    """
 
     type: Literal["next_panel"] = "next_panel"
+    moved_from: Card | Literal["start"] | None = Field(
+        default=None, alias="from", description='The card of the Panel in play, or "start"'
+    )
 
 
 class PlayJoker(_Command):
