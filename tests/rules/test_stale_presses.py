@@ -12,8 +12,10 @@ from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from rules.awareness.situation import Situation
 from rules.errors import RuleError
@@ -132,3 +134,12 @@ def test_a_double_tap_on_next_panel_plays_one_panel() -> None:
     )
     table.execute(parse({"type": "next_panel"}), GM)  # an API client that sends no ``from``
     assert str(table.state.panels[-1].card) == "5D"
+
+
+@pytest.mark.parametrize("pressed", ["zz", 3, "", "Start"])
+def test_a_from_that_names_no_panel_is_refused_at_from(pressed: object) -> None:
+    """Neither a card nor ``"start"``: the refusal is at ``from`` itself, as a client sent it,
+    not at the inner alternatives it failed to be."""
+    with pytest.raises(ValidationError) as error:
+        FourColorGame().system.commands.validate_python({"type": "next_panel", "from": pressed})
+    assert [e["loc"] for e in error.value.errors()] == [("next_panel", "from")]
