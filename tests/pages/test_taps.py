@@ -1,13 +1,14 @@
-"""Two taps on a tablet where the console's one obvious step is: the first goes in, the table
-moves on, and the console draws the next step's button in the same place. A second tap 50 or
-150 ms after the first is one finger tapping twice, on a button its GM has not seen yet: it
-must not send the next step too (a double tap on "Next Panel" played Invisible Woman's 6♠ and
-then Human Torch's 5♦). 600 ms after, with the new button on screen, it is a press of that
-button, and goes in.
+"""Two taps on a tablet on the console's one obvious step: the first goes in, the table moves
+on, and the console draws the next step's button where the GM is looking, often where the first
+was. A second tap 50 or 150 ms after the first is one finger tapping twice, on a button its GM
+has not seen yet: it must not send the next step too (a double tap on "Next Panel" played
+Invisible Woman's 6♠ and then Human Torch's 5♦). 600 ms after, with the new button on screen,
+it is a press of that button, and goes in.
 
 Real touch (a context with touch, ``tap``), on every step the console offers as its primary
-button in each system. The gap between the two taps is what is under test: it is the one wait
-here that is a length of time; all else waits through ``tests.waiting``."""
+button in each system, the second tap on the primary step as it is then; and on "End turn",
+the second tap on the spot the first was. The gap between the two taps is what is under test:
+it is the one wait here that is a length of time; all else waits through ``tests.waiting``."""
 
 from __future__ import annotations
 
