@@ -149,11 +149,17 @@ class EnterPreemption(_Command):
 
 class Resolve(_Command):
     """The GM records the outcome of the next action in the exchange, or that it could not
-    happen (its actor was taken out first)."""
+    happen (its actor was taken out first).
+
+    ``from`` names whose action the press resolves; one made on an action the table has left
+    (resolved already, or put behind a pre-emption) is refused. Without it, the next one is."""
 
     type: Literal["resolve"] = "resolve"
     outcome: Annotated[str, Field(max_length=500)] = ""
     performed: bool = True
+    moved_from: ParticipantId | None = Field(
+        default=None, alias="from", description="The character whose action is resolved"
+    )
 
 
 class OverrideInitiative(_Command):

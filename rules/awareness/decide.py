@@ -411,6 +411,14 @@ def _resolve(sit: Situation, command: Resolve, actor: Viewer) -> Resolved:
     who = sit.next_to_resolve()
     if who is None:
         raise RuleError("awareness.7", "no action is waiting to be resolved")
+    pressed = command.moved_from
+    if pressed is not None and pressed != who:
+        raise RuleError(
+            "awareness.7",
+            f"that press resolved {pressed!r}'s action, but {who!r}'s is the next to resolve: "
+            "nothing was resolved",
+            field="from",
+        )
     return Resolved(character=who, outcome=command.outcome, performed=command.performed)
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator
 
-from rules.cards import Card
+from rules.cards import Card, parse_card
 from rules.hiding import HiddenAtJoin, Hide, Reveal
 from rules.participants import Participant, ParticipantId
 from rules.randomness import Seed, Source
@@ -74,10 +74,40 @@ class DealCard(_Command):
     source: Source = Source.DEVICE
 
 
+START = "start"
+"""A ``next_panel``'s ``from`` before the page's first Panel: there is no Panel to move on from."""
+
+
+def _panel_in_play(value: object) -> Card | str:
+    """``"start"``, or a card in any notation a card field takes; a refusal names ``from``
+    itself, not which of the two it failed to be."""
+    if value == START or isinstance(value, Card):
+        return value
+    if not isinstance(value, str):
+        raise ValueError("the Panel in play is a card such as 'QH', or 'start'")
+    return parse_card(value)
+
+
+PanelInPlay = Annotated[
+    Card | Literal["start"],
+    PlainValidator(_panel_in_play, json_schema_input_type=Card | Literal["start"]),
+    PlainSerializer(str, return_type=str),  # a card as its code
+]
+
+
 class NextPanel(_Command):
-    """Play the highest card not yet played."""
+    """Play the highest card not yet played.
+
+    ``from`` is what the press moved on from: the card of the Panel in play when it was made, or
+    ``"start"`` before the page's first. A press made on a Panel the table has left (a second
+    tap on a button redrawn under the finger) is refused rather than playing the next one too.
+    Without it the command plays whatever is next, as it always has.
+    """
 
     type: Literal["next_panel"] = "next_panel"
+    moved_from: PanelInPlay | None = Field(
+        default=None, alias="from", description='The card of the Panel in play, or "start"'
+    )
 
 
 class PlayJoker(_Command):

@@ -12,6 +12,7 @@ from rules.cards import Card
 from rules.errors import RuleError
 from rules.four_color.commands import (
     EDITOR,
+    START,
     AcceptTrade,
     AssignCard,
     Command,
@@ -57,7 +58,7 @@ def decide(scene: Scene, command: Command, actor: Viewer) -> list[Event]:
         case DealCard():
             return [_deal_card(scene, command, actor)]
         case NextPanel():
-            return [_next_panel(scene, actor)]
+            return [_next_panel(scene, command, actor)]
         case PlayJoker():
             return [_play_joker(scene, command, actor)]
         case AssignCard():
@@ -158,10 +159,11 @@ def _require_panels(scene: Scene, what: str) -> None:
         raise RuleError("four-color.3", f"{what} needs a page in play (now: {scene.phase.value})")
 
 
-def _next_panel(scene: Scene, actor: Viewer) -> PanelPlayed:
+def _next_panel(scene: Scene, command: NextPanel, actor: Viewer) -> PanelPlayed:
     """Ruling 3: cards are played from highest to lowest. Rulings 5 and 7: a joker or an extra
     card must have someone (or an Element) to act before its Panel can be played."""
     actor.require_gm("turn to the next Panel")
+    _moving_on_from(scene, command.moved_from)
     _require_panels(scene, "the next Panel")
     if scene.to_deal:
         raise RuleError("four-color.9", f"{scene.to_deal[0]!r} is still owed a card")
@@ -184,6 +186,21 @@ def _next_panel(scene: Scene, actor: Viewer) -> PanelPlayed:
             field="card",
         )
     return _played(joker)
+
+
+def _moving_on_from(scene: Scene, pressed: Card | str | None) -> None:
+    """Ruling 3, one Panel at a time: a press names the Panel it moves on from, and one made on
+    a Panel the table has already left (a second tap) plays nothing."""
+    now: Card | str = scene.panels[-1].card if scene.panels else START
+    if pressed is None or pressed == now:
+        return
+    was = "the start of the page" if pressed == START else f"the Panel on {pressed}"
+    is_now = "no Panel is played yet" if now == START else f"the Panel on {now} is in play"
+    raise RuleError(
+        "four-color.3",
+        f"that press moved on from {was}, but {is_now}: nothing was played",
+        field="from",
+    )
 
 
 def _played(holding: Holding) -> PanelPlayed:

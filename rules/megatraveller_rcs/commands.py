@@ -101,10 +101,17 @@ class Declare(_Command):
 
 
 class Resolve(_Command):
-    """No one seized: the declared action is performed (the referee records its outcome)."""
+    """No one seized: the declared action is performed (the referee records its outcome).
+
+    ``from`` names whose declaration the press resolves; one made on a declaration the table has
+    left (resolved already, or seized from) is refused. Without it, whatever is declared now is.
+    """
 
     type: Literal["resolve"] = "resolve"
     outcome: Annotated[str, Field(max_length=500)] = ""
+    moved_from: ParticipantId | None = Field(
+        default=None, alias="from", description="The character whose declaration is resolved"
+    )
 
 
 class Seize(_Command):

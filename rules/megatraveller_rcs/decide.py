@@ -290,6 +290,14 @@ def _resolve(enc: Encounter, command: Resolve, actor: Viewer) -> Resolved:
     actor.require_gm("resolve an action")
     if enc.pending is None:
         raise RuleError("megatraveller-rcs.4", "no action is declared")
+    pressed = command.moved_from
+    if pressed is not None and pressed != enc.pending.character:
+        raise RuleError(
+            "megatraveller-rcs.4",
+            f"that press resolved {pressed!r}'s declaration, but the one declared now is "
+            f"{enc.pending.character!r}'s: nothing was resolved",
+            field="from",
+        )
     used = enc.cards[enc.pending.character].used + enc.pending.action.shorts
     return Resolved(declaration=enc.pending, outcome=command.outcome, turn_over=used >= 2)
 

@@ -113,16 +113,17 @@ function next(v, ctx) {
         controls: [
           sequence(x, who),
           button(table, `It happens: resolve ${possessive(who[id])} ${deed(x, id, who)}`,
-                 { type: "resolve" }, { primary: true, name: "resolve", names: who }),
-          button(table, "It could not happen", { type: "resolve", performed: false },
+                 { type: "resolve", from: id }, { primary: true, name: "resolve", names: who }),
+          button(table, "It could not happen", { type: "resolve", from: id, performed: false },
                  { name: "not-performed", names: who })],
       };
     }
     return {
       prompt: `${who[x.act.character]} acts: ${x.act.what}${may}`,
       controls: [sequence(x, who),
-        button(table, `Resolve ${possessive(who[id])} ${deed(x, id, who)}`, { type: "resolve" },
-               { primary: true, name: "resolve", names: who })],
+        // Whose action it resolves: never the next one's, should the first press have gone in.
+        button(table, `Resolve ${possessive(who[id])} ${deed(x, id, who)}`,
+               { type: "resolve", from: id }, { primary: true, name: "resolve", names: who })],
     };
   }
   const id = v.declaring;

@@ -2,6 +2,7 @@
 // small inputs, and a refusal told in the table's words where the user is looking.
 
 import { h } from "/static/shared/client.js";
+import { drawnAgain } from "/static/shared/steady.js";
 
 const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
 
@@ -215,7 +216,8 @@ export function rollInitiative(v, ctx, roundOver) {
   };
 }
 
-/** What was typed or focused in named fields survives the redraw a new view brings. A field
+/** What was typed or focused in named fields survives the redraw a new view brings, and a
+ * button new on screen takes no tap for a moment (steady.js). A field
  * the new view has no place for (a card typed for a hero the reader has just dealt to) takes
  * what was typed in it away: that is said, so the GM does not believe it went in. Only what a
  * person typed or chose counts, and not what a command already took: a field the page filled
@@ -228,7 +230,7 @@ export function keeping(container, draw) {
                                       && f.value !== f.dataset.sent);
   const focused = document.activeElement?.dataset?.keep;
   const words = new Map(unsent.map((field) => [field.dataset.keep, shownAs(field)]));
-  draw();
+  drawnAgain(container, draw);  // a button new on screen takes no tap at once
   const kept = new Set();
   for (const field of container.querySelectorAll("[data-keep]")) {
     kept.add(field.dataset.keep);

@@ -80,8 +80,10 @@ function next(v, ctx) {
       return {
         prompt: `${who[d.character]} declares: ${d.what}${aimed(d)}`
           + (seizers.length ? `. ${listed(seizers)} may seize the initiative first` : ""),
+        // Whose declaration it resolves: never the next one's, should it come first.
         controls: [button(table, `Resolve: ${who[d.character]} ${d.what}`,
-          { type: "resolve" }, { primary: true, name: "resolve", names: who })],
+          { type: "resolve", from: d.character }, { primary: true, name: "resolve",
+                                                     names: who })],
       };
     }
   }

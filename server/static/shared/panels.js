@@ -73,8 +73,10 @@ function next(v, ctx) {
     return {
       prompt: v.current ? `Now: ${actor(v.current, who)}, ${cardText(v.current.card)}`
         : `Page ${v.page} is dealt`,
-      controls: [button(table, label, { type: "next_panel" }, { primary: true, name: "next",
-                                                               names: who })],
+      // It names the Panel it moves on from: pressed again once the table has moved on (a
+      // double tap), it is refused instead of playing the one after.
+      controls: [button(table, label, { type: "next_panel", from: v.current?.card ?? "start" },
+                        { primary: true, name: "next", names: who })],
     };
   }
   if (waits.deal || waits.new_page_or_end) {

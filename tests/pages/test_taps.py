@@ -1,0 +1,208 @@
+"""Two taps on a tablet on the console's one obvious step: the first goes in, the table moves
+on, and the console draws the next step's button where the GM is looking, often where the first
+was. A second tap 50 or 150 ms after the first is one finger tapping twice, on a button its GM
+has not seen yet: it must not send the next step too (a double tap on "Next Panel" played
+Invisible Woman's 6♠ and then Human Torch's 5♦). 600 ms after, with the new button on screen,
+it is a press of that button, and goes in.
+
+Real touch (a context with touch, ``tap``), on every step the console offers as its primary
+button in each system, the second tap on the primary step as it is then; and on "End turn",
+the second tap on the spot the first was. The gap between the two taps is what is under test:
+it is the one wait here that is a length of time; all else waits through ``tests.waiting``."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from tests.server.process import ServerProcess
+from tests.waiting import until
+
+from .conftest import Table
+from .console_driver import TABLET, Console
+from .test_console_races import HeldSocket, opened, rcs_declared, seq
+
+QUICK = (0.05, 0.15)
+"""Gaps in seconds of a finger tapping twice: the second tap was never meant for a new button."""
+LATER = 0.6
+"""A gap after which the new button has been on screen long enough to be pressed on purpose."""
+
+PRIMARY = "#next [data-primary]"
+
+COUNTING = """
+  window.presses = 0;
+  window.commands = 0;
+  addEventListener("click", () => { window.presses++; }, true);
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (JSON.parse(data).type === "command") window.commands++;
+    return send.call(this, data);
+  };
+"""
+"""Counted in the page: taps (the clicks they make), and commands it sent on its socket."""
+
+
+@pytest.fixture
+def console(browser: Any) -> Iterator[Console]:
+    """The console on a tablet, by touch."""
+    context = browser.new_context(viewport=TABLET, has_touch=True)
+    context.set_default_timeout(10_000)
+    context.add_init_script(COUNTING)
+    yield Console(context.new_page(), "")
+    context.close()
+
+
+def joined(table: Table, *people: tuple[str, dict[str, Any]]) -> Table:
+    for key, person in people:
+        table.send({"type": "join", key: person})
+    return table
+
+
+def four_color_page(server: ServerProcess) -> Table:
+    """Invisible Woman holds 6♠, Human Torch 5♦, the Editor's extra card is 2♣: the console
+    offers "Next Panel: Invisible Woman, 6♠"."""
+    table = joined(
+        Table(server, "four-color"),
+        *(("member", {"id": i, "name": n, "kind": "hero"})
+          for i, n in (("sue", "Invisible Woman"), ("johnny", "Human Torch"))),
+    )  # fmt: skip
+    table.send({"type": "deal", "source": "gm"})
+    for card in ("6S", "5D", "2C"):
+        table.send({"type": "deal_card", "card": card, "source": "gm"})
+    return table
+
+
+def rcs_encounter(server: ServerProcess) -> Table:
+    """Jena (crew) and the Guard (corp), nothing rolled: the console offers the roll."""
+    return joined(
+        Table(server, "megatraveller-rcs"),
+        *(("character", {"id": i, "name": n, "side": s, "dex": 0, "movement": 0, "tactics": 0})
+          for i, n, s in (("jena", "Jena", "crew"), ("guard", "Guard", "corp"))),
+    )  # fmt: skip
+
+
+def rcs_one_short_action_left(server: ServerProcess) -> Table:
+    """Jena holds the token with one Short Action left: the console offers to end her turn."""
+    table = rcs_encounter(server)
+    table.send({"type": "roll_initiative", "source": "gm"})
+    for ident, dice in (("jena", [1, 1]), ("guard", [6, 6])):
+        table.send({"type": "enter_roll", "character": ident, "dice": dice, "source": "gm"})
+    declaring = {"type": "declare", "character": "jena", "action": "short", "target": "Guard"}
+    table.send({**declaring, "what": "aims"})
+    table.send({"type": "resolve"})
+    return table
+
+
+def awareness_situation(server: ServerProcess) -> Table:
+    """The Kid and the Marshal, nothing rolled: the console offers the roll."""
+    sheet = {"perception": 5, "stealth": 5, "coordination": 5, "state": "alert"}
+    return joined(
+        Table(server, "awareness"),
+        *(("sheet", {"id": i, "name": n, **sheet})
+          for i, n in (("kid", "Kid"), ("marshal", "Marshal"))),
+    )  # fmt: skip
+
+
+def awareness_declaring(server: ServerProcess) -> Table:
+    """Initiative is in, and the Kid declares first: the console offers "Kid acts"."""
+    table = awareness_situation(server)
+    table.send({"type": "roll_initiative", "source": "gm"})
+    for ident, die in (("kid", 1), ("marshal", 3)):
+        table.send({"type": "enter_initiative", "character": ident, "die": die, "source": "gm"})
+    return table
+
+
+def awareness_acted(server: ServerProcess) -> Table:
+    """The Kid acts and no one may react: the console offers "Resolve Kid's draws"."""
+    table = awareness_declaring(server)
+    table.send({"type": "act", "character": "kid", "what": "draws"})
+    return table
+
+
+STEPS: dict[str, tuple[Callable[[ServerProcess], Table], str, str]] = {
+    # name: the table, the button tapped, and what it says
+    "four-color next Panel": (four_color_page, PRIMARY, "Next Panel: Invisible Woman, 6♠"),
+    "rcs roll": (rcs_encounter, PRIMARY, "Roll initiative for round 1"),
+    "rcs resolve, the token moves": (rcs_declared, PRIMARY, "Resolve: Jena dives"),
+    "awareness roll": (awareness_situation, PRIMARY, "Roll initiative for round 1"),
+    "awareness declare": (awareness_declaring, PRIMARY, "Kid acts"),
+    "awareness resolve": (awareness_acted, PRIMARY, "Resolve Kid's draws"),
+}
+
+
+def settled(console: Console, socket: HeldSocket) -> None:
+    """Until the page has had both taps and the server has answered every command it sent
+    (each call into the page lets the relay carry what it holds)."""
+    until(
+        lambda: (
+            console.page.evaluate("window.presses") >= 2
+            and console.page.evaluate("window.commands") == len(socket.replies)
+        ),
+        "the taps were not all answered",
+    )
+
+
+def tapped_twice(
+    console: Console, table: Table, target: str, gap: float, *, again: str | None = PRIMARY
+) -> tuple[int, str]:
+    """Open the console, tap ``target``; ``gap`` seconds later tap ``again``, the primary step
+    as it is then (the button the first tap pressed, or the one drawn after it), or with None
+    the spot the first tap was on. Answers how many steps the table took, and what the first
+    button said."""
+    socket = opened(console, table)
+    before = seq(table)
+    button = console.page.locator(target)
+    first = button.inner_text()
+    box = button.bounding_box()
+    assert box is not None
+    button.tap()
+    tapped = time.monotonic()
+    second = console.page.locator(again or target)
+    if gap >= LATER:  # the second tap comes once the new step is on screen
+        until(lambda: console.seq > before and second.inner_text() != first, "no new step")
+    time.sleep(max(0.0, tapped + gap - time.monotonic()))  # the gap under test
+    if again is None:  # the same finger on the same spot, on whatever is there now
+        console.page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    elif gap < LATER:
+        second.tap(force=True)  # a finger waits for nothing
+    else:
+        second.tap()  # a hand presses a button it can press
+    settled(console, socket)
+    return seq(table) - before, first
+
+
+@pytest.mark.parametrize("gap", QUICK, ids=lambda gap: f"{gap * 1000:.0f}ms")
+@pytest.mark.parametrize("step", list(STEPS))
+def test_a_double_tap_takes_one_step(
+    console: Console, server: ServerProcess, step: str, gap: float
+) -> None:
+    build, target, label = STEPS[step]
+    steps, first = tapped_twice(console, build(server), target, gap)
+    assert first == label
+    assert steps == 1, f"{steps} steps taken by one double tap"
+
+
+@pytest.mark.parametrize("step", list(STEPS))
+def test_a_second_tap_on_the_new_button_once_seen_takes_its_step(
+    console: Console, server: ServerProcess, step: str
+) -> None:
+    build, target, label = STEPS[step]
+    steps, first = tapped_twice(console, build(server), target, LATER)
+    assert first == label
+    assert steps == 2
+
+
+@pytest.mark.parametrize("gap", QUICK, ids=lambda gap: f"{gap * 1000:.0f}ms")
+def test_a_double_tap_on_end_turn_ends_one_turn(
+    console: Console, server: ServerProcess, gap: float
+) -> None:
+    """MegaTraveller: "End Jena's turn", tapped twice, ends hers; the Guard, who holds the
+    token after her, declares nothing."""
+    table = rcs_one_short_action_left(server)
+    steps, first = tapped_twice(console, table, "#next [data-action=end-turn]", gap, again=None)
+    assert first == "End Jena's turn"
+    assert steps == 1
+    assert table.view(table.gm)["view"]["declared"] is None
