@@ -22,6 +22,7 @@ from server.settings import Settings
 from server.tables import systems
 from tests.server.conftest import Client, bearer, send
 from tests.server.table_setups import rcs_table
+from tests.waiting import within
 
 RCS = systems.SYSTEMS["megatraveller-rcs"]
 
@@ -161,7 +162,7 @@ async def test_rcs_round_two_with_typed_dice_stays_readable_with_a_follower(
             assert (await send(client, table, {"type": "undo"}))[0] == 200
         seqs = []
         while True:
-            message = await ws.receive_json(timeout=1)
+            message = await within(ws.receive_json(), lambda: f"the stream stopped at {seqs}")
             seqs.append(message["seq"])
             if message["seq"] == read["seq"] + 1:
                 break
