@@ -154,7 +154,7 @@ async def test_a_joker_for_a_hero_is_asked_back_with_a_replacement(
 
         # The report follows the reading.
         asking = await eventually_async(reported, "the reader's report never reached the server")
-        assert "replacement" in asking
+        assert asking is not None and "replacement" in asking
         ntag.remove()
         ntag.present("04000000000002", "5D")
         await eventually(lambda: adapter.status.dealt == 1)

@@ -126,11 +126,15 @@ async def test_an_abandoned_upload_is_logged_once_as_that_and_not_as_a_failure(
 
     monkeypatch.setattr(api, "read_body", watched)
     port = await serve()
+
+    def begun(bodies: int) -> Callable[[], bool]:
+        return lambda: reading > bodies
+
     for n in range(3):
         _, writer = await asyncio.open_connection("127.0.0.1", port)
         writer.write(head("/api/tables", 200).replace("\n", "\r\n").encode() + b'\r\n{"sys')
         await writer.drain()
-        await eventually(lambda n=n: reading > n, "the server never began to read the body")
+        await eventually(begun(n), "the server never began to read the body")
         writer.close()  # left while the handler waits for the rest of the body
     await eventually(lambda: len(_abandoned(caplog)) >= 3, "an abandoned upload was not logged")
     assert len(_abandoned(caplog)) == 3

@@ -160,7 +160,7 @@ async def test_rcs_round_two_with_typed_dice_stays_readable_with_a_follower(
             status, read = await _read(client, table, table["gm_token"])
             assert status == 200, read
             assert (await send(client, table, {"type": "undo"}))[0] == 200
-        seqs = []
+        seqs: list[int] = []
         while True:
             message = await within(ws.receive_json(), lambda: f"the stream stopped at {seqs}")
             seqs.append(message["seq"])
