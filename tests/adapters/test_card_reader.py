@@ -7,7 +7,6 @@ import contextlib
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -20,7 +19,7 @@ from adapters.link import TableLink
 from rules.cards import parse_card
 from tests.server.conftest import Client, bearer, new_table, send
 from tests.server.process import free_port
-from tests.waiting import PATIENCE, eventually, until
+from tests.waiting import PATIENCE, eventually, eventually_async, until, within
 
 from .nfc_driver import Senses
 
@@ -71,7 +70,7 @@ class Ntag:
         assert self.process.stdin is not None
         self.process.stdin.write("quit\n")
         self.process.stdin.flush()
-        self.process.wait(timeout=5)
+        self.process.wait(timeout=PATIENCE)
 
 
 @pytest.fixture
@@ -124,7 +123,7 @@ async def test_a_card_laid_on_the_reader_reaches_a_subscriber(client: Client, nt
     ):
         await ws.receive_json()
         ntag.present("04a1b2c3d4e5f6", "queen of hearts")  # named by its NDEF text record
-        dealt = await asyncio.wait_for(ws.receive_json(), PATIENCE)
+        dealt = await within(ws.receive_json(), "the queen was never dealt")
         assert dealt["event"] == {
             "type": "card_dealt",
             "to": "h1",
@@ -133,7 +132,7 @@ async def test_a_card_laid_on_the_reader_reaches_a_subscriber(client: Client, nt
         }
         ntag.remove()
         ntag.present("04aabbccddee01")  # no text: the deck map names it
-        dealt = await asyncio.wait_for(ws.receive_json(), PATIENCE)
+        dealt = await within(ws.receive_json(), "the card the deck map names was never dealt")
         assert (dealt["event"]["to"], dealt["event"]["card"]) == ("v1", "9C")
         assert dealt["view"]["phase"] == "panels"
 
@@ -153,11 +152,9 @@ async def test_a_joker_for_a_hero_is_asked_back_with_a_replacement(
             asking: str | None = (await answer.json())["devices"]["reader1"]["asking"]
             return asking
 
-        deadline = time.monotonic() + PATIENCE
-        while (asking := await reported()) is None:  # the report follows the reading
-            assert time.monotonic() < deadline, "the reader's report never reached the server"
-            await asyncio.sleep(0.05)  # the pace of polling, not a wait for anything
-        assert "replacement" in asking
+        # The report follows the reading.
+        asking = await eventually_async(reported, "the reader's report never reached the server")
+        assert asking is not None and "replacement" in asking
         ntag.remove()
         ntag.present("04000000000002", "5D")
         await eventually(lambda: adapter.status.dealt == 1)
@@ -183,7 +180,8 @@ async def test_a_card_tapped_again_at_once_is_one_tap(
     client: Client, ntag: Ntag, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table = await dealing(client)
-    async with reader(client, table, ntag, debounce=30) as adapter:
+    # The window in which a tap again is the same tap outlasts any wait of the test's below.
+    async with reader(client, table, ntag, debounce=PATIENCE) as adapter:
         handled: list[str] = []  # every card the reader handed on, in order
         hand_on = adapter.dealt
 

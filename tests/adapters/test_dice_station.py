@@ -19,7 +19,7 @@ from adapters.link import TableLink, awaited
 from adapters.simulators.dice import Air, SimulatedGoDice, SimulatedPixel
 from server.devices.reports import MAX_REPORT
 from tests.server.conftest import Client, bearer, send
-from tests.waiting import eventually
+from tests.waiting import eventually, eventually_async, within
 
 from .test_tray import awareness_awaiting_rolls, rcs_awaiting_rolls
 
@@ -161,8 +161,11 @@ async def test_a_roll_nobody_asked_for_is_shown_and_never_applied(client: Client
         await eventually(lambda: station.status.unwanted == 2)
         await send(client, table, {"type": "enter_roll", "character": "jena", "dice": [1, 1],
                                    "source": "gm"})  # fmt: skip
-        while "jena" in awaited(await station.link.view(), "roll"):
-            await asyncio.sleep(0.01)
+
+        async def jena_rolled() -> bool:
+            return "jena" not in awaited(await station.link.view(), "roll")
+
+        await eventually_async(jena_rolled, "jena's roll never went in")
         die.roll(2)  # jena's roll is in: this one is asked by nobody
         await eventually(lambda: station.status.unwanted == 3)
         assert station.status.notices == [
@@ -230,16 +233,21 @@ async def test_seize_sim_dice_rolls_on_a_key_into_a_table(client: Client) -> Non
             report: dict[str, Any] = (await answer.json())["devices"].get("dice-station", {})
             return report
 
-        while [d["connected"] for d in (await station()).get("dice", [])] != [True, True]:
-            await asyncio.sleep(0.05)
+        async def both_connected() -> bool:
+            return [d["connected"] for d in (await station()).get("dice", [])] == [True, True]
+
+        await eventually_async(both_connected, "the station never connected both dice")
         process.stdin.write(b"1\n")  # the Pixel: the first roll claims it for jena
-        while (await registry_of(client, table))["dice"] == {}:
-            await asyncio.sleep(0.05)
+
+        async def claimed() -> bool:
+            return bool((await registry_of(client, table))["dice"])
+
+        await eventually_async(claimed, "the first roll never claimed the Pixel")
         assert list((await registry_of(client, table))["dice"].values()) == [
             {"owner": "jena", "name": "Pixel 1"}
         ]
         process.stdin.write(b"q\n")
-        assert await asyncio.wait_for(process.wait(), 30) == 0
+        assert await within(process.wait(), "the station never quit") == 0
     finally:
         if process.returncode is None:
             process.kill()

@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from tests.waiting import JOB_PATIENCE
+
 ROOT = Path(__file__).parents[2]
 CONFIGS = sorted((ROOT / "firmware-config").rglob("*.yaml"))
 
@@ -46,7 +48,11 @@ def test_the_configuration_validates(config: Path, tmp_path: Path) -> None:
     copy = tmp_path / config.name  # esphome writes its storage beside the file it reads
     shutil.copy(config, copy)
     run = subprocess.run(
-        [command, "config", str(copy)], capture_output=True, text=True, timeout=300, check=False
+        [command, "config", str(copy)],
+        capture_output=True,
+        text=True,
+        timeout=JOB_PATIENCE,
+        check=False,
     )
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
 
@@ -65,7 +71,7 @@ def read(config: Path) -> dict[str, Any]:
         [str(python), "-c", LOAD, str(config)],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=JOB_PATIENCE,
         check=False,
     )
     assert run.returncode == 0, run.stderr[-2000:]

@@ -27,7 +27,7 @@ from bleak.backends.scanner import AdvertisementData
 from adapters import pixels_protocol as px
 from adapters.pixels_protocol import BatteryState, DieType, Identity, RollState
 from adapters.simulators.dice import SimulatedPixel
-from tests.waiting import PATIENCE, eventually
+from tests.waiting import JOB_PATIENCE, PATIENCE, eventually
 
 OFFICIAL = Path(__file__).parent / "pixels-js"
 NEW, OLD = 1_720_000_000, 1_700_000_000  # build times after and before the d4/d6 normals fix
@@ -47,7 +47,7 @@ def _node() -> str:
         subprocess.run(
             [npm, "ci", "--prefix", str(OFFICIAL), "--no-audit", "--no-fund",
              "--loglevel=error"],
-            check=True, timeout=300,
+            check=True, timeout=JOB_PATIENCE,
         )  # fmt: skip
     return node
 
@@ -148,7 +148,7 @@ def codec(**cases: Any) -> Official:
     kinds = ("rollState", "batteryLevel", "iAmADie", "blink", "deserialise", "faces", "adverts")
     run = subprocess.run(
         [_node(), str(OFFICIAL / "codec.mjs")], input=json.dumps({k: [] for k in kinds} | cases),
-        capture_output=True, text=True, timeout=120, check=True,
+        capture_output=True, text=True, timeout=JOB_PATIENCE, check=True,
     )  # fmt: skip
     answer: Official = json.loads(run.stdout)
     return answer

@@ -19,7 +19,7 @@ from adapters.card_reader import CardAdapter
 from adapters.link import TableLink
 from adapters.simulators.pn532 import Pn532Simulator
 from tests.server.conftest import Client, bearer
-from tests.waiting import eventually
+from tests.waiting import eventually, within
 
 from .test_card_reader import dealing
 
@@ -47,7 +47,7 @@ async def test_a_card_on_a_pn532_reaches_a_subscriber_and_survives_an_unplug(
             await ws.receive_json()
             await eventually(lambda: adapter.status.connected)
             pn532.present(bytes.fromhex("04a1b2c3d4e5f6"), "KH")
-            dealt = await asyncio.wait_for(ws.receive_json(), 10)
+            dealt = await within(ws.receive_json(), "the first card was never dealt")
             assert (dealt["event"]["to"], dealt["event"]["card"]) == ("h1", "KH")
 
             pn532.remove()
@@ -56,7 +56,7 @@ async def test_a_card_on_a_pn532_reaches_a_subscriber_and_survives_an_unplug(
             pn532.plug()  # and plugged back in
             await eventually(lambda: adapter.status.connected)
             pn532.present(bytes.fromhex("04a1b2c3d4e5f7"), "2S")
-            dealt = await asyncio.wait_for(ws.receive_json(), 10)
+            dealt = await within(ws.receive_json(), "no card was dealt after the replug")
             assert (dealt["event"]["to"], dealt["event"]["card"]) == ("v1", "2S")
             assert adapter.status.reopened >= 1
     finally:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from server.run.cli import main
+from tests.waiting import PATIENCE
 
 
 def link_for(kind: str, tmp_path: Path) -> Path:
@@ -48,7 +49,7 @@ def test_a_simulator_ended_by_sigterm_takes_its_path_away(kind: str, tmp_path: P
     process = started(kind, link)
     try:
         process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=10) == 128 + signal.SIGTERM
+        assert process.wait(timeout=PATIENCE) == 128 + signal.SIGTERM
     finally:
         if process.poll() is None:
             process.kill()
@@ -61,7 +62,7 @@ def test_a_simulator_told_to_quit_takes_its_path_away(kind: str, tmp_path: Path)
     link = link_for(kind, tmp_path)
     process = started(kind, link)
     told = {"tray": "2d0\n2d6\nq\n", "pn532": "present 04zz\npresent 04a1b2c3d4e5f6 KH\nquit\n"}
-    out, _ = process.communicate(told[kind], timeout=10)
+    out, _ = process.communicate(told[kind], timeout=PATIENCE)
     assert process.returncode == 0
     said = out.splitlines()
     assert said[0].startswith("? ")  # a line it cannot follow is answered, not a crash

@@ -16,7 +16,7 @@ from adapters.simulators.tray import TraySimulator
 from adapters.tray import TrayAdapter
 from server.http.context import SEIZE
 from tests.server.conftest import Client, bearer, new_table, send
-from tests.waiting import eventually
+from tests.waiting import eventually, within
 
 from .conftest import Gate
 
@@ -233,7 +233,7 @@ async def test_seize_adapter_tray_logs_each_refused_line_as_json(
     async def logged(message: str) -> dict[str, Any]:
         assert process.stderr is not None
         while True:
-            line = await asyncio.wait_for(process.stderr.readline(), 30)
+            line = await within(process.stderr.readline(), f"never logged {message!r}")
             assert line, "the adapter ended"
             entry: dict[str, Any] = json.loads(line)  # every line is one JSON object
             if entry["message"] == message:
@@ -244,7 +244,7 @@ async def test_seize_adapter_tray_logs_each_refused_line_as_json(
         tray.send("$SEIZE,tray1,9,ROLL,6,6,6*00")
         refused = await logged("tray line refused")
         process.send_signal(signal.SIGINT)  # Ctrl-C
-        rest = await asyncio.wait_for(process.communicate(), 30)
+        rest = await within(process.communicate(), "the adapter never ended on Ctrl-C")
     finally:
         if process.returncode is None:
             process.kill()

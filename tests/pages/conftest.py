@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 from tests.server.process import UNLIMITED, ServerProcess, call
+from tests.waiting import PAGE_PATIENCE
 
 from .console_driver import PHONE, TABLET, Console
 
@@ -25,6 +26,29 @@ FLAGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]  # fmt: skip
 
+expect.set_options(timeout=PAGE_PATIENCE)  # its own default is five seconds
+
+
+class Patient:
+    """A browser whose every context and page waits with the shared patience: for an element,
+    a function, a navigation (Playwright's own default is thirty seconds)."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        context = self.browser.new_context(**options)
+        context.set_default_timeout(PAGE_PATIENCE)
+        return context
+
+    def new_page(self, **options: Any) -> Any:
+        page = self.browser.new_page(**options)
+        page.set_default_timeout(PAGE_PATIENCE)
+        return page
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.browser, name)
+
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
@@ -35,8 +59,10 @@ def browser() -> Iterator[Any]:
             pytest.fail("Chromium is required here: apt-get install chromium")
         pytest.skip("no /usr/bin/chromium on this machine (apt-get install chromium)")
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        yield launched
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=FLAGS, timeout=PAGE_PATIENCE
+        )
+        yield Patient(launched)
         launched.close()
 
 
@@ -52,7 +78,6 @@ def page(browser: Any) -> Iterator[Any]:
 def phone(browser: Any) -> Iterator[Any]:
     """A phone's browser: its own storage, touch, a phone's viewport."""
     context = browser.new_context(viewport=PHONE, has_touch=True)
-    context.set_default_timeout(10_000)
     yield context.new_page()
     context.close()
 
@@ -61,7 +86,6 @@ def phone(browser: Any) -> Iterator[Any]:
 def console(request: pytest.FixtureRequest, browser: Any, server: ServerProcess) -> Iterator[Any]:
     """The GM console at tablet and at phone size, by touch."""
     context = browser.new_context(viewport=SIZES[request.param], has_touch=True)
-    context.set_default_timeout(10_000)
     page = context.new_page()
     yield Console(page, server.url)
     context.close()

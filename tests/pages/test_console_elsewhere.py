@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from tests.server.process import ServerProcess, call
-from tests.waiting import PATIENCE
 
 from .console_driver import TABLET, Console
 from .test_console_races import HeldSocket
@@ -20,7 +19,6 @@ from .test_console_races import HeldSocket
 def device(browser: Any, server: ServerProcess) -> tuple[Any, Console]:
     """A device of its own: a browser context shares no storage with another."""
     context = browser.new_context(viewport=TABLET, has_touch=True)
-    context.set_default_timeout(10_000)
     return context, Console(context.new_page(), server.url)
 
 
@@ -114,7 +112,7 @@ def test_a_press_the_server_never_answers_is_said_not_sent(
     first.page.route("**/commands", lambda route: route.abort("internetdisconnected"))
     first.page.click("[data-action=roll]")
     notice = first.page.locator("#notice", has_text="Not sent")
-    notice.wait_for(timeout=PATIENCE * 1000)  # the socket's answer is waited for first
+    notice.wait_for()  # the socket's answer is waited for first
     assert "cannot be reached" in notice.inner_text()
     assert [sent["command"]["type"] for sent in socket.sent[before:]] == ["roll_initiative"]
     assert first.gm_get()["seq"] == seq  # nothing reached the table

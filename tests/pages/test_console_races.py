@@ -10,19 +10,29 @@ from __future__ import annotations
 
 import json
 import re
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
 from tests.server.process import ServerProcess
-from tests.waiting import PATIENCE
+from tests.waiting import until
 
 from .conftest import Table
 from .console_driver import Console, speaks_the_game
 
 MOVED_ON = "the table moved on before that reached it"
+
+
+def pumped(page: Any, condition: Callable[[], object], what: str) -> None:
+    """Wait until ``condition`` holds, calling into ``page`` before each ask: Playwright runs
+    the relay's callbacks only within a call."""
+
+    def asked() -> object:
+        page.evaluate("0")
+        return condition()
+
+    until(asked, what)
 
 
 class HeldSocket:
@@ -74,10 +84,7 @@ class HeldSocket:
         """Return once the page's socket has been handed news: it is open, so what the page
         sends from now goes on it (a page that drew what it first fetched may send before its
         socket opens, and then sends a POST)."""
-        deadline = time.monotonic() + PATIENCE
-        while not self.relayed:  # each call into the page lets the relay's callbacks run
-            assert time.monotonic() < deadline, "the page's socket was never handed news"
-            page.evaluate("0")
+        pumped(page, lambda: self.relayed, "the page's socket was never handed news")
 
     def release(self, page: Any | None = None) -> None:
         """Let what was held reach the page. With ``page``, news is expected: wait until some
@@ -86,10 +93,7 @@ class HeldSocket:
         rubbed out first; the held news writes it again, for a command's last event carries
         the view after it."""
         if page is not None:
-            deadline = time.monotonic() + PATIENCE
-            while not self.held:  # each call into the page lets the relay's callbacks run
-                assert time.monotonic() < deadline, "no news was held"
-                page.evaluate("0")
+            pumped(page, lambda: self.held, "no news was held")
             page.evaluate("delete document.body.dataset.seq")
         self.holding = False
         for message in self.held:
@@ -110,10 +114,7 @@ class HeldSocket:
     def reply(self, page: Any, after: int) -> dict[str, Any]:
         """The reply after the first ``after``, once it comes, as the POST would have answered:
         its status and body."""
-        deadline = time.monotonic() + PATIENCE
-        while len(self.replies) <= after:  # each call into the page lets the relay's run
-            assert time.monotonic() < deadline, "no reply came"
-            page.evaluate("0")
+        pumped(page, lambda: len(self.replies) > after, "no reply came")
         reply = self.replies[after]
         if reply["type"] == "answer":
             return {"status": 200, "body": reply}
@@ -123,7 +124,6 @@ class HeldSocket:
 @pytest.fixture
 def console(browser: Any) -> Iterator[Console]:
     context = browser.new_context(viewport={"width": 1024, "height": 768})
-    context.set_default_timeout(10_000)
     page = context.new_page()
     yield Console(page, "")
     context.close()

@@ -26,9 +26,9 @@ import pytest
 
 from adapters import pixels_protocol as px
 from tests.server.process import ServerProcess, call
-from tests.waiting import PATIENCE, until
+from tests.waiting import PACE, PAGE_PATIENCE, PATIENCE, until
 
-from .conftest import CHROMIUM, FLAGS, Table
+from .conftest import CHROMIUM, FLAGS, Patient, Table
 from .test_accessibility import axe, serious  # noqa: F401 (axe: a fixture)
 from .test_dice_console import guard_and_jena, registry
 from .test_play import hand_to
@@ -60,9 +60,9 @@ def browser(browser: Any) -> Iterator[Any]:
     a browser's Bluetooth emulation is enabled once, for one test's die."""
     elsewhere = f"--host-resolver-rules=MAP {ELSEWHERE} 127.0.0.1"
     launched = browser.browser_type.launch(
-        executable_path=str(CHROMIUM), args=[*FLAGS, BLUETOOTH, elsewhere]
+        executable_path=str(CHROMIUM), args=[*FLAGS, BLUETOOTH, elsewhere], timeout=PAGE_PATIENCE
     )
-    yield launched
+    yield Patient(launched)
     launched.close()
 
 
@@ -121,7 +121,7 @@ class Die:
         deadline = time.monotonic() + PATIENCE
         while not condition():
             assert time.monotonic() < deadline, self.page.locator("#dice").inner_text()
-            self.page.wait_for_timeout(20)  # the pace of polling, not a wait for anything
+            self.page.wait_for_timeout(PACE * 1000)  # the pace of polling, not a wait for anything
             while self.events:
                 self.answer(*self.events.pop(0))
 

@@ -41,9 +41,7 @@ def link(console: Console, path: str) -> str:
 
 
 def caught_up(page: Any, seq: int, where: str = "body") -> str:
-    page.wait_for_function(
-        f"Number(document.querySelector({where!r}).dataset.seq) >= {seq}", timeout=10_000
-    )
+    page.wait_for_function(f"Number(document.querySelector({where!r}).dataset.seq) >= {seq}")
     return str(page.inner_text("body"))
 
 

@@ -40,7 +40,7 @@ def test_the_console_says_its_link_is_down_and_clears_that_once_back(
     notice.filter(has_text=re.compile(r"\S")).wait_for()
     assert notice.inner_text().startswith("Not sent: the server cannot be reached")
     server.start(same_port=True)
-    banner.wait_for(state="detached", timeout=30_000)
+    banner.wait_for(state="detached")
     assert notice.inner_text() == ""  # the outage's notice goes with it
     console.press()  # and the deal goes through now (the press waits for the table to move)
 
@@ -57,7 +57,7 @@ def test_the_player_page_says_its_link_is_down_and_clears_that_once_back(
     banner = phone.locator("#link-lost")
     banner.wait_for()
     server.start(same_port=True)
-    banner.wait_for(state="detached", timeout=30_000)
+    banner.wait_for(state="detached")
     seq = table.send({"type": "join", "member": {"id": "v1", "name": "Doom", "kind": "villain"}})
     phone.wait_for_function(f"document.body.dataset.seq === '{seq['seq']}'")
     phone.close()

@@ -36,7 +36,6 @@ def notices(page: Any) -> list[str]:
 @pytest.fixture
 def console(browser: Any) -> Iterator[Console]:
     context = browser.new_context(viewport=TABLET, has_touch=True)
-    context.set_default_timeout(10_000)
     yield Console(context.new_page(), "")
     context.close()
 

@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from tests.server.process import UNLIMITED, ServerProcess, call
-from tests.waiting import PATIENCE
+from tests.waiting import PACE, PATIENCE
 
 from .conftest import CHROMIUM, FLAGS, Table
 from .test_accessibility import axe, serious  # noqa: F401 (axe: a fixture)
@@ -69,7 +69,6 @@ class Room:
     ) -> Any:
         """A client joins the room; ``watch`` sees its page before anything loads there."""
         context = self.browser.new_context(viewport={"width": 800, "height": 700})
-        context.set_default_timeout(10_000)
         # Owlbear's public page framing a server on this machine or network: Chromium asks the
         # user, once, to allow local network access (docs/owlbear.md); these users said yes.
         context.grant_permissions(["local-network-access"], origin=OWLBEAR)
@@ -142,7 +141,7 @@ class Room:
             self.spread()
             if check():
                 return
-            self.clients[0].wait_for_timeout(100)
+            self.clients[0].wait_for_timeout(PACE * 1000)
         pytest.fail(f"the room never came to {what}: {json.dumps(self.state)[:2000]}")
 
     def check_no_secret(self) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tests.server.process import ServerProcess, call
-from tests.waiting import until
+from tests.waiting import PATIENCE, until
 
 from .conftest import Table, shoot
 from .test_console_races import HeldSocket
@@ -273,5 +273,5 @@ def heard(page: Any, condition: Callable[[], bool]) -> None:
 
 
 def call_text(url: str) -> tuple[int, str]:
-    with urllib.request.urlopen(url, timeout=5) as answer:
+    with urllib.request.urlopen(url, timeout=PATIENCE) as answer:
         return answer.status, answer.read().decode()

@@ -49,7 +49,6 @@ COUNTING = """
 def console(browser: Any) -> Iterator[Console]:
     """The console on a tablet, by touch."""
     context = browser.new_context(viewport=TABLET, has_touch=True)
-    context.set_default_timeout(10_000)
     context.add_init_script(COUNTING)
     yield Console(context.new_page(), "")
     context.close()

@@ -23,6 +23,7 @@ from server.run.app import make_app
 from server.settings import Settings
 from server.tables import systems
 from tests.server.process import UNLIMITED, call, free_port
+from tests.waiting import PATIENCE
 
 RCS = systems.SYSTEMS["megatraveller-rcs"]
 
@@ -53,12 +54,12 @@ def serving(db: Path) -> Iterator[str]:
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
-    assert ready.wait(10)
+    assert ready.wait(PATIENCE), "the server never started"
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
         loop.call_soon_threadsafe(loop.stop)
-        thread.join(10)
+        thread.join(PATIENCE)
 
 
 def test_the_console_of_an_unshowable_table_offers_the_undo_that_mends_it(

@@ -21,6 +21,8 @@ from typing import Any, TypeVar
 import asyncpg
 import pytest
 
+from tests.waiting import PATIENCE
+
 POSTGRES = os.environ.get("SEIZE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 BACKENDS = ("sqlite", "postgresql")
 T = TypeVar("T")
@@ -34,7 +36,7 @@ def _run(work: Coroutine[Any, Any, T]) -> T:
 
 
 async def _execute(statement: str) -> None:
-    connection = await asyncpg.connect(POSTGRES, timeout=5)
+    connection = await asyncpg.connect(POSTGRES, timeout=PATIENCE)
     try:
         await connection.execute(statement)
     finally:
@@ -92,7 +94,7 @@ async def query(db: Path | str, statement: str) -> list[tuple[Any, ...]]:
     if isinstance(db, Path):
         with sqlite3.connect(db) as file:
             return file.execute(statement).fetchall()
-    connection = await asyncpg.connect(db, timeout=5)
+    connection = await asyncpg.connect(db, timeout=PATIENCE)
     try:
         return [tuple(row) for row in await connection.fetch(statement)]
     finally:

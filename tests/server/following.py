@@ -15,6 +15,8 @@ from typing import Any
 
 import aiohttp
 
+from tests.waiting import ONE_TRY, PACE, PATIENCE, eventually, within
+
 POOL = {"type": "set_pool", "side": "crew", "points": 3}
 """An RCS command that is always legal, one event each: an endless supply of events."""
 CHARACTER = {"id": "a", "name": "A", "side": "crew", "dex": 1, "movement": 1}
@@ -49,7 +51,7 @@ async def follow(
                         return seen
         except aiohttp.ClientConnectionError:
             pass
-        await asyncio.sleep(0.05)  # a pause before the next server, not a wait for anything
+        await asyncio.sleep(PACE)  # a pause before the next server, not a wait for anything
     raise AssertionError("unreachable: the cycle of servers never ends")
 
 
@@ -89,14 +91,14 @@ class Subscriber:
                 pass  # the server or its database is away: it is asked again shortly
             if self.first_connection is None:
                 self.first_connection = list(self.seen)
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(PACE)  # a pause before asking again, not a wait for anything
 
-    async def until(self, last: int, seconds: float = 60) -> list[int]:
+    async def until(self, last: int) -> list[int]:
         """Wait until this subscriber has seen ``last`` (the waiting is bounded)."""
-        deadline = time.monotonic() + seconds
-        while not (self.seen and self.seen[-1] >= last):
-            assert time.monotonic() < deadline, f"saw {self.seen}, waiting for {last}"
-            await asyncio.sleep(0.05)
+        await eventually(
+            lambda: self.seen and self.seen[-1] >= last,
+            lambda: f"saw {self.seen}, waiting for {last}",
+        )
         return self.seen
 
 
@@ -107,7 +109,7 @@ async def following(
     subscriber = Subscriber(session, url, table)
     task = asyncio.create_task(subscriber.run())
     try:
-        await asyncio.wait_for(subscriber.connected.wait(), 30)
+        await within(subscriber.connected.wait(), "the subscriber never connected")
         yield subscriber
     finally:
         task.cancel()
@@ -127,24 +129,22 @@ async def command(
             f"{url}/api/tables/{table['id']}/commands",
             json=POOL,
             headers=headers,
-            timeout=aiohttp.ClientTimeout(total=10),
+            timeout=aiohttp.ClientTimeout(total=ONE_TRY),
         ) as answer:
             return answer.status, await answer.json()
     except (aiohttp.ClientError, TimeoutError):
         return 0, None
 
 
-async def acknowledged(
-    session: aiohttp.ClientSession, url: str, table: dict[str, Any], seconds: float = 60
-) -> int:
+async def acknowledged(session: aiohttp.ClientSession, url: str, table: dict[str, Any]) -> int:
     """Send one command until it is acknowledged (the same key each time, so once); its seq."""
-    key, deadline = uuid.uuid4().hex, time.monotonic() + seconds
+    key, deadline = uuid.uuid4().hex, time.monotonic() + PATIENCE
     while True:
         status, answer = await command(session, url, table, key)
         if status == 200:
             return int(answer["seq"])
         assert time.monotonic() < deadline, f"never acknowledged: {status} {answer}"
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(PACE)  # a pause before sending again, not a wait for anything
 
 
 async def new_rcs_table(session: aiohttp.ClientSession, url: str) -> dict[str, Any]:

@@ -21,6 +21,8 @@ from typing import Literal
 
 import pytest
 
+from tests.waiting import PATIENCE
+
 from .process import free_port
 
 USER = "postgres"
@@ -35,6 +37,8 @@ SETTINGS = {
 """Loopback only, no socket file beside the shared server's, and small: it starts in a moment.
 ``fsync`` stays on: a crash must lose what it would lose in production, no more."""
 StopMode = Literal["fast", "immediate"]
+WAIT = str(int(PATIENCE))
+"""How long ``pg_ctl`` waits for the server to start or stop: the tests' shared patience."""
 
 
 def tools() -> Path | None:
@@ -83,12 +87,12 @@ class PrivatePostgres:
 
     def start(self) -> None:
         """Start it and return once it accepts connections (after crash recovery, if any)."""
-        self._run("pg_ctl", "start", "--wait", "--timeout", "60", *self._where())
+        self._run("pg_ctl", "start", "--wait", "--timeout", WAIT, *self._where())
 
     def stop(self, mode: StopMode) -> None:
         """``fast`` ends every session with an admin-shutdown error and checkpoints;
         ``immediate`` kills the server as a crash would, leaving recovery to the next start."""
-        self._run("pg_ctl", "stop", "--wait", "--timeout", "60", "--mode", mode, *self._where())
+        self._run("pg_ctl", "stop", "--wait", "--timeout", WAIT, "--mode", mode, *self._where())
 
     def _where(self) -> list[str]:
         return ["--pgdata", str(self.data), "--log", str(self.folder / "postgres.log")]

@@ -15,6 +15,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from tests.waiting import PACE, PATIENCE
+
 UNLIMITED: dict[str, Any] = {
     "rate_burst": 10**9,
     "rate_per_second": 10**9,
@@ -74,15 +76,15 @@ class ServerProcess:
                 stdout=printed,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + PATIENCE
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited with status {self.process.returncode}")
             try:
-                with urllib.request.urlopen(f"{self.url}/healthz", timeout=1):
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=PATIENCE):
                     return self
             except (urllib.error.URLError, ConnectionError):
-                time.sleep(0.05)
+                time.sleep(PACE)  # refused: not listening yet
         self.kill()  # not left running behind the failure
         raise RuntimeError("the server did not start")
 
@@ -95,7 +97,7 @@ class ServerProcess:
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
-            self.process.wait(timeout=10)
+            self.process.wait(timeout=PATIENCE)
 
     def __enter__(self) -> ServerProcess:
         return self.start()
@@ -110,7 +112,11 @@ class ServerProcess:
 
 
 def call(
-    url: str, method: str = "GET", body: Any = None, token: str | None = None, timeout: float = 5
+    url: str,
+    method: str = "GET",
+    body: Any = None,
+    token: str | None = None,
+    timeout: float = PATIENCE,
 ) -> tuple[int, Any]:
     """One HTTP request with the standard library; the status and the JSON answer."""
     data = json.dumps(body).encode() if body is not None else None

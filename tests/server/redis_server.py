@@ -16,6 +16,8 @@ from types import TracebackType
 
 import pytest
 
+from tests.waiting import PACE, PATIENCE
+
 from .process import free_port
 
 
@@ -49,13 +51,13 @@ class RedisServer:
             ],
             stdout=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + PATIENCE
         while time.monotonic() < deadline:
             try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                with socket.create_connection(("127.0.0.1", self.port), timeout=PATIENCE):
                     return self
             except OSError:
-                time.sleep(0.02)
+                time.sleep(PACE)  # refused: not listening yet
         raise RuntimeError("redis-server did not start")
 
     def kill(self) -> None:

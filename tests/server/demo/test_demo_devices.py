@@ -26,7 +26,7 @@ from server.settings import Settings
 from server.tables.games import Game
 from tests.adapters.nfc_driver import Senses
 from tests.server.conftest import Client
-from tests.waiting import PATIENCE, eventually
+from tests.waiting import eventually, within
 
 pytestmark = pytest.mark.sqlite_only
 
@@ -141,7 +141,7 @@ async def test_the_demo_devices_stop_within_the_grace_and_leave_nothing_behind(
     senses.hold(until_stopped=True)
     await until(senses.held)  # the reader's thread is waiting on its driver
     stop.set()
-    await asyncio.wait_for(running, PATIENCE)  # ended of itself: a deadline, not a measure
+    await within(running, "the devices never stopped")  # ended of itself, not cancelled
     assert senses.at_stop and senses.at_stop[0] == senses.begun
     assert list(temporary.iterdir()) == []
 
@@ -152,7 +152,7 @@ async def test_cancelled_demo_devices_leave_nothing_behind(client: Client, tempo
     await until(lambda: any(temporary.iterdir()))
     running.cancel()
     with contextlib.suppress(asyncio.CancelledError):
-        await asyncio.wait_for(running, PATIENCE)
+        await within(running, "the cancelled devices never ended")
     assert list(temporary.iterdir()) == []
 
 

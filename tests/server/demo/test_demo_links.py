@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -13,6 +12,7 @@ import pytest
 
 from server.demo import devices as demo_devices
 from tests.server.process import UNLIMITED, ServerProcess, call
+from tests.waiting import until
 
 pytestmark = pytest.mark.sqlite_only
 
@@ -49,12 +49,11 @@ def test_the_demo_prints_each_tables_links_above_a_quiet_log(tmp_path: Path) -> 
 def devices_worked(table: str, token: str) -> None:
     """Wait until the table's device has reported and dealt or rolled what the table awaited:
     many requests of theirs, each of which a noisy log would show."""
-    deadline = time.monotonic() + 60
-    while True:
+
+    def worked() -> bool:
         _, devices = call(f"{table}/devices", token=token)
         _, events = call(f"{table}/events", token=token)
         sources = {(e["event"] or {}).get("source") for e in events["events"]}
-        if devices["devices"] and "device" in sources:
-            return
-        assert time.monotonic() < deadline, "the demo's devices never dealt or rolled"
-        time.sleep(0.1)
+        return bool(devices["devices"]) and "device" in sources
+
+    until(worked, "the demo's devices never dealt or rolled")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -28,7 +27,7 @@ from tests.adapters.test_dice_station import die_id, register
 from tests.adapters.test_tray import rcs_awaiting_rolls
 from tests.server.conftest import Client, bearer
 from tests.server.process import ServerProcess, call
-from tests.waiting import PATIENCE, eventually, until
+from tests.waiting import eventually, eventually_async, until
 
 pytestmark = pytest.mark.sqlite_only
 
@@ -106,16 +105,17 @@ def test_the_command_lines_shells_are_checked_as_the_settings_are(
 async def reported(client: Client, table: dict[str, Any], ready: Callable[[Any], bool]) -> Any:
     """The table's devices and registry once ``ready`` holds of them, read as the console
     does: polled, never waited on for a time."""
-    deadline = time.monotonic() + PATIENCE
-    while True:
+    devices: Any = None
+
+    async def read() -> Any:
+        nonlocal devices
         answer = await client.get(
             f"/api/tables/{table['id']}/devices", headers=bearer(table["gm_token"])
         )
         devices = (await answer.json())["devices"]
-        if ready(devices):
-            return devices
-        assert time.monotonic() < deadline, devices
-        await asyncio.sleep(0.01)  # the pace of polling, not a wait for anything
+        return devices if ready(devices) else None
+
+    return await eventually_async(read, lambda: str(devices))
 
 
 def _connected(devices: dict[str, Any]) -> int:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import socket
 from typing import Any
@@ -13,6 +12,7 @@ from server.run.app import make_app
 from tests.server.conftest import Client, MakeClient, bearer, new_table, send
 from tests.server.following import read_sse
 from tests.server.table_setups import rcs_table
+from tests.waiting import within
 
 
 async def pools(client: Client, table: dict[str, Any], count: int) -> list[int]:
@@ -92,7 +92,7 @@ async def test_sse_sends_heartbeats_when_idle(make_client: MakeClient) -> None:
         f"/api/tables/{table['id']}/sse", headers=bearer(table["overlay_token"])
     ) as stream:
         await read_sse(stream, 1)
-        lines = [await asyncio.wait_for(stream.content.readline(), 2) for _ in range(2)]
+        lines = [await within(stream.content.readline(), "the stream went quiet") for _ in "ab"]
     assert b": heartbeat\n" in lines
 
 

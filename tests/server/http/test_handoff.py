@@ -3,7 +3,6 @@ revoked overlays, GM devices listed and revoked one at a time."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from typing import Any
@@ -12,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from tests.server.conftest import Client, bearer, new_table, send
-from tests.waiting import PATIENCE
+from tests.waiting import eventually_async
 
 HERO = {"type": "join", "member": {"id": "h1", "name": "Hero", "kind": "hero"}}
 
@@ -137,10 +136,11 @@ async def test_a_device_that_follows_the_table_is_seen(client: Client) -> None:
     tablet = await gm_device(client, table, "Co-GM tablet")
     async with client.ws_connect(f"/api/tables/{table['id']}/ws", headers=bearer(tablet)) as ws:
         assert json.loads((await ws.receive()).data)["type"] == "view"
-        deadline = time.monotonic() + PATIENCE  # the stamp is written beside the connection
-        while not (seen := [d["seen"] for d in await devices(client, table) if d["seen"]]):
-            assert time.monotonic() < deadline, "the tablet was never stamped as seen"
-            await asyncio.sleep(0.02)
+
+        async def stamped() -> list[float]:  # written beside the connection, not before it
+            return [d["seen"] for d in await devices(client, table) if d["seen"]]
+
+        seen = await eventually_async(stamped, "the tablet was never stamped as seen")
     assert len(seen) == 1 and abs(seen[0] - time.time()) < 3600  # the store's clock, in seconds
 
 

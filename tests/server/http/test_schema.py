@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from tests.server.process import UNLIMITED, ServerProcess, call
+from tests.waiting import JOB_PATIENCE
 
 
 def test_no_generated_request_gets_a_server_error(tmp_path: Path) -> None:
@@ -44,7 +45,7 @@ def test_no_generated_request_gets_a_server_error(tmp_path: Path) -> None:
             ],
             capture_output=True,
             text=True,
-            timeout=600,
+            timeout=JOB_PATIENCE,
             check=False,
             env={
                 **os.environ,

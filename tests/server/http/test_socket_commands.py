@@ -4,7 +4,6 @@ command's own events."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -17,6 +16,7 @@ from server.http import following as following_module
 from server.http.context import SEIZE
 from tests.server.conftest import Client, MakeClient, bearer, new_table, send
 from tests.server.live.test_revocation import revoked_socket
+from tests.waiting import within
 
 HERO = {"type": "join", "member": {"id": "h1", "name": "Hero", "kind": "hero"}}
 VILLAIN = {"type": "join", "member": {"id": "v1", "name": "Villain", "kind": "villain"}}
@@ -48,7 +48,7 @@ async def exchange(
         await ws.send_bytes(message)
     before: list[dict[str, Any]] = []
     while True:
-        received = await asyncio.wait_for(ws.receive_json(), 5)
+        received = await within(ws.receive_json(), lambda: f"no reply came after {before}")
         if received["type"] in ("answer", "refused"):
             return before, received
         before.append(received)
@@ -90,7 +90,7 @@ async def test_a_command_is_answered_after_its_own_events_and_every_subscriber_s
         assert [m["seq"] for m in before] == list(range(2, answer["seq"] + 1))
         assert [m["event"] for m in before] == answer["events"]
         assert "view" in before[-1]
-        shown = [await asyncio.wait_for(overlay.receive_json(), 5) for _ in before]
+        shown = [await within(overlay.receive_json(), "the overlay fell behind") for _ in before]
         await send(client, table, VILLAIN)  # the next message is the next command's
         assert (await gm.receive_json())["seq"] == answer["seq"] + 1
     assert [m["seq"] for m in shown] == [m["seq"] for m in before]
@@ -249,7 +249,7 @@ async def test_a_message_larger_than_a_socket_reads_closes_it_and_nothing_else(
         _, refused = await exchange(gm, "x" * 3000)  # over max_body, within what it reads
         assert refused["status"] == 413
         await gm.send_str("x" * 5000)
-        closing = await asyncio.wait_for(gm.receive(), 5)
+        closing = await within(gm.receive(), "the socket was never closed")
         assert closing.type is WSMsgType.CLOSE and closing.data == WSCloseCode.MESSAGE_TOO_BIG
     async with following(client, table, table["gm_token"]) as gm:
         _, answer = await exchange(gm, command("ok", HERO))

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from server.http.pages import STATIC
+from tests.waiting import JOB_PATIENCE
 
 VENDOR = STATIC / "vendor"
 LOCK: dict[str, dict[str, str]] = json.loads((VENDOR / "lock.json").read_text())
@@ -55,7 +56,7 @@ def _published(package: str, version: str, into: Path) -> Path:
         [npm, "pack", f"{package}@{version}", "--pack-destination", str(into), "--json"],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=JOB_PATIENCE,
         check=False,
     )
     if packed.returncode != 0:

@@ -21,8 +21,16 @@ from tests.server.following import acknowledged, command, following, new_rcs_tab
 from tests.server.private_postgres import PrivatePostgres, private_postgres
 from tests.server.process import UNLIMITED, ServerProcess
 from tests.server.redis_server import RedisServer
+from tests.waiting import PACE, eventually
 
 pytestmark = pytest.mark.sqlite_only  # each test runs its own PostgreSQL
+
+STEPS = 10
+"""Commands answered (or tried, while a fault lasts) in each phase of the faults before the next:
+traffic through every fault and every recovery, however slow the machine."""
+RETRY_AFTER = 1.0
+"""Seconds a plain client waits after a command that failed, as ``Retry-After`` asks: the pace
+of its sending, not a wait for anything."""
 
 
 def servers(postgres: PrivatePostgres, folder: Path, count: int, **settings: Any) -> list[Any]:
@@ -71,7 +79,8 @@ async def test_every_subscriber_gets_every_event_once_through_every_fault(tmp_pa
     subscriber on each; commands to both throughout, while PostgreSQL stops and starts, Redis
     restarts and a worker is killed. Afterwards every subscriber has seen every sequence once
     and in order, and every acknowledged command is in the log once, where it was answered.
-    Ten to thirty seconds: it waits for real restarts of PostgreSQL, Redis and a worker."""
+    Ten to thirty seconds: it waits for real restarts of PostgreSQL, Redis and a worker, and
+    for commands to have been tried and answered through each fault, counted, not timed."""
     redis = RedisServer().start()
     try:
         with private_postgres() as postgres:
@@ -95,29 +104,40 @@ async def faults(
 ) -> None:
     answered: dict[int, str] = {}
     unknown = 0  # commands sent without a key and answered with no answer: stored or not
+    tried = 0  # commands sent, whatever their answer
     stop = asyncio.Event()
 
     async def commanding(url: str, keyed: bool) -> None:
         """Commands until told to stop. With keys, each is sent until acknowledged (once,
         however often sent); without, as a plain client does, each is sent once, and after a
         failure the client waits a while (as ``Retry-After`` asks), while the others go on."""
-        nonlocal unknown
+        nonlocal unknown, tried
         for n in itertools.count():
             key = f"{url}-{n}" if keyed else None
             while True:
                 status, answer = await command(session, url, table, key)
+                tried += 1
                 if status == 200:
                     assert answer["seq"] not in answered, "two commands got one sequence"
                     answered[answer["seq"]] = key or f"{url}-{n}"
                     break
                 if not keyed:
                     unknown += 1
-                    await asyncio.sleep(1)
+                    await asyncio.sleep(RETRY_AFTER)
                     break
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(PACE)
             if stop.is_set():
                 return
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(PACE)
+
+    async def through(fault: str, *, answered_after: int = 0, tried_after: int = 0) -> None:
+        """Wait until, since now, commands have been answered and tried so many times: each
+        fault met by traffic, and each recovery by commands acknowledged again."""
+        answers, tries = len(answered), tried
+        await eventually(
+            lambda: len(answered) >= answers + answered_after and tried >= tries + tried_after,
+            lambda: f"{fault}: {len(answered) - answers} answered, {tried - tries} tried",
+        )
 
     async with (
         following(session, a.url, table) as on_a,
@@ -127,18 +147,18 @@ async def faults(
             asyncio.create_task(commanding(a.url, keyed=True)),
             asyncio.create_task(commanding(b.url, keyed=False)),
         ]
-        await asyncio.sleep(1)
+        await through("steady", answered_after=STEPS)
         postgres.stop("fast")
-        await asyncio.sleep(1)
+        await through("PostgreSQL stopped", tried_after=STEPS)
         postgres.start()
-        await asyncio.sleep(1)
+        await through("PostgreSQL back", answered_after=STEPS)
         redis.kill()
-        await asyncio.sleep(0.5)
+        await through("Redis killed", tried_after=STEPS)
         redis.start()
-        await asyncio.sleep(1)
+        await through("Redis back", answered_after=STEPS)
         assert a.process is not None
         os.kill(worker_pids(a.process.pid)[0], signal.SIGKILL)
-        await asyncio.sleep(2)
+        await through("a worker killed", answered_after=2 * STEPS, tried_after=2 * STEPS)
         stop.set()
         await asyncio.gather(*senders)
         async with session.get(

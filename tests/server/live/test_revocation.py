@@ -5,7 +5,6 @@ and drops its own such connections within ``REVOKED_WITHIN``, though it had the 
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from typing import Any
@@ -21,7 +20,7 @@ from server.tables.access import REVOKED_WITHIN
 from tests.server.conftest import Client, bearer, new_table, send
 from tests.server.following import read_sse
 from tests.server.http.test_handoff import devices, gm_device, token_of
-from tests.waiting import PATIENCE
+from tests.waiting import within
 
 HERO = {"type": "join", "member": {"id": "h1", "name": "Hero", "kind": "hero"}}
 POLICY_VIOLATION = 1008
@@ -40,7 +39,7 @@ async def revoked_socket(ws: Any) -> None:
     """The socket's last words: a goodbye that says the link was revoked, then 1008. (Another
     server drops it at its next look at the tokens its connections hold, every
     ``REVOKED_WITHIN``: the deadline is only there to fail a socket never dropped.)"""
-    while (message := await asyncio.wait_for(ws.receive(), PATIENCE)).type == (WSMsgType.TEXT):
+    while (message := await within(ws.receive(), "never dropped")).type == WSMsgType.TEXT:
         last = json.loads(message.data)
     assert last["type"] == "bye" and last["reason"] == REVOKED
     assert message.type == WSMsgType.CLOSE and message.data == POLICY_VIOLATION

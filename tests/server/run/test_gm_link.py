@@ -10,6 +10,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from tests.server.process import UNLIMITED, ServerProcess, call
+from tests.waiting import PATIENCE
 
 
 def gm_link(db: Path, table: str, *flags: str) -> subprocess.CompletedProcess[str]:
@@ -17,7 +18,7 @@ def gm_link(db: Path, table: str, *flags: str) -> subprocess.CompletedProcess[st
         [sys.executable, "-m", "server", "gm-link", table, "--db", str(db), *flags],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=PATIENCE,
         check=False,
     )
 

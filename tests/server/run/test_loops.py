@@ -12,6 +12,7 @@ import pytest
 
 from server.run import loops
 from tests.server.process import UNLIMITED, ServerProcess, call
+from tests.waiting import within
 
 needs_uvloop = pytest.mark.skipif(not loops.uvloop_installed(), reason="uvloop not installed")
 
@@ -83,11 +84,11 @@ async def _follow(url: str, overlay: str, gm: str, body: object) -> list[dict[st
         aiohttp.ClientSession() as session,
         session.ws_connect(f"{url}/ws", headers={"Authorization": f"Bearer {overlay}"}) as ws,
     ):
-        view = await ws.receive_json(timeout=5)
+        view = await within(ws.receive_json(), "no view came")
         headers = {"Authorization": f"Bearer {gm}"}
         async with session.post(f"{url}/commands", json=body, headers=headers) as answer:
             assert answer.status == 200, await answer.text()
-        return [view, await ws.receive_json(timeout=5)]
+        return [view, await within(ws.receive_json(), "the GM's event never came")]
 
 
 def test_the_loop_reports_what_runs_it() -> None:

@@ -24,7 +24,7 @@ from server.run.workers import SETTLED
 from tests import waiting
 from tests.server.following import CHARACTER, POOL, follow
 from tests.server.process import UNLIMITED, ServerProcess
-from tests.waiting import PATIENCE
+from tests.waiting import PACE, PATIENCE, eventually_async, within
 
 SUBSCRIBERS = 8
 CLOSED = (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
@@ -82,7 +82,7 @@ async def send(session: aiohttp.ClientSession, url: str, table: dict[str, Any], 
                 assert answer.status == 200, await answer.text()
                 return
         except aiohttp.ClientConnectionError:
-            await asyncio.sleep(0.05)  # a pause before trying again
+            await asyncio.sleep(PACE)  # a pause before trying again
 
 
 async def test_workers_share_the_port_show_each_others_commands_and_come_back(
@@ -105,14 +105,14 @@ async def test_workers_share_the_port_show_each_others_commands_and_come_back(
                 for caught_up in subscribed
             ]
             for caught_up in subscribed:  # each following live before the first command
-                await asyncio.wait_for(caught_up.wait(), PATIENCE)
+                await within(caught_up.wait(), "a subscriber never caught up")
             await send(s, server.url, table, {"type": "join", "character": CHARACTER})
             for n in range(COMMANDS):
                 await send(s, server.url, table, POOL)
                 if n == COMMANDS // 2:
                     killed = until(lambda: workers_of(parent).get(1))
                     os.kill(killed, signal.SIGKILL)
-            seen = await asyncio.wait_for(asyncio.gather(*followers), 60)
+            seen = await within(asyncio.gather(*followers), "a subscriber fell behind")
         for subscriber in seen:
             assert subscriber == list(range(1, COMMANDS + 2))
         again = until(lambda: len(w := workers_of(parent)) == 2 and w[1] != killed and w)
@@ -143,13 +143,13 @@ async def test_any_worker_answers_metrics_for_every_worker(tmp_path: Path) -> No
             await send(s, server.url, table, {"type": "join", "character": CHARACTER})
             for _ in range(sent - 1):
                 await send(s, server.url, table, POOL)
-            deadline = time.monotonic() + PATIENCE
-            while True:
-                scraped = [await scrape(s, server.url) for _ in range(8)]
-                if all(workers == {"0", "1"} and total == sent for workers, total in scraped):
-                    break
-                assert time.monotonic() < deadline, scraped
-                await asyncio.sleep(0.2)  # the pace of polling
+            scraped: list[tuple[set[str], int]] = []
+
+            async def every_worker_counted() -> bool:
+                scraped[:] = [await scrape(s, server.url) for _ in range(8)]
+                return all(workers == {"0", "1"} and total == sent for workers, total in scraped)
+
+            await eventually_async(every_worker_counted, lambda: str(scraped))
 
 
 async def scrape(session: aiohttp.ClientSession, url: str) -> tuple[set[str], int]:
@@ -193,7 +193,7 @@ def test_a_worker_that_cannot_start_again_is_retried_ever_more_slowly(tmp_path: 
         os.kill(first[1], signal.SIGKILL)
         pauses = until(lambda: len(p := ended(printed)) >= 4 and p)
         assert pauses[:4] == [0.0, 1.0, 2.0, 4.0]
-        with urllib.request.urlopen(f"{server.url}/healthz", timeout=5) as answer:
+        with urllib.request.urlopen(f"{server.url}/healthz", timeout=PATIENCE) as answer:
             assert answer.status == 200  # the other worker, all along
         config.write_text("log_level = 'info'\n")
         back = until(lambda: (w := workers_of(parent)).get(0) == first[0] and 1 in w and w)
@@ -228,7 +228,7 @@ def test_a_second_server_on_a_port_in_use_is_refused_in_one_line(tmp_path: Path)
                 check=False,
                 capture_output=True,
                 text=True,
-                timeout=60,
+                timeout=PATIENCE,
             )
             assert second.returncode == 2
             assert second.stdout == ""  # no links to a server that is not there
@@ -273,6 +273,6 @@ async def test_sigterm_stops_every_worker_with_a_goodbye_to_each_subscriber(
             assert (await ws.receive_json())["type"] == "view"
         server.process.send_signal(signal.SIGTERM)
         for ws in sockets:
-            assert (await ws.receive_json(timeout=30))["type"] == "bye"
-            assert (await ws.receive(timeout=30)).type in CLOSED
-    assert server.process.wait(timeout=30) == 0
+            assert (await within(ws.receive_json(), "no goodbye came"))["type"] == "bye"
+            assert (await within(ws.receive(), "the socket stayed open")).type in CLOSED
+    assert server.process.wait(timeout=PATIENCE) == 0

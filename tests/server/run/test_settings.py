@@ -15,6 +15,7 @@ from server.settings import Settings, default_db
 from server.store import shown
 from tests.server.databases import POSTGRES, require_postgres
 from tests.server.process import ServerProcess, call
+from tests.waiting import PATIENCE
 
 UNREACHABLE = "postgresql://postgres@127.0.0.1:1/seize"
 """A PostgreSQL URL at a port nothing listens on."""
@@ -125,7 +126,7 @@ def refusal_to_start(db: str) -> str:
         [sys.executable, "-m", "server", "serve", "--port", "0", "--db", db],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=PATIENCE,
         check=False,
     )
     assert started.returncode == 2

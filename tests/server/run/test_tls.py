@@ -3,13 +3,11 @@ self-signed certificate made here (with the openssl command), reached over real 
 
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
 import ssl
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +16,7 @@ import pytest
 
 from server.run.cli import main
 from tests.server.process import free_port
+from tests.waiting import PATIENCE, eventually_async, within
 
 
 @pytest.fixture
@@ -51,7 +50,7 @@ def https_server(tmp_path: Path, certificate: tuple[Path, Path]) -> Iterator[tup
         yield f"https://127.0.0.1:{port}", printed
     finally:
         process.terminate()
-        process.wait(timeout=10)
+        process.wait(timeout=PATIENCE)
 
 
 async def test_https_and_wss_with_a_certificate(
@@ -60,15 +59,16 @@ async def test_https_and_wss_with_a_certificate(
     base, printed = https_server
     trusted = ssl.create_default_context(cafile=str(certificate[0]))
     async with aiohttp.ClientSession() as session:
-        deadline = time.monotonic() + 30
-        while True:
+
+        async def healthy() -> bool:
             try:
                 async with session.get(f"{base}/healthz", ssl=trusted) as answer:
                     assert answer.status == 200
-                    break
+                    return True
             except aiohttp.ClientConnectorError:
-                assert time.monotonic() < deadline, printed.read_text()
-                await asyncio.sleep(0.05)
+                return False  # not listening yet
+
+        await eventually_async(healthy, printed.read_text)
         async with session.post(
             f"{base}/api/tables", json={"system": "four-color", "name": "tls"}, ssl=trusted
         ) as answer:
@@ -79,7 +79,7 @@ async def test_https_and_wss_with_a_certificate(
         async with session.ws_connect(
             wss, params={"token": table["gm_token"]}, ssl=trusted
         ) as socket:
-            first = json.loads((await socket.receive(timeout=10)).data)
+            first = json.loads((await within(socket.receive(), "no view came")).data)
             assert first["type"] == "view" and first["view"]["system"] == "four-color"
         # A client that does not trust the certificate is refused: it is TLS, not plain http.
         with pytest.raises(aiohttp.ClientConnectorCertificateError):

@@ -19,7 +19,7 @@ from tests.server.databases import postgres_schema, query
 from tests.server.following import CHARACTER, POOL, follow
 from tests.server.process import UNLIMITED, ServerProcess
 from tests.server.redis_server import RedisServer
-from tests.waiting import PATIENCE, eventually
+from tests.waiting import PACE, eventually, eventually_async, within
 
 WORKERS = 3
 SENDERS = 6  # two per server
@@ -90,7 +90,7 @@ async def _send(
                     acknowledged.append(body["seq"])
                     break
             except aiohttp.ClientConnectionError:
-                await asyncio.sleep(0.05)  # a pause before the next server
+                await asyncio.sleep(PACE)  # a pause before the next server
 
 
 async def _play(servers: list[ServerProcess], trouble: Trouble, redis: RedisServer) -> None:
@@ -103,14 +103,14 @@ async def _play(servers: list[ServerProcess], trouble: Trouble, redis: RedisServ
             for n in range(WORKERS)
         ]
         for caught_up in subscribed:  # every subscriber connected and caught up
-            await asyncio.wait_for(caught_up.wait(), PATIENCE)
+            await within(caught_up.wait(), "a subscriber never caught up")
         acknowledged: list[int] = []
         senders = asyncio.gather(
             *(_send(session, urls, n, table, acknowledged) for n in range(SENDERS))
         )
         await trouble(servers, redis, acknowledged)
-        await asyncio.wait_for(senders, 120)
-        seen = await asyncio.wait_for(asyncio.gather(*followers), 60)
+        await within(senders, "the senders stalled", progress=lambda: len(acknowledged))
+        seen = await within(asyncio.gather(*followers), "a subscriber fell behind")
     # Every command acknowledged once, each at its own sequence, and nothing else stored.
     assert sorted(acknowledged) == list(range(2, LAST + 1))
     stored = await query(
@@ -159,11 +159,14 @@ async def _bus_up(servers: list[ServerProcess], *, up: bool) -> None:
     """Wait until every server reports the bus ``up`` (or not)."""
     async with aiohttp.ClientSession() as session:
         for server in servers:
-            while True:
-                async with session.get(f"{server.url}/metrics") as answer:
-                    if f"seize_bus_up {int(up)}" in await answer.text():
-                        break
-                await asyncio.sleep(0.05)  # the pace of polling
+
+            async def said(url: str = server.url) -> bool:
+                async with session.get(f"{url}/metrics") as answer:
+                    return f"seize_bus_up {int(up)}" in await answer.text()
+
+            await eventually_async(
+                said, f"{server.url} never said the bus was {'up' if up else 'down'}"
+            )
 
 
 @pytest.mark.parametrize(

@@ -24,11 +24,9 @@ from server.store import sqlite as sqlite_store
 from tests.server.conftest import Client, bearer, new_table, send
 from tests.server.databases import postgres_schema, require_postgres
 from tests.server.following import CHARACTER, POOL
+from tests.waiting import PATIENCE, eventually
 
 pytestmark = pytest.mark.sqlite_only
-
-HELD = 10.0
-"""Seconds the writer may be held at most: a test that fails does not hang."""
 
 
 class Watched:
@@ -47,7 +45,8 @@ class Watched:
         if writer and text == "begin immediate":
             self._writes = 0
             self.waiting.set()
-            assert self.release.wait(HELD), "the writer was held too long"
+            # The deadline is there so that a test that fails does not hang.
+            assert self.release.wait(PATIENCE), "the writer was held too long"
         if writer and text == "savepoint write":
             self._writes += 1
         cursor = self._connection.execute(text, *values)
@@ -85,12 +84,12 @@ async def test_commands_sent_together_share_one_commit_and_are_answered_only_aft
     writer.release.clear()
     writer.waiting.clear()
     first = asyncio.create_task(answered(0))
-    while not writer.waiting.is_set():  # the first command's transaction is being held
-        await asyncio.sleep(0.01)
+    # The first command's transaction is being held.
+    await eventually(writer.waiting.is_set, "the first command never reached the writer")
     together = [asyncio.create_task(answered(n)) for n in (1, 2, 3)]
     queued = app[SEIZE].store._queue  # type: ignore[attr-defined]
-    while queued.qsize() < 3:  # the other three wait behind it, together
-        await asyncio.sleep(0.01)
+    # The other three wait behind it, together.
+    await eventually(lambda: queued.qsize() >= 3, "the other commands never queued")
     del journal[:]
     writer.release.set()
     await asyncio.gather(first, *together)

@@ -21,6 +21,7 @@ from server.store import open_store
 from server.store.migrations import LATEST, MIGRATIONS
 from tests.server.conftest import Client, Database, bearer, new_table, send
 from tests.server.databases import query
+from tests.waiting import PATIENCE
 
 BEFORE = Path(__file__).parents[1] / "fixtures" / "before_migrations.sql"
 GM_TOKEN = "YjgAQUZwachdapWbXcUTYgi45mSS7mZOc6Ut_ZVbYI8"
@@ -225,7 +226,7 @@ def test_servers_starting_together_on_a_new_database_all_open_it(database: Datab
             process.stdin.write("go\n")
             process.stdin.flush()
         for process in starting:
-            _, printed = process.communicate(timeout=60)
+            _, printed = process.communicate(timeout=PATIENCE)
             assert process.returncode == 0, printed
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from tests.server.conftest import Client, bearer, new_table, send
 from tests.server.databases import postgres_schema, query
 from tests.server.private_postgres import PrivatePostgres, StopMode, private_postgres
 from tests.server.process import UNLIMITED, ServerProcess
+from tests.waiting import ONE_TRY, eventually
 
 TABLES = 3
 CLIENTS_PER_TABLE = 2
@@ -44,9 +44,6 @@ events after it, and a snapshot may fall due just as the database goes away."""
 HURRY = 50
 """A client waits this many times less than the Retry-After it is asked: the test's outage
 lasts a moment, not the minutes a real one may, and the test must stay quick."""
-PATIENCE = 120.0
-"""Seconds the test waits for the load to get somewhere before calling it stuck: a hang, never
-slowness, fails on this, so a loaded machine does not."""
 
 
 @dataclass(frozen=True)
@@ -68,7 +65,7 @@ class Sender:
     unavailable: int = 0
 
     async def play(self, stopping: asyncio.Event) -> None:
-        timeout = aiohttp.ClientTimeout(total=30)
+        timeout = aiohttp.ClientTimeout(total=ONE_TRY)
         async with aiohttp.ClientSession(self.url, timeout=timeout) as session:
             while not stopping.is_set():
                 member = f"{self.name}-{len(self.acknowledged)}"
@@ -146,11 +143,11 @@ async def load(
     stopping = asyncio.Event()
 
     async def until(what: str, done: Callable[[], bool]) -> None:
-        deadline = time.monotonic() + PATIENCE
-        while not done():
+        def alive_and_done() -> bool:
             assert server.process is not None and server.process.poll() is None, "server died"
-            assert time.monotonic() < deadline, f"stuck waiting until {what}"
-            await asyncio.sleep(0.02)
+            return done()
+
+        await eventually(alive_and_done, f"stuck waiting until {what}")
 
     def each(counted: Callable[[Sender], int], since: list[int], more: int) -> Callable[[], bool]:
         return lambda: all(counted(c) >= n + more for c, n in zip(clients, since, strict=True))

@@ -22,6 +22,7 @@ from server.settings import Settings
 from server.tables import systems
 from tests.server.conftest import Client, bearer, send
 from tests.server.table_setups import rcs_table
+from tests.waiting import within
 
 RCS = systems.SYSTEMS["megatraveller-rcs"]
 
@@ -159,9 +160,9 @@ async def test_rcs_round_two_with_typed_dice_stays_readable_with_a_follower(
             status, read = await _read(client, table, table["gm_token"])
             assert status == 200, read
             assert (await send(client, table, {"type": "undo"}))[0] == 200
-        seqs = []
+        seqs: list[int] = []
         while True:
-            message = await ws.receive_json(timeout=1)
+            message = await within(ws.receive_json(), lambda: f"the stream stopped at {seqs}")
             seqs.append(message["seq"])
             if message["seq"] == read["seq"] + 1:
                 break

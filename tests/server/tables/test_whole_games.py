@@ -13,7 +13,7 @@ import asyncio
 import copy
 import json
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import aiohttp
@@ -34,6 +34,7 @@ from tests.rules.whole_games import (
 )
 from tests.server.conftest import Client, bearer, new_table, send
 from tests.server.process import UNLIMITED, ServerProcess
+from tests.waiting import eventually
 
 GAMES: dict[str, Game] = {
     "four-color": FourColorGame(),
@@ -132,14 +133,6 @@ class Seat:
                 into.append(json.loads(message.data))
 
 
-async def until(condition: Callable[[], bool], what: str, timeout: float = 30) -> None:
-    """Wait for the streams to catch up; a stream that never does fails the test."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        assert asyncio.get_running_loop().time() < deadline, what
-        await asyncio.sleep(0.01)
-
-
 async def play(server: ServerProcess, game: Game, rnd: random.Random, steps: int) -> None:
     """The game's course depends on the server's own draws, so the moves are chosen by a plain
     generator: hypothesis picks its seed, and a failure's report lists the commands sent."""
@@ -147,7 +140,7 @@ async def play(server: ServerProcess, game: Game, rnd: random.Random, steps: int
         seat = Seat(session, server.url, game, server)
         await seat.open(game.options(rnd), game.cast(rnd))
         listeners = [asyncio.create_task(seat.follow(viewer)) for viewer in seat.tokens]
-        await until(
+        await eventually(
             lambda: (
                 len(seat.heard) == len(seat.tokens)
                 and all(any(m["type"] == "view" for m in heard) for heard in seat.heard.values())
@@ -159,7 +152,7 @@ async def play(server: ServerProcess, game: Game, rnd: random.Random, steps: int
             if actor in seat.tokens:  # a latecomer's player has no token
                 await seat.send(command, actor)
         last = seat.mirror.version
-        await until(
+        await eventually(
             lambda: all(heard and heard[-1]["seq"] >= last for heard in seat.heard.values()),
             "a stream fell behind",
         )

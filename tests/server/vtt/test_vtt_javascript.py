@@ -19,6 +19,7 @@ import pytest
 
 from tests.server.conftest import Client, bearer, new_table, send
 from tests.server.table_setups import awareness_rolled, declare_and_seize, rcs_rolled
+from tests.waiting import JOB_PATIENCE
 
 pytestmark = pytest.mark.sqlite_only
 
@@ -92,7 +93,7 @@ async def test_the_javascript_suite(client: Client, tmp_path: Path) -> None:
         [node, "--test", *files],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=JOB_PATIENCE,
         env={**os.environ, "SEIZE_FIXTURES": str(tmp_path / "fixtures.json")},
         check=False,
     )
@@ -110,7 +111,7 @@ def test_the_vtt_scripts_type_check_against_foundry_13() -> None:
         [str(tsc), "-p", str(TYPES), "--listFiles"],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=JOB_PATIENCE,
         check=False,
     )
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
