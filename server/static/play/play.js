@@ -143,7 +143,7 @@ function awareness(v, ctx, own) {
         + `you go just ${reaction.placed}${reaction.die ? ` (d10 ${reaction.die})` : ""}`
       : rolling ? `Roll for ${c.name}: your d${v.options.die_sides}, in the tray or typed below`
       : v.declaring === c.id ? "Your declaration: act or wait"
-      : answering ? `${who[v.exchange.act.character]} acts: you may pre-empt, or go just after`
+      : answering ? "You may react now: pre-empt, or go just after"
       : waiting ?? (c.acted ? "You have acted" : "");
     return mine(c.id, c.name,
       i ? [h("span", { class: "big", "data-initiative": "" },
