@@ -58,7 +58,8 @@ function fourColor(v, ctx, own) {
         : v.to_deal.includes(m.id) ? "A card is coming to you" : "No card to play",
       // Offers made to the player first; the trades they could offer folded behind one button.
       // A trade is with someone who still holds a card to play: the others would be refused.
-      [...offers(m.id), holding && !offering ? h("details", { class: "more trades", "data-fold": `trades-${m.id}` },
+      [...offers(m.id), holding && !offering ? h("details", { class: "more trades",
+                                                               "data-fold": `trades-${m.id}` },
         h("summary", {}, "Offer a trade…"),
         [...heroes.filter((o) => o.id !== m.id && v.order.some((c) => c.holder === o.id)),
          { id: "editor", name: "the Editor" }]
