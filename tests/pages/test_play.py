@@ -133,13 +133,14 @@ def test_a_writer_offers_a_trade_from_the_phone(phone: Any, server: ServerProces
         table.send({"type": "join", "member": {"id": hero, "name": hero.title(), "kind": "hero"}})
     table.send({"type": "deal"})
     phone.goto(hand_to(table, "peter"))
+    phone.click("text=Offer a trade…")  # the partners are folded behind one button
     phone.click("[data-action=offer-sue]")
     phone.wait_for_selector("text=You offered a trade to Sue")
     speaks_the_game(phone, ["peter", "sue"])
     offer = table.view(table.gm)["view"]["offers"][0]
     assert (offer["hero"], offer["partner"]) == ("peter", "sue")
     phone.click(f"[data-action=decline-{offer['offer']}]")
-    phone.wait_for_selector("[data-action=offer-sue]")
+    phone.wait_for_selector("text=Offer a trade…")
     assert table.view(table.gm)["view"]["offers"] == []
 
 

@@ -1,6 +1,7 @@
-// The player page, /play/{id}?token=…, phone first: the player's own characters on top with big
-// buttons for exactly what they may do now, the public order of play below. The view it gets is
-// already cut to the player's role.
+// The player page, /play/{id}?token=…, phone first. Top to bottom: what the player must do now
+// (their own step), then the table (who plays now, the order, whose dice are still to come),
+// then their characters with offers made to them and big buttons for exactly what they may do
+// now. The view it gets is already cut to the player's role.
 
 import { Table, h, tableId } from "/static/shared/client.js";
 import {
@@ -12,14 +13,27 @@ import { fourColor as fourColorPlayed } from "/static/shared/panels.js";
 import { dice } from "/static/play/dice.js";
 
 const token = new URLSearchParams(location.search).get("token") ?? "";
+const step = document.getElementById("step");
 const yours = document.getElementById("yours");
 const table = document.getElementById("table");
 
-/** One of the player's characters: what they know of it, what they may do now. */
-const mine = (id, name, facts, doing, actions) => h("article", { class: "mine", "data-id": id },
-  h("h2", {}, name), h("div", { class: "facts" }, facts),
-  doing ? h("p", { class: "doing", "data-doing": "" }, doing) : null,
-  h("div", { class: "actions" }, actions.filter(Boolean)));
+/** One of the player's characters: its step, for the top of the page (what it must do now,
+ * and any reminder), and its card: what the player knows of it, what they may do now. */
+const mine = (id, name, facts, doing, actions, reminder = null) => ({
+  step: [doing ? h("p", { class: "doing", "data-doing": id }, doing) : null,
+         reminder ? h("p", { class: "reminder", "data-reminder": id }, reminder) : null],
+  card: h("article", { class: "mine", "data-id": id },
+    h("h2", {}, name), h("div", { class: "facts" }, facts),
+    h("div", { class: "actions" }, actions.filter(Boolean))),
+});
+
+/** Whose dice the table still awaits, by the names the player's view gives them: a hidden
+ * participant is not in it, and is not hinted at. */
+const gathering = (ids, who) => {
+  const named = ids.filter((id) => who[id]).map((id) => who[id]);
+  return named.length ? h("p", { class: "gathering", "data-gathering": "" },
+    `Dice still to come for: ${named.join(", ")}`) : null;
+};
 
 function fourColor(v, ctx, own) {
   const who = ctx.names;
@@ -42,13 +56,16 @@ function fourColor(v, ctx, own) {
     return mine(m.id, m.name, holding ? [card(holding.card)] : [],
       v.current?.acting === m.id ? "Your Panel: act now!" : holding ? "Your card is still to play"
         : v.to_deal.includes(m.id) ? "A card is coming to you" : "No card to play",
+      // Offers made to the player first; the trades they could offer folded behind one button.
       // A trade is with someone who still holds a card to play: the others would be refused.
-      [...(holding && !offering ? [...heroes.filter((o) => o.id !== m.id
-                                                    && v.order.some((c) => c.holder === o.id)),
-                                  { id: "editor", name: "the Editor" }]
-        .map((p) => button(ctx.table, `Offer a trade to ${p.name}`,
-          { type: "offer_trade", hero: m.id, partner: p.id },
-          { name: `offer-${p.id}`, names: who })) : []), ...offers(m.id)]);
+      [...offers(m.id), holding && !offering ? h("details", { class: "more trades",
+                                                               "data-fold": `trades-${m.id}` },
+        h("summary", {}, "Offer a trade…"),
+        [...heroes.filter((o) => o.id !== m.id && v.order.some((c) => c.holder === o.id)),
+         { id: "editor", name: "the Editor" }]
+          .map((p) => button(ctx.table, `Offer a trade to ${p.name}`,
+            { type: "offer_trade", hero: m.id, partner: p.id },
+            { name: `offer-${p.id}`, names: who }))) : null]);
   });
   const order = [
     v.current ? h("p", { class: "now" }, "Now: ", card(v.current.card),
@@ -77,10 +94,11 @@ function rcs(v, ctx, own) {
       entry && !rolling.includes(c.id) ? [h("span", { class: "big" },
         `Initiative ${entry.initiative}${entry.tally ? ` ${"|".repeat(entry.tally)}` : ""}`)] : [],
       v.out.includes(c.id) ? "Out of the fight"
-        : rolling.includes(c.id) ? `Roll your ${v.options.initiative_dice}D${v.options.die_sides} `
-          + "in the tray, or type what they show"
+        : rolling.includes(c.id) ? `Roll for ${c.name}: your ${v.options.initiative_dice}D`
+          + `${v.options.die_sides}, in the tray or typed below`
         : holder ? (v.declared ? `You declared: ${v.declared.what}${aimed(v.declared)}`
                                : "You hold the token: declare your action")
+        : v.may_seize.includes(c.id) ? "You may seize the initiative now"
         : entry?.tapped ? "Tapped: your turn is done"
         : entry?.marker ? "One Short Action left" : "",
       [
@@ -101,7 +119,7 @@ function rcs(v, ctx, own) {
   e.token ? " · holds the token" : e.tapped ? " · tapped" : ""))),
   v.declared ? h("p", {}, `${who[v.declared.character]} declares: ${v.declared.what}`
     + aimed(v.declared)) : null];
-  return { cards, order };
+  return { cards, order, gathered: [gathering(rolling, who)] };
 }
 
 function awareness(v, ctx, own) {
@@ -112,25 +130,33 @@ function awareness(v, ctx, own) {
     const i = c.initiative;
     const rolling = v.awaiting.some((a) => a.what === "initiative" && a.who.includes(c.id));
     const done = (v.exchange ?? v.concluded)?.resolved.find((r) => r.character === c.id);
+    const answering = v.exchange && v.may_react.includes(c.id);
+    // A wait declared in an earlier round carries over (ruling 8): until this round's
+    // declarations, and after them if it made none, the player is reminded of it.
+    const fresh = v.phase !== "rolling" && v.declarations.some((d) => d.character === c.id);
+    const still = c.waits && !fresh;
+    const waiting = !c.waits ? null : still
+      ? `${c.name} is still waiting${c.waiting ? ` for: ${c.waiting}` : ""}`
+      : `Waiting for: ${c.waiting}`;
+    const doing = done && !done.performed ? "Your action could not happen: you were pre-empted"
+      : pending ? `Your pre-emption of ${who[pending.to]} waits for your d10: roll it in the tray`
+      : reaction ? `You ${reaction.preempt ? "pre-empt" : "react to"} ${who[reaction.to]}: `
+        + `you go just ${reaction.placed}${reaction.die ? ` (d10 ${reaction.die})` : ""}`
+      : rolling ? `Roll for ${c.name}: your d${v.options.die_sides}, in the tray or typed below`
+      : v.declaring === c.id ? "Your declaration: act or wait"
+      : answering ? "You may react now: pre-empt, or go just after"
+      : waiting ?? (c.acted ? "You have acted" : "");
     return mine(c.id, c.name,
       i ? [h("span", { class: "big", "data-initiative": "" },
         `QR ${i.qr} · Score ${i.score}${i.die ? ` · d10 ${i.die}` : ""}`)] : [],
-      done && !done.performed ? "Your action could not happen: you were pre-empted"
-        : pending ? `Your pre-emption of ${who[pending.to]} waits for your d10: roll it in the tray`
-        : reaction ? `You ${reaction.preempt ? "pre-empt" : "react to"} ${who[reaction.to]}: `
-          + `you go just ${reaction.placed}${reaction.die ? ` (d10 ${reaction.die})` : ""}`
-        : rolling
-          ? `Roll your d${v.options.die_sides} in the tray, or type what it shows`
-        : v.declaring === c.id ? "Your declaration: act or wait"
-        : c.waits ? `Waiting for: ${c.waiting}` : c.acted ? "You have acted" : "",
-      [
+      doing, [
         v.declaring === c.id ? declare(v, ctx, c.id) : null,
         pending ? d10(ctx, c.id, "Enter my d10", { type: "enter_preemption", character: c.id },
                       "enter-preemption") : null,
         rolling ? d10(ctx, c.id, "Enter my initiative d10",
                       { type: "enter_initiative", character: c.id }, "enter-initiative") : null,
-        v.exchange && v.may_react.includes(c.id) ? reactions(v, ctx, c.id) : null,
-      ].flat());
+        answering ? reactions(v, ctx, c.id) : null,
+      ].flat(), (still || answering) && waiting !== doing ? waiting : null);
   });
   const order = [
     v.declaring ? h("p", { class: "now" }, `Declaring now: ${who[v.declaring]}`) : null,
@@ -142,7 +168,11 @@ function awareness(v, ctx, own) {
     h("ol", { class: "order" }, v.declarations.map((d) => h("li", {},
       declaration(d, who[d.character])))),
   ];
-  return { cards, order };
+  // A player's view names no one else's pending d10 (only their own): the table says the dice
+  // are coming in, without saying whose.
+  const gathered = v.phase === "rolling" ? [h("p", { class: "gathering", "data-gathering": "" },
+    `Round ${v.round}: initiative dice still coming in`)] : [];
+  return { cards, order, gathered };
 }
 
 /** An exchange as the table has seen it so far: who reacted to whom, and what came of each
@@ -176,9 +206,17 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
   document.getElementById("title").textContent = ctx.table.name ?? "Seize";
   document.getElementById("meta").textContent = `${game.title} · ${game.stage(view)}`;
   document.body.dataset.seq = String(seq);
-  keeping(yours, () => yours.replaceChildren(...(shown.cards.length ? shown.cards
+  step.replaceChildren(...shown.cards.flatMap((c) => c.step).filter(Boolean));
+  // A list the player unfolded stays open as the table moves on around them.
+  const unfolded = new Set([...yours.querySelectorAll("details[data-fold][open]")]
+    .map((d) => d.dataset.fold));
+  keeping(yours, () => yours.replaceChildren(...(shown.cards.length ? shown.cards.map((c) => c.card)
     : [h("p", { class: "muted" }, "None of your characters is at this table yet.")])));
-  table.replaceChildren(h("h2", {}, "The table"), ...shown.order.filter(Boolean));
+  for (const fold of yours.querySelectorAll("details[data-fold]")) {
+    fold.open = unfolded.has(fold.dataset.fold);
+  }
+  table.replaceChildren(h("h2", {}, "The table"),
+    ...[...(shown.gathered ?? []), ...shown.order].filter(Boolean));
   ctx.onView?.(view);  // the player's own dice (dice.js)
 }, { onLink: linkShown, guard: true });
 ctx.table.start().then(() => {
