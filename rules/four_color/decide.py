@@ -360,5 +360,11 @@ def _override(scene: Scene, command: OverrideCard, actor: Viewer) -> CardOverrid
         raise RuleError("four-color.2", f"{command.to} is on the table already", field="to")
     member = scene.member(holding.holder)
     if command.to.is_joker and member is not None and member.is_hero:
-        raise RuleError("four-color.4", "no hero holds a joker", field="to")
+        raise RuleError(
+            "four-color.4",
+            f"heroes never hold jokers: a joker dealt to the hero {holding.holder!r} goes back "
+            f"into the deck and {holding.holder!r} is dealt another card; correct {command.card} "
+            "to that card instead",
+            field="to",
+        )
     return CardOverridden(card=command.card, to=command.to, holder=holding.holder)

@@ -4,8 +4,10 @@ adapters (nfcpy's udp driver, pyserial on a pseudo-terminal, the die station ove
 simulated radio) into the server's own API, as hardware at a table would be.
 
 Whenever the Four Color Hack demo table awaits a card, the dealer lays the next card of its
-shuffled deck; whenever the RCS demo table awaits a roll, the dice of the player it awaits
-roll, or the tray rolls 2D6 for a character with no dice. The GM runs the tables from the
+shuffled deck, unless the GM has put a card on the table by hand this page: then the dealer
+stands aside until the next page, so that a GM typing a card is never raced by the reader.
+Whenever the RCS demo table awaits a roll, the dice of the player it awaits roll, or the tray
+rolls 2D6 for a character with no dice. The GM runs the tables from the
 console as usual: deal by hand, or await rolls, and the devices answer. The smart dice need
 bleak (the dice extra); without it the tray rolls for everyone.
 """
@@ -28,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 
 from adapters.link import awaited
-from rules.cards import full_deck
+from rules.cards import Card, full_deck
 
 if TYPE_CHECKING:
     from server.demo.dice import DemoDice
@@ -50,6 +52,34 @@ class UnansweredError(Exception):
     (500)."""
 
 
+class Dealer:
+    """The simulated dealer's hand: a shuffled deck, fresh for every page, and the cards it laid
+    on this page. A card on the table it did not lay was dealt (or corrected) by the GM by hand:
+    from then until the next page the dealer stands aside and lays nothing."""
+
+    def __init__(self) -> None:
+        self.page: int | None = None
+        self.deck: list[Card] = []
+        self.laid: set[str] = set()
+        self.aside = False
+
+    def card_for(self, view: dict[str, Any]) -> Card | None:
+        """The card to lay now on the table seen as ``view`` (the GM's), if any: the table
+        awaits a card, the deck has one, and the GM deals no card by hand this page."""
+        if view["page"] != self.page:
+            self.page, self.laid, self.aside = view["page"], set(), False
+            self.deck = list(full_deck())
+            random.shuffle(self.deck)
+        held = (*view["order"], *view["jokers"], *view["panels"])
+        if {one["card"] for one in held} - self.laid:
+            self.aside = True
+        if self.aside or not view["to_deal"] or not self.deck:
+            return None
+        card = self.deck.pop()
+        self.laid.add(card.code)
+        return card
+
+
 class DemoDevices:
     """The simulated hands at both demo tables. A table that refuses or fails is logged once
     (and once more when it answers again) and the hands go on: one table's trouble never
@@ -60,8 +90,7 @@ class DemoDevices:
     ) -> None:
         self.base, self.pause = base, pause
         self.cards, self.dice = cards, dice  # (table id, GM token)
-        self.deck = list(full_deck())
-        random.shuffle(self.deck)
+        self.dealer = Dealer()
         self.trouble: dict[str, str] = {}  # table id → why its last move failed
         self.smart_dice = _smart_dice(base, dice)
 
@@ -146,19 +175,12 @@ class DemoDevices:
         tray.roll(6, random.randint(1, 6), random.randint(1, 6))
 
     async def _lay(self, session: aiohttp.ClientSession, tag: subprocess.Popen[str]) -> None:
-        """The card table's move: lay the next card on the reader if one is awaited."""
-        if await self._to_deal(session) and self.deck:
-            card = self.deck.pop()
+        """The card table's move: lay the dealer's next card on the reader, if it has one."""
+        card = self.dealer.card_for(await self._view(session, self.cards))
+        if card is not None:
             await asyncio.to_thread(_tell, tag, f"present {_uid(card.code)} {card}")
             await asyncio.sleep(self.pause / 2)
             await asyncio.to_thread(_tell, tag, "remove")
-
-    async def _to_deal(self, session: aiohttp.ClientSession) -> bool:
-        view = await self._view(session, self.cards)
-        if not view["to_deal"] and view["phase"] == "page_done":
-            self.deck = list(full_deck())  # a new page is dealt from a fresh deck
-            random.shuffle(self.deck)
-        return bool(view["to_deal"])
 
     async def _view(self, session: aiohttp.ClientSession, table: tuple[str, str]) -> dict[str, Any]:
         table_id, token = table

@@ -192,13 +192,18 @@ def test_awareness_three_rounds_with_a_typed_preemption(
     fit_for_touch(console, ["kid", "marshal", "bea", "deputy"])  # with the reactions on show
     console.type(".row[data-id=kid] input[name=die]", "4")  # 5 + (3 - 1) = 7: success
     console.tap("[data-action=preempt-kid]")
-    assert console.doing("Kid") == "Pre-empts Marshal: goes just before (d10 4 against 7)"
+    assert console.doing("Kid") == (
+        "Pre-empts Marshal: goes just before; rolled 4 on the d10, needed 7 or less "
+        "(Coordination + QR difference)"
+    )
     assert "Resolves in order: Kid → Marshal" in console.visible_text()
     assert console.current == "Kid" and console.primary == "Resolve Kid's pre-emption of Marshal"
     console.page.evaluate("window.scrollTo(0, 0)")
     shoot(console.page, f"console-awareness-{console.size}")
     console.press()
     assert console.prompt == "Marshal was pre-empted: could Marshal's draws still happen?"
+    done = console.page.locator("[data-sequence] s")
+    assert done.get_attribute("aria-label") == "Kid pre-empted Marshal: acted first"
     console.press()
     for _ in ("Bea", "Deputy"):
         console.press()  # act
@@ -234,6 +239,14 @@ def test_a_refusal_is_told_in_the_games_words(console: Console, server: ServerPr
     console.type(".row[data-id=nightingale] [data-form=correct-8H] input", "8H")
     said = console.refused("[data-action=correct-8H]")
     assert said.startswith("Not now: 8♥ is on the table already.")
+    # Never allowed, now or later (ruling 4): said as the rule, with what to do instead.
+    console.type(".row[data-id=nightingale] [data-form=correct-8H] input", "RJ")
+    said = console.refused("[data-action=correct-8H]")
+    assert said.startswith(
+        "Heroes never hold jokers: a joker dealt to the hero Nightingale goes back into the deck "
+        "and Nightingale is dealt another card; correct 8♥ to that card instead. Where it "
+        "stands: "
+    ), said
 
 
 def test_a_phone_link_and_a_new_overlay_link_from_the_console(

@@ -48,6 +48,7 @@ def test_the_overlay_shows_a_deal_after_the_command(page: Any, server: ServerPro
     )
     assert shown == [entry["card"] for entry in public["order"]]
     assert page.locator(".card.face-down").count() == public["hidden_cards"]
+    assert page.inner_text("[data-stage]") == "Page 1"  # where the table stands
     shoot(page, "overlay-four-color")
 
 
@@ -136,6 +137,7 @@ def test_the_rcs_overlay_shows_index_cards_tapped_cards_and_the_token(
     assert "tapped" in (page.locator(".index-card[data-id=sarge]").get_attribute("class") or "")
     assert page.locator(".index-card[data-id=jena] .token").count() == 1
     assert page.locator(".index-card[data-id=guard] .initiative").inner_text().startswith("6")
+    assert page.inner_text("[data-stage]") == "Round 1"
     shoot(page, "overlay-rcs")
 
 
@@ -169,7 +171,8 @@ def test_the_awareness_overlay_never_shows_hidden_values_or_the_order_to_come(
     html = page.content()
     for secret in ("qr", "score", '"die"', "QR", "Score"):
         assert secret not in html
-    assert not any(ch.isdigit() for ch in text)  # no QR, Score or die shows
+    assert page.inner_text("[data-stage]") == "Round 1"  # the only number on show
+    assert not any(ch.isdigit() for ch in text.replace("Round 1", ""))  # no QR, Score or die
     shoot(page, "overlay-awareness")
 
 

@@ -54,7 +54,10 @@ def test_the_western_shootout(console: Console) -> None:
     console.declare("Marshal", "draws and fires at the Kid")
     assert console.prompt == "Marshal acts: draws and fires at the Kid. Kid may react first"
     console.preempt("Kid", "Marshal", 2)
-    assert console.doing("Kid") == "Pre-empts Marshal: goes just before (d10 2 against 2)"
+    assert console.doing("Kid") == (
+        "Pre-empts Marshal: goes just before; rolled 2 on the d10, needed 2 or less"
+        " (Coordination + QR difference)"
+    )
     assert "Resolves in order: Kid → Marshal" in console.visible_text()
     assert console.resolve_exchange() == ["Kid", "Marshal"]
     assert console.prompt == "No one is left to declare: round 3 begins"
@@ -86,7 +89,10 @@ def test_the_shootout_with_a_dastardly_sniper(console: Console) -> None:
     console.page.evaluate("window.scrollTo(0, 0)")
     shoot(console.page, f"scene-sniper-{console.size}")
     console.preempt("Sniper", "Kid", 9)
-    assert console.doing("Sniper") == "Pre-empts Kid: goes just before (d10 9 against 9)"
+    assert console.doing("Sniper") == (
+        "Pre-empts Kid: goes just before; rolled 9 on the d10, needed 9 or less"
+        " (Coordination + QR difference)"
+    )
     assert "Resolves in order: Sniper → Kid → Marshal" in console.visible_text()
     assert console.resolve_exchange(taken_out=["Kid"]) == ["Sniper", "Kid", "Marshal"]
     assert performed(console) == {"Sniper": True, "Kid": False, "Marshal": True}
@@ -104,7 +110,10 @@ def test_the_iai_duel(console: Console) -> None:
     console.declare("Gonbei", "Jubei draws", wait=True)
     console.declare("Jubei", "draws and cuts")
     console.preempt("Gonbei", "Jubei", 7)
-    assert console.doing("Gonbei") == "Pre-empts Jubei: goes just after (d10 7 against 6)"
+    assert console.doing("Gonbei") == (
+        "Pre-empts Jubei: goes just after; rolled 7 on the d10, needed 6 or less"
+        " (Coordination + QR difference)"
+    )
     assert console.primary == "Resolve Jubei's draws and cuts"  # not asked: nobody pre-empted him
     assert console.resolve_exchange() == ["Jubei", "Gonbei"]
 

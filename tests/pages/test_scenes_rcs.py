@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from .console_driver import Console, no_sideways_scroll, small_targets, speaks_the_game
 
+TALLY = "| tally marks: a tie of equal initiatives broken at random, once; fewer marks act first"
+
 
 def at_the_table(console: Console, cast: dict[str, tuple[str, str]], **fields: str) -> None:
     """A new table with ``cast`` (name → side, the 2D6 they roll), round 1 rolled at the table."""
@@ -85,17 +87,24 @@ def test_the_tactics_pool(console: Console) -> None:
     # Level with the Guard: raised into his initiative, she comes below him in the tallies.
     assert console.row("Bea").locator(".big").inner_text() == "7 |"
     assert console.row("Guard").locator(".big").inner_text() == "7 ||"
+    # The marks say what they are (ruling 3), on the card and in a line beside the cards.
+    assert console.row("Bea").locator(".tally").get_attribute("title") == TALLY
+    assert console.page.inner_text("[data-legend=tally]") == TALLY
     assert console.names == ["Jena", "Bea", "Guard"]
+    # The pool's box follows the pool as it is spent: it never shows the number before.
+    assert console.page.input_value("[data-form=pool-crew] input") == "1"
     console.tap("[data-action=tactics-bea-up]")
     assert console.row("Bea").locator(".big").inner_text() == "8"
     assert console.names == ["Jena", "Guard", "Bea"]
     assert pools.inner_text().split()[:3] == ["crew", "0", "points"]
+    assert console.page.input_value("[data-form=pool-crew] input") == "0"
     assert console.page.locator("[data-action^=tactics-bea]").count() == 0  # the pool is spent
     assert console.page.locator("[data-action^=tactics-guard]").count() == 0  # corp has none
     console.type("[data-form=pool-corp] input", "1")
     console.tap("[data-action=pool-corp]")
     console.tap("[data-action=tactics-guard-down]")
     assert console.row("Guard").locator(".big").inner_text() == "6"
+    assert console.page.input_value("[data-form=pool-corp] input") == "0"  # not the 1 typed
     assert console.page.locator("[data-pool=corp]").inner_text().split()[:3] == [
         "corp",
         "0",

@@ -5,6 +5,7 @@
 import { declaration } from "/static/shared/awareness.js";
 import { Table, h, tableId } from "/static/shared/client.js";
 import { aimed } from "/static/shared/forms.js";
+import { TALLY } from "/static/shared/index-cards.js";
 
 const params = new URLSearchParams(location.search);
 const root = document.getElementById("overlay");
@@ -35,6 +36,11 @@ function moment(kind, key, title, ...line) {
            h("div", { class: "title" }, title), h("div", { class: "line" }, ...line));
 }
 
+/** Where the table stands, at the head of the strip: "Round 3", "Page 2"; nothing before the
+ * first. */
+const stage = (word, number) => (number
+  ? h("div", { class: "stage", "data-stage": "" }, `${word} ${number}`) : null);
+
 function card(code, { faceDown = false } = {}) {
   if (faceDown || !code) {
     return h("div", { class: "card face-down", role: "img", "aria-label": "face down" });
@@ -52,7 +58,7 @@ function fourColor(view) {
   const names = Object.fromEntries(view.members.map((m) => [m.id, m.name]));
   const who = (panel) => names[panel.acting] ?? panel.element ?? "the Editor";
   const shown = [];
-  const strip = h("section", { class: "strip four-color" });
+  const strip = h("section", { class: "strip four-color" }, stage("Page", view.page));
   const current = view.current;
   if (current) {
     if (current.editorial_control) {
@@ -96,7 +102,7 @@ function rcs(view) {
                       "Initiative seized!", named(nameOf(holder.character)),
                       " takes the turn from ", named(nameOf(next.character))));
   }
-  const strip = h("section", { class: "strip rcs" });
+  const strip = h("section", { class: "strip rcs" }, stage("Round", view.round));
   for (const entry of view.line) {
     const classes = ["index-card", entry.tapped && "tapped", entry.token && "holder"]
       .filter(Boolean).join(" ");
@@ -104,7 +110,8 @@ function rcs(view) {
       named(nameOf(entry.character), "div"),
       h("div", { class: "foot" },
         h("div", { class: "initiative" }, String(entry.initiative),
-          entry.tally ? h("span", { class: "tally" }, " " + "|".repeat(entry.tally)) : null),
+          entry.tally ? h("span", { class: "tally", title: TALLY }, " " + "|".repeat(entry.tally))
+            : null),
         h("div", { class: "marks" },
           entry.tapped && h("span", { class: "tapped-mark" }, "tapped"),
           entry.marker && h("span", { class: "marker", title: "one Short Action left" },
@@ -135,7 +142,7 @@ function awareness(view) {
     shown.push(moment("preempt", key, "Pre-empted!", ...before.map((r, n) => [
       n ? "; " : "", named(nameOf(r.character)), " acts before ", named(nameOf(r.to))])));
   }
-  const section = h("section", { class: "strip awareness" });
+  const section = h("section", { class: "strip awareness" }, stage("Round", view.round));
   const column = h("div", { class: "declarations" });
   if (view.declaring) {
     column.append(h("div", { class: "declaring" }, "Declaring: ", named(nameOf(view.declaring))));

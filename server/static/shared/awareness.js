@@ -45,14 +45,35 @@ function deed(exchange, id, who) {
   return `${r.what} ${r.preempt ? "of" : "to"} ${who[r.to]}`;
 }
 
-/** The order an exchange resolves in, those already resolved ticked off: shown with the step,
- * where the GM is looking, once someone has reacted. */
+/** What came of one resolved in an exchange: "Sniper pre-empted Marshal: acted first". */
+function happened(x, done, who) {
+  const id = done.character;
+  const r = x.reactions.find((reaction) => reaction.character === id);
+  const did = !done.performed ? "could not act" : r?.placed === "before" ? "acted first"
+    : r ? "went just after" : "acted";
+  if (!r) return `${who[id]}: ${did}`;
+  const how = !r.preempt ? "reacted to"
+    : r.placed === "before" ? "pre-empted" : "tried to pre-empt";
+  return `${who[id]} ${how} ${who[r.to]}: ${did}`;
+}
+
+/** The order an exchange resolves in, those already resolved struck through, each saying what
+ * came of it: shown with the step, where the GM is looking, once someone has reacted. */
 function sequence(x, who) {
   if (!x.sequence || !x.reactions.length) return null;
-  const done = new Set(x.resolved.map((r) => r.character));
+  const done = new Map(x.resolved.map((r) => [r.character, happened(x, r, who)]));
   return h("p", { class: "sequence", "data-sequence": "" }, "Resolves in order: ",
     x.sequence.map((id, n) => [n ? " → " : "", done.has(id)
-      ? h("s", { "aria-label": `${who[id]}, done` }, who[id]) : who[id]]).flat());
+      ? h("s", { "aria-label": done.get(id), title: done.get(id) }, who[id]) : who[id]]).flat());
+}
+
+/** A pre-emption's d10 in words (ruling 10). The target, Coordination + (the actor's QR − the
+ * pre-emptor's), is the GM's only; a 1 always succeeds and the die's highest face always fails. */
+function rolled(v, r) {
+  const natural = r.die === 1 ? ": a 1 always succeeds"
+    : r.die === v.options.die_sides ? `: a ${r.die} always fails` : "";
+  return `rolled ${r.die} on the d10` + (r.target === null || r.target === undefined ? ""
+    : `, needed ${r.target} or less (Coordination + QR difference)`) + natural;
 }
 
 export function declare(v, ctx, id) {
@@ -224,9 +245,8 @@ function doing(v, c, who) {
   }
   if (pending) return `Pre-empts ${who[pending.to]}: d10 awaited`;
   if (reaction) {
-    const roll = reaction.die ? ` (d10 ${reaction.die} against ${reaction.target})` : "";
     return `${reaction.preempt ? "Pre-empts" : "Reacts to"} ${who[reaction.to]}: goes just `
-      + `${reaction.placed}${roll}`;
+      + `${reaction.placed}${reaction.die ? `; ${rolled(v, reaction)}` : ""}`;
   }
   if (x?.act.character === c.id) return `Acts: ${x.act.what}`;
   if (v.declaring === c.id) return "Declaring now";

@@ -102,7 +102,12 @@ export async function run(table, command, names = {}) {
   message = cardsInWords(message);
   // The way forward is the step the page already offers; the refusal points back to it.
   const next = document.querySelector("[data-prompt]")?.textContent;
-  report(`Not now: ${message.replaceAll("_", " ")}.`.replace(/\.\.$/, ".")
+  message = message.replaceAll("_", " ");
+  // A refusal that says what "never" happens states a rule that always holds ("heroes never
+  // hold jokers"): it reads as that rule, and not as "Not now", which would promise a later.
+  const said = /\bnever\b/.test(message) ? message[0].toUpperCase() + message.slice(1)
+    : `Not now: ${message}`;
+  report(`${said}.`.replace(/\.\.$/, ".")
     + (next ? ` Where it stands: ${next}.` : ""), { prompt: next });
   return false;
 }
@@ -225,7 +230,8 @@ export function rollInitiative(v, ctx, roundOver) {
 export function keeping(container, draw) {
   const fields = [...container.querySelectorAll("[data-keep]")];
   const before = new Map(fields.map((field) => [field.dataset.keep, {
-    value: field.value, typed: field.dataset.typed, sent: field.dataset.sent }]));
+    value: field.value, typed: field.dataset.typed, sent: field.dataset.sent,
+    drawn: field.getAttribute("value") }]));
   const unsent = fields.filter((f) => f.dataset.typed && f.value.trim()
                                       && f.value !== f.dataset.sent);
   const focused = document.activeElement?.dataset?.keep;
@@ -235,7 +241,11 @@ export function keeping(container, draw) {
   for (const field of container.querySelectorAll("[data-keep]")) {
     kept.add(field.dataset.keep);
     const was = before.get(field.dataset.keep);
-    if (was) {
+    // What the page itself put in the field (a tactics pool as it stands) changed, and nobody
+    // is typing there: the field shows the table as it is now, not the number before.
+    const moved = field.getAttribute("value") !== was?.drawn
+      && !(was?.typed && was.value !== was.sent);
+    if (was && !moved) {
       field.value = was.value;
       if (was.typed) field.dataset.typed = was.typed;
       if (was.sent !== undefined) field.dataset.sent = was.sent;

@@ -16,7 +16,11 @@ function rolled(entry) {
   return `rolled ${entry.dice.join(" + ")}, ${more < 0 ? "−" : "+"}${Math.abs(more)}`;
 }
 
-const tally = (entry) => `${entry.initiative}${entry.tally ? ` ${"|".repeat(entry.tally)}` : ""}`;
+/** Ruling 3: equal initiatives are put in a random order once, recorded as tally marks. */
+export const TALLY = "| tally marks: a tie of equal initiatives broken at random, once; "
+  + "fewer marks act first";
+const tally = (entry) => [String(entry.initiative), entry.tally ? h("span", { class: "tally",
+  title: TALLY }, ` ${"|".repeat(entry.tally)}`) : null];
 
 /** The dice of one character's initiative, typed from the table (or the tray sends them):
  * by the referee, or by the character's player on their own page. */
@@ -151,18 +155,21 @@ function roster(v, ctx) {
   });
 }
 
-/** The tactics pools, one per side, and setting them. */
+/** The tactics pools, one per side, and setting them; what tally marks mean, while any show. */
 function aside(v, ctx) {
+  const legend = v.line.some((entry) => entry.tally)
+    ? h("p", { class: "muted", "data-legend": "tally" }, TALLY) : null;
   const sides = Object.entries(v.pools);
-  if (!sides.length) return [];
-  return [h("h3", {}, "Tactics pools"), h("ul", { class: "pools" }, sides.map(([side, points]) => {
+  if (!sides.length) return legend ? [legend] : [];
+  const pools = h("ul", { class: "pools" }, sides.map(([side, points]) => {
     const field = input(`Points for ${side}`, { keep: `pool-${side}`, type: "number", min: 0,
                                                  class: "die", value: String(points) });
     return h("li", { "data-pool": side }, h("strong", {}, side),
       ` ${points} point${points === 1 ? "" : "s"} `,
       inline("Set", [field], () => run(ctx.table, { type: "set_pool", side,
         points: Number(field.value) }, ctx.names), { name: `pool-${side}` }));
-  }))];
+  }));
+  return [legend, h("h3", {}, "Tactics pools"), pools].filter(Boolean);
 }
 
 function join(ctx) {

@@ -19,6 +19,7 @@ from rules.four_color.commands import (
     Member,
     NextPanel,
     OfferTrade,
+    OverrideCard,
     PlayJoker,
 )
 from rules.four_color.events import Dealt, Joined, PanelPlayed
@@ -153,6 +154,18 @@ def test_ruling_4_a_physical_joker_for_a_hero_is_refused_until_a_replacement_com
     assert "replacement" in error.message
     table.execute(DealCard(card=parse_card("7H")), GM)
     assert holder_of(table, "7H") == "h1"
+
+
+def test_ruling_4_correcting_a_heros_card_to_a_joker_says_the_rule_and_what_to_do() -> None:
+    """Never allowed, at any moment: the refusal says the rule and the way it goes at a table."""
+    table = scene(heroes=1, villains=1)
+    deal_by_hand(table, "9H", "8H")
+    error = refused(table, OverrideCard(card=parse_card("9H"), to=RED_JOKER), "four-color.4")
+    assert error.field == "to"
+    assert error.message == (
+        "heroes never hold jokers: a joker dealt to the hero 'h1' goes back into the deck and "
+        "'h1' is dealt another card; correct 9H to that card instead"
+    )
 
 
 # Ruling 5: the Editor's jokers: assigned to a villain or mob, played at any moment.
