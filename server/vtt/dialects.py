@@ -66,9 +66,20 @@ def foundry_combat(table_id: str, system: str, order: TurnOrder) -> dict[str, An
     return {"round": order.round, "turn": order.current, "combatants": combatants}
 
 
+ROLL20_TEXT = "\u2060"  # WORD JOINER: invisible, and no number to JavaScript
+
+
 def roll20_turnorder(order: TurnOrder, page: str) -> list[dict[str, Any]]:
     """Roll20's turn order: the current actor first, then the rest in order, the unplaced last.
-    A participant imported from a Roll20 token keeps that token's id; others are custom (-1)."""
+    A participant imported from a Roll20 token keeps that token's id; others are custom (-1).
+
+    Each entry carries its turn's key as ``seize``: custom entries all have the id -1, and two
+    of them may have one name (two Goblins, a hero's two cards), so the bridge tells them apart
+    by it; Mod scripts keep an entry's fields when they reorder the list. Each ``pr`` ends with
+    an invisible word joiner, so that it is never a number to JavaScript: GroupInitiative sorts
+    the whole turn order with ``b.pr - a.pr`` after every roll, and a comparison that is not a
+    number leaves Seize's entries in their order (Array.prototype.sort is stable), where bare
+    initiatives (RCS) could come out as Seize's order moved on by one, a Next to the bridge."""
     placed = [turn for turn in order.turns if turn.placed]
     start = order.current if order.current is not None and order.turns[order.current].placed else 0
     rotated = placed[start:] + placed[:start] + [t for t in order.turns if not t.placed]
@@ -77,9 +88,10 @@ def roll20_turnorder(order: TurnOrder, page: str) -> list[dict[str, Any]]:
             "id": (turn.participant or "")[len(ROLL20_PREFIX) :]
             if (turn.participant or "").startswith(ROLL20_PREFIX)
             else "-1",
-            "pr": turn.label,
+            "pr": turn.label + ROLL20_TEXT,
             "custom": turn.name,
             "_pageid": page,
+            "seize": turn.key,
         }
         for turn in rotated
     ]

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  Bridge, Election, LOCK, advanceKey, entryKey, isAdvance, linkedTable, mayAsk, rememberLink,
+  Bridge, Election, LOCK, advanceKey, entryKey, identify, judge, linkedTable, mayAsk, rememberLink,
 } from "../../server/vtt/roll20/bridge.mjs";
-import { SYSTEMS, fixtures } from "./fixtures.mjs";
+import { SYSTEMS, fixtures, until } from "./fixtures.mjs";
 
 /** A stand-in for Roll20's Campaign model (Roll20 cannot run here): get, save (fires
  * change:turnorder when the turn order changes), on. */
@@ -125,21 +125,35 @@ test("a game's link is kept per campaign, and only a GM is asked for one", () =>
   assert.equal(linkedTable(stored, "444"), null);
 });
 
-test("an advance is the first entry moved to the end, and nothing else", () => {
-  const e = (id) => ({ id, pr: "", custom: "", _pageid: "" });
-  assert.equal(isAdvance([e("1"), e("2"), e("3")], [e("2"), e("3"), e("1")]), true);
-  assert.equal(isAdvance([e("1"), e("2"), e("3")], [e("3"), e("1"), e("2")]), false);
-  assert.equal(isAdvance([e("1")], [e("1")]), false);
+test("an advance is Seize's current moved to the end, the one after it now current", () => {
+  const e = (seize) => ({ id: "-1", pr: "", custom: "Goblin", _pageid: "", seize });
+  const other = { id: "marker", pr: -1, custom: "", _pageid: "" };
+  assert.equal(judge([e("1"), e("2"), e("3")], [e("2"), e("3"), e("1")]), "next");
+  assert.equal(judge([e("1"), e("2"), e("3")], [e("2"), e("3"), other, e("1")]), "next");
+  assert.equal(judge([e("1"), e("2"), e("3")], [e("2"), e("3"), e("1"), other]), "moved",
+               "Roll20's Next moves the current to the very end");
+  assert.equal(judge([e("1"), e("2"), e("3")], [other, e("2"), e("3"), e("1")]), "moved",
+               "someone else is current: no Next of Seize's");
+  assert.equal(judge([e("1"), e("2"), e("3")], [e("3"), e("1"), e("2")]), "moved");
+  assert.equal(judge([e("1"), e("2"), e("3")], [e("2"), e("3")]), "moved");
+  assert.equal(judge([e("1"), e("2"), e("3")], [other, e("1"), e("2"), e("3")]), "");
+  assert.equal(judge([e("1")], [e("1")]), "");
 });
 
-test("entries are compared by id (custom ones by their text), not by their JSON", () => {
-  const before = [{ id: "-1", pr: "K♠", custom: "V1", _pageid: "" },
+test("entries are known by the key Seize wrote in them, else by token, or text and value", () => {
+  const before = [{ id: "-1", pr: "K♠", custom: "V1", _pageid: "", seize: "KS" },
                   { id: "tok2", pr: "3", custom: "", _pageid: "p" }];
   // Written back by Roll20 or a script: other key order, pr a number, the page id dropped.
   const after = [{ custom: "", pr: 3, id: "tok2" }, { _pageid: "", custom: "V1", id: "-1", pr: "K♠" }];
   assert.notEqual(JSON.stringify([before[1], before[0]]), JSON.stringify(after));
-  assert.equal(isAdvance(before, after), true);
-  assert.equal(entryKey(before[0]), "-1:V1");
+  assert.equal(judge(before, after), "next");
+  assert.deepEqual(identify(before, after), [1, 0]);
+  assert.equal(entryKey(before[0]), "seize:KS");
+  assert.equal(entryKey(after[1]), "-1:V1");
+  // Two Goblins of one name and value are two entries, told apart by their keys.
+  const goblin = (seize) => ({ id: "-1", pr: "7", custom: "Goblin", _pageid: "", seize });
+  assert.deepEqual(identify([goblin("g1"), goblin("g2")], [goblin("g2"), goblin("g1")]), [1, 0]);
+  assert.deepEqual(identify([goblin("g1")], [{ ...goblin("gone") }, { ...goblin("g1") }]), [-1, 0]);
 });
 
 /** The server's Idempotency-Key: a second command with a key already seen is a retry. */
@@ -187,7 +201,7 @@ test("two GM tabs on one campaign: one bridge writes, and one command goes per a
   const [first, ...rest] = JSON.parse(campaign.get("turnorder"));
   moment = "after";
   campaign.save({ turnorder: JSON.stringify([...rest, first]) }); // a GM presses Next
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await until(() => seize.applied.length >= 1, "the GM's Next never reached Seize");
   assert.deepEqual(seize.applied, [{ type: "next_panel" }]);
   seq = 9; // the Panel played, and the view after it
   // Tab A is closed: its lease runs out and tab B takes over.
@@ -198,7 +212,7 @@ test("two GM tabs on one campaign: one bridge writes, and one command goes per a
   time.pass(5000);
   const [again, ...others] = JSON.parse(campaign.get("turnorder"));
   campaign.save({ turnorder: JSON.stringify([...others, again]) });
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await until(() => seize.applied.length >= 2, "the second Next never reached Seize");
   assert.deepEqual(seize.applied, [{ type: "next_panel" }, { type: "next_panel" }]);
   b.election.release();
   assert.equal(campaign.get(LOCK), "");
@@ -218,69 +232,10 @@ test("two bridges that both see one advance send the same key: the second is a r
   const [first, ...rest] = JSON.parse(campaign.get("turnorder"));
   moment = "after";
   campaign.save({ turnorder: JSON.stringify([...rest, first]) });
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await until(() => seize.applied.length >= 1, "the GM's Next never reached Seize");
   assert.deepEqual(seize.applied, [{ type: "next_panel" }]);
   const order = fixtures["four-color"].before.turnorder;
   assert.equal(advanceKey("t1", 7, order), advanceKey("t1", 7, structuredClone(order).map(
     (e) => ({ ...e, pr: String(e.pr) }))));
   assert.notEqual(advanceKey("t1", 7, order), advanceKey("t1", 8, order));
-});
-
-/**
- * A Mod script like TurnMarker1 (Roll20's API scripts): when the turn order window opens it
- * adds its marker entry at the end; when the order's first entry changes and the first is its
- * marker, it counts a round and moves the marker to the end; it skips a first entry whose token
- * the players cannot see. Like GroupInitiative it adds rolled entries for tokens of its own.
- */
-function turnMarker(campaign, hidden = new Set()) {
-  const marker = { id: "marker-token", pr: -1, custom: "", _pageid: "page-1" };
-  let first = null;
-  const rotate = (order) => [...order.slice(1), order[0]];
-  const set = (order) => campaign.save({ turnorder: JSON.stringify(order) });
-  const get = () => JSON.parse(campaign.get("turnorder") || "[]");
-  campaign.save = ((save) => (changes) => {
-    const opening = changes.initiativepage === true && !campaign.get("initiativepage");
-    save.call(campaign, changes);
-    if (opening && !get().some((e) => e.id === marker.id)) set([...get(), marker]);
-  })(campaign.save);
-  campaign.on("change:turnorder", () => {
-    const order = get();
-    if (!order.length || order[0].id === first) return;
-    first = order[0].id;
-    if (order[0].id === "-1") return;
-    if (order[0].id === marker.id || hidden.has(order[0].id)) set(rotate(order));
-  });
-  return {
-    marker,
-    groupInitiative: () => set([...get(), { id: "gi-token", pr: 17, custom: "", _pageid: "page-1" }]),
-    eotRotate: () => set(rotate(get())),
-  };
-}
-
-test("a TurnMarker-like script's entries and rotations never reach Seize", async () => {
-  const campaign = new Campaign();
-  const time = clock();
-  const seize = server();
-  const script = turnMarker(campaign);
-  const served = () => fixtures["four-color"].before;
-  const a = tab(campaign, "tab-a", time, seize, served);
-  a.election.tick();
-  await a.made.refresh();
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  const ids = () => JSON.parse(campaign.get("turnorder")).map((e) => e.id);
-  assert.ok(ids().includes(script.marker.id), "the marker is left in the turn order");
-  time.pass(5000);
-  script.groupInitiative();
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  assert.ok(ids().includes("gi-token"), "a GroupInitiative roll is left too");
-  // The marker comes to the top and the script moves it on: a rotation that is not a Next.
-  time.pass(5000);
-  const order = JSON.parse(campaign.get("turnorder"));
-  const markerFirst = [order.find((e) => e.id === script.marker.id),
-                       ...order.filter((e) => e.id !== script.marker.id)];
-  campaign.save({ turnorder: JSON.stringify(markerFirst) });
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  assert.deepEqual(seize.applied, []);
-  const seizes = JSON.parse(campaign.get("turnorder")).filter((e) => e.id === "-1");
-  assert.deepEqual(seizes, fixtures["four-color"].before.turnorder, "Seize's order stands");
 });

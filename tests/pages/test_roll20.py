@@ -14,6 +14,7 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
+from server.vtt.dialects import ROLL20_TEXT
 from tests.server.process import ServerProcess, call
 from tests.waiting import PATIENCE, until
 
@@ -140,7 +141,8 @@ def test_the_userscript_follows_the_table_and_sends_the_gms_next(
     eventually(lambda: len(table.view(table.gm)["view"]["panels"]) == 2)
     eventually(lambda: turnorder(page) == served(table))
     assert table.view(table.gm)["seq"] == seq + 1
-    assert [e["pr"] for e in turnorder(page)] == ["9♥", "5♣", "2♦", "K♠"]  # current first
+    shown = [e["pr"].removesuffix(ROLL20_TEXT) for e in turnorder(page)]
+    assert shown == ["9♥", "5♣", "2♦", "K♠"]  # current first
 
     entries = turnorder(page)  # any other change in Roll20 is put back
     page.evaluate(
@@ -149,6 +151,8 @@ def test_the_userscript_follows_the_table_and_sends_the_gms_next(
     )
     eventually(lambda: turnorder(page) == entries)
     assert table.view(table.gm)["seq"] == seq + 1
+    notice = page.locator("#seize-notice")  # and the GM is told
+    eventually(lambda: "put back" in (notice.text_content() or ""))
     shoot(page, "roll20-stand-in")
 
 

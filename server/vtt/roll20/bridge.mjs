@@ -2,38 +2,102 @@
 // Roll20 back to Seize. ``campaign`` is Roll20's Campaign model (get, save); tests pass a
 // stand-in. Roll20 keeps the turn order as a JSON string. Every GM tab may run the bridge, but
 // one alone writes (an election kept in the campaign), and Mod scripts that share the turn
-// order (TurnMarker, GroupInitiative) keep their entries, which never count as a Next.
+// order (TurnMarker1, GroupInitiative) keep their entries, which never count as a Next; nor
+// does their re-sorting or skipping of Seize's own entries, nor the GM's drag: only Roll20's
+// Next, told by who is current and by the key Seize writes in each entry.
 
 import { nextCommand } from "../foundry/scripts/engine.mjs";
 import { Queue } from "../foundry/scripts/sync.mjs";
 
 /**
  * @typedef {{get(key: string): unknown, save(changes: Record<string, unknown>): unknown}} Campaign
- * @typedef {{id: string, pr: string, custom: string, _pageid: string}} Entry
+ * @typedef {{id: string, pr: string, custom: string, _pageid: string, seize?: string}} Entry
  * @typedef {{table: string, token: string}} Linked
  * @typedef {Pick<Storage, "getItem" | "setItem">} Store
  */
 
+/** The turn a Seize entry is (the key Seize wrote in it), or "" for anyone else's entry. */
+const tagOf = (/** @type {Partial<Entry> | null | undefined} */ entry) =>
+  typeof entry?.seize === "string" ? entry.seize : "";
+
 /**
- * What identifies an entry of Roll20's turn order: its token's id, or for a custom entry (id
- * "-1") its text. Entries are compared by this, never by their JSON text, which Roll20 and Mod
- * scripts may write back in another form.
+ * What identifies an entry of Roll20's turn order, for the Idempotency-Key: the key Seize wrote
+ * in it, else its token's id, else (a custom entry, id "-1") its text.
  * @param {Partial<Entry> | null | undefined} entry
  */
 export function entryKey(entry) {
   const id = String(entry?.id ?? "-1");
-  return id === "-1" ? `-1:${entry?.custom ?? ""}` : id;
+  return tagOf(entry) ? `seize:${tagOf(entry)}` : id === "-1" ? `-1:${entry?.custom ?? ""}` : id;
 }
 
 /**
- * Whether ``after`` is ``before`` advanced by one: its first entry moved to the end.
- * @param {Partial<Entry>[]} before
- * @param {Partial<Entry>[]} after
+ * Whether two entries show the same: one token, or custom entries of one text and value.
+ * @param {Partial<Entry>} a
+ * @param {Partial<Entry>} b
  */
-export function isAdvance(before, after) {
-  if (before.length < 2 || before.length !== after.length) return false;
-  const rotated = [...before.slice(1), before[0]].map(entryKey);
-  return after.every((entry, n) => entryKey(entry) === rotated[n]);
+function sameFace(a, b) {
+  const id = String(a.id ?? "-1");
+  if (id !== String(b.id ?? "-1")) return false;
+  const text = (/** @type {Partial<Entry>} */ entry) => `${entry.custom ?? ""}\n${entry.pr ?? ""}`;
+  return id !== "-1" || text(a) === text(b);
+}
+
+/**
+ * Which of Seize's entries (``mine``) each entry of Roll20's turn order is: its index there, or
+ * -1 for the GM's or a Mod script's own. Entries are known by the key Seize writes in each
+ * (``seize``), never by their name or place, so two Goblins are two entries; should a client
+ * drop that field, by their token, or their text and value. Each of Seize's entries is found
+ * once at most, and an entry is never compared by its JSON, which Roll20 and Mod scripts may
+ * write back in another form.
+ * @param {Partial<Entry>[]} mine
+ * @param {Partial<Entry>[]} order
+ */
+export function identify(mine, order) {
+  const found = order.map(() => -1);
+  const taken = new Set();
+  const tags = new Map(mine.map((entry, n) => [tagOf(entry), n]));
+  order.forEach((entry, at) => {
+    const n = tagOf(entry) ? tags.get(tagOf(entry)) : undefined;
+    if (n === undefined || taken.has(n)) return;
+    found[at] = n;
+    taken.add(n);
+  });
+  order.forEach((entry, at) => {
+    if (found[at] !== -1 || tagOf(entry)) return;
+    const n = mine.findIndex((candidate, k) => !taken.has(k) && sameFace(candidate, entry));
+    if (n === -1) return;
+    found[at] = n;
+    taken.add(n);
+  });
+  return found;
+}
+
+/**
+ * What a change of Roll20's turn order is to Seize, given Seize's entries as it wrote them (its
+ * current actor first). "next" is the GM's advance, told by who is current: Roll20's current
+ * entry is now the one after Seize's current, Seize's current went to the very end, and the
+ * rest of Seize's entries kept their order. "moved" is anything else that changed Seize's
+ * entries (a drag, a script's sort, skip or reroll, an entry removed), to be put back. "" is
+ * a change to other entries only.
+ *
+ * A sort cannot pass for an advance: GroupInitiative's sorts compare ``pr`` as numbers, and
+ * Seize writes none (server/vtt/dialects.py), so they leave Seize's entries in their order; with
+ * its ``preserveFirst`` the current entry stays current.
+ * @param {Partial<Entry>[]} mine
+ * @param {Partial<Entry>[]} order
+ * @returns {"next" | "moved" | ""}
+ */
+export function judge(mine, order) {
+  const found = identify(mine, order);
+  const ours = found.filter((n) => n !== -1);
+  // An entry that lost its key and its value was written anew by someone else (a reroll).
+  const rewritten = order.some((entry, at) => found[at] !== -1 && !tagOf(entry)
+    && String(entry.pr ?? "") !== String(mine[found[at]].pr ?? ""));
+  if (ours.length !== mine.length || rewritten) return "moved";
+  const advanced = mine.length >= 2 && found[0] === 1 && found.at(-1) === 0
+    && ours.every((n, k) => n === (k + 1) % mine.length);
+  if (advanced) return "next";
+  return ours.every((n, k) => n === k) ? "" : "moved";
 }
 
 /** @param {unknown} text Roll20's turn order, a JSON string (or empty) @returns {Entry[]} */
@@ -171,9 +235,10 @@ export class Bridge {
    * @param {string} [options.table] the table's id, for the Idempotency-Key
    * @param {() => number} [options.seq] the table's last sequence this tab saw
    * @param {{leads(): boolean}} [options.election] whether this tab is the one that writes
+   * @param {(message: string) => void} [options.tell] a word to the GM
    */
   constructor({ campaign, turnorder, send, view, table = "", seq = () => 0,
-                election = { leads: () => true } }) {
+                election = { leads: () => true }, tell = () => {} }) {
     this.campaign = campaign;
     this.turnorder = turnorder;
     this.send = send;
@@ -181,11 +246,14 @@ export class Bridge {
     this.table = table;
     this.seq = seq;
     this.election = election;
+    this.tell = tell;
     /** Seize's entries as last written, to tell them from Mod scripts' and the GM's changes. */
     /** @type {Entry[] | null} */
     this.written = null;
-    /** The whole order as last written. @type {string[]} */
-    this.writtenKeys = [];
+    /** The whole order as last written. @type {Entry[]} */
+    this.order = [];
+    /** The last order put back, to stop when a script writes the same again. */
+    this.undone = "";
     /** Each write waits for the last, so an older order never lands after a newer one. */
     this.queue = new Queue();
   }
@@ -197,37 +265,52 @@ export class Bridge {
   }
 
   /**
-   * Roll20's turn order changed: the GM's "next" goes to Seize; anything else is put back.
-   * Only Seize's own entries count: a Mod script's (TurnMarker's marker, GroupInitiative's
-   * rolls) are left where they are, and moving one of them is never a Next.
+   * Roll20's turn order changed: the GM's "next" goes to Seize; a change to Seize's entries
+   * that is not one (a drag, a Mod script's sort or skip) is put back and the GM told. Other
+   * entries (TurnMarker's marker, GroupInitiative's rolls) stay where they are, after Seize's.
+   * A script that moves Seize's entries again the same way is left to it, once the GM is told:
+   * put back, it would move them again, without end.
    */
   changed() {
     if (!this.election.leads() || this.written === null) return Promise.resolve();
     const now = parseOrder(this.campaign.get("turnorder"));
-    const keys = now.map(entryKey);
-    if (keys.length === this.writtenKeys.length && keys.every((k, n) => k === this.writtenKeys[n])) {
-      return Promise.resolve(); // our own write, perhaps written back in another form
-    }
+    if (sameOrder(now, this.order)) return Promise.resolve(); // our own write
     return this.queue.run(async () => {
       const before = this.written ?? [];
-      const mine = new Set(before.map(entryKey));
-      const after = now.filter((entry) => mine.has(entryKey(entry)));
+      const verdict = judge(before, now);
       const view = this.view();
-      const command = view && isAdvance(before, after) ? nextCommand(view) : null;
-      if (command) await this.send(command, advanceKey(this.table, this.seq(), before));
+      const command = verdict === "next" && view ? nextCommand(view) : null;
+      if (command) {
+        this.undone = "";
+        await this.send(command, advanceKey(this.table, this.seq(), before));
+      } else if (verdict === "moved") {
+        // A script that turns the order round whenever it changes (TurnMarker's Auto Skip
+        // Hidden) turns it round again once it is put back: the second time, let it be.
+        const turned = isTurned(this.order, now) ? JSON.stringify(now) : "";
+        if (turned && turned === this.undone) {
+          this.tell("A Mod script keeps turning Seize's turn order round in Roll20 (TurnMarker's "
+                    + "Auto Skip Hidden?). Seize has not moved on: advance with Next.");
+          return;
+        }
+        this.undone = turned;
+        this.tell("Seize's turn order was changed in Roll20 (a drag, or a Mod script's sort or "
+                  + "skip) and is put back: only Next moves it on.");
+      }
       await this.#write();
     });
   }
 
   async #write() {
     const entries = await this.turnorder();
-    const mine = new Set([...(this.written ?? []), ...entries].map(entryKey));
-    // Mod scripts' entries stay, after Seize's, in the order they are in.
-    const theirs = parseOrder(this.campaign.get("turnorder"))
-      .filter((entry) => !mine.has(entryKey(entry)));
+    const known = [...(this.written ?? []), ...entries];
+    // Everyone else's entries stay, after Seize's, in the order they are in.
+    const now = parseOrder(this.campaign.get("turnorder"));
+    const found = identify(known, now);
+    const theirs = now.filter((entry, n) => found[n] === -1 && !tagOf(entry));
     const order = [...entries, ...theirs];
+    if (!sameOrder(entries, this.written ?? [])) this.undone = "";
     this.written = entries;
-    this.writtenKeys = order.map(entryKey);
+    this.order = order;
     if (this.campaign.get("turnorder") !== JSON.stringify(order)) {
       this.campaign.save({ turnorder: JSON.stringify(order) });
     }
@@ -236,4 +319,26 @@ export class Bridge {
       this.campaign.save({ initiativepage: true });
     }
   }
+}
+
+/**
+ * Whether ``after`` is ``before`` turned round: the same entries, the first few moved to the end.
+ * @param {Partial<Entry>[]} before
+ * @param {Partial<Entry>[]} after
+ */
+function isTurned(before, after) {
+  const keys = before.map(entryKey);
+  const turned = after.map(entryKey);
+  return keys.length === turned.length && keys.some((_, by) => by > 0
+    && turned.every((key, n) => key === keys[(n + by) % keys.length]));
+}
+
+/**
+ * Whether two turn orders are the same entries in the same order, however written.
+ * @param {Partial<Entry>[]} a
+ * @param {Partial<Entry>[]} b
+ */
+function sameOrder(a, b) {
+  return a.length === b.length && a.every((entry, n) => entryKey(entry) === entryKey(b[n])
+    && (tagOf(entry) !== "" || sameFace(entry, b[n])));
 }

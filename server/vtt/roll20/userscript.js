@@ -22,6 +22,22 @@
     const { table, token } = linked;
     const api = (path) => fetch(new URL(path, server),
                                 { headers: { Authorization: `Bearer ${token}` } });
+    const report = (error) => console.error("Seize |", error);
+    // A word to the GM, in a line over the editor that stays until the next one.
+    const tell = (message) => {
+      console.warn("Seize |", message);
+      let notice = document.getElementById("seize-notice");
+      if (!notice) {
+        notice = document.createElement("div");
+        notice.id = "seize-notice";
+        notice.setAttribute("role", "status");
+        notice.style.cssText = "position:fixed;top:0;left:50%;transform:translateX(-50%);"
+          + "z-index:100000;padding:4px 12px;background:#fff8c4;color:#222;font:14px sans-serif;"
+          + "border:1px solid #b59b00;border-radius:0 0 6px 6px;";
+        document.body.append(notice);
+      }
+      notice.textContent = `Seize: ${message}`;
+    };
     let view = null;
     let seq = 0;
     // Every GM tab runs this; one writes. The lease is renewed every few seconds, and a tab
@@ -50,6 +66,7 @@
       table,
       seq: () => seq,
       election,
+      tell,
       turnorder: async () => {
         const page = window.Campaign.get("playerpageid") ?? "";
         const path = `/api/tables/${encodeURIComponent(table)}/roll20/turnorder`
@@ -63,7 +80,6 @@
         if (!answer.ok) console.warn("Seize |", answer.status, problemOf(answer));
       },
     });
-    const report = (error) => console.error("Seize |", error);
     let leading = false;
     const heartbeat = () => {
       const now = election.tick();

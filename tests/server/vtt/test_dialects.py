@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from server.vtt.dialects import ROLL20_TEXT
 from tests.server.conftest import Client, bearer, new_table, send
 from tests.server.table_setups import awareness_rolled, declare_and_seize, rcs_rolled
 
@@ -37,9 +38,17 @@ def foundry_order(combat: dict[str, Any]) -> list[str]:
 
 def check_turnorder_shape(entries: list[dict[str, Any]]) -> None:
     for entry in entries:
-        assert set(entry) == {"id", "pr", "custom", "_pageid"}
+        assert set(entry) == {"id", "pr", "custom", "_pageid", "seize"}
         assert isinstance(entry["id"], str) and isinstance(entry["custom"], str)
-        assert isinstance(entry["pr"], str | int | float) and isinstance(entry["_pageid"], str)
+        assert isinstance(entry["pr"], str) and isinstance(entry["_pageid"], str)
+        assert entry["pr"].endswith(ROLL20_TEXT), "never a number to GroupInitiative's sort"
+    keys = [entry["seize"] for entry in entries]
+    assert len(set(keys)) == len(keys) and all(keys), "each entry its own identity"
+
+
+def prs(entries: list[dict[str, Any]]) -> list[str]:
+    """What Roll20 shows in the value column."""
+    return [entry["pr"].removesuffix(ROLL20_TEXT) for entry in entries]
 
 
 async def test_four_color_in_foundry_and_roll20(client: Client) -> None:
@@ -62,7 +71,8 @@ async def test_four_color_in_foundry_and_roll20(client: Client) -> None:
     assert combat["combatants"][combat["turn"]]["flags"]["seize"]["key"] == "KS"
     turnorder = await get(client, table, "roll20/turnorder?page=p1", table["overlay_token"])
     check_turnorder_shape(turnorder)
-    assert [e["pr"] for e in turnorder] == ["K♠", "Q♥", "7♦", "3♣", "A♥"]
+    assert prs(turnorder) == ["K♠", "Q♥", "7♦", "3♣", "A♥"]
+    assert [e["seize"] for e in turnorder] == ["KS", "QH", "7D", "3C", "AH"]
     assert all(e["_pageid"] == "p1" for e in turnorder)
 
 
@@ -100,8 +110,10 @@ async def test_rcs_in_foundry_and_roll20(client: Client) -> None:
     assert foundry_order(combat) == ["sarge", "jena", "guard"]  # lowest first, the seizer ahead
     assert combat["turn"] == 0
     turnorder = await get(client, table, "roll20/turnorder", table["overlay_token"])
+    check_turnorder_shape(turnorder)
     assert [e["custom"] for e in turnorder] == ["Sarge", "Jena", "Guard"]
-    assert [e["pr"] for e in turnorder] == ["12", "3", "6"]
+    assert prs(turnorder) == ["12", "3", "6"]
+    assert [e["seize"] for e in turnorder] == ["sarge", "jena", "guard"]
 
 
 async def test_awareness_in_foundry_shows_only_what_was_declared(client: Client) -> None:

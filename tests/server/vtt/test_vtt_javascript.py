@@ -19,6 +19,7 @@ import pytest
 
 from tests.server.conftest import Client, bearer, new_table, send
 from tests.server.table_setups import awareness_rolled, declare_and_seize, rcs_rolled
+from tests.server.vtt.roll20_orders import rcs_orders
 from tests.waiting import JOB_PATIENCE
 
 pytestmark = pytest.mark.sqlite_only
@@ -88,6 +89,7 @@ async def test_the_javascript_suite(client: Client, tmp_path: Path) -> None:
         ),
     }
     (tmp_path / "fixtures.json").write_text(json.dumps(fixtures))
+    (tmp_path / "roll20-orders.json").write_text(json.dumps(rcs_orders()))
     files = sorted(str(p) for p in JS_TESTS.glob("*.test.mjs"))
     run = subprocess.run(
         [node, "--test", *files],
