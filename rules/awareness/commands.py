@@ -54,7 +54,8 @@ What = Annotated[str, Field(min_length=1, max_length=200)]
 
 
 class _Command(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Written out as a client sends it: a press's ``from``, not the field's Python name.
+    model_config = ConfigDict(frozen=True, extra="forbid", serialize_by_alias=True)
 
 
 class Join(_Command):

@@ -38,7 +38,8 @@ class Member(Participant):
 
 
 class _Command(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Written out as a client sends it: a press's ``from``, not the field's Python name.
+    model_config = ConfigDict(frozen=True, extra="forbid", serialize_by_alias=True)
 
 
 class Join(_Command):

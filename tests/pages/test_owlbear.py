@@ -20,6 +20,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 from playwright.sync_api import sync_playwright
 
+from server.vtt.dialects import ROLL20_TEXT
 from tests.server.process import UNLIMITED, ServerProcess, call
 from tests.waiting import PACE, PATIENCE
 
@@ -243,7 +244,8 @@ def roll20_agrees(table: Followed) -> bool:
         for c in combat["combatants"]
         if c["flags"]["seize"]["current"] and c["initiative"] is not None
     ]
-    return not current or (bool(turnorder) and turnorder[0]["pr"] == current[0])
+    shown = turnorder[0]["pr"].removesuffix(ROLL20_TEXT) if turnorder else None
+    return not current or shown == current[0]
 
 
 def follows(room: Room, table: Followed) -> None:
