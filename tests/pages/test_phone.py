@@ -12,7 +12,7 @@ from tests.server.process import ServerProcess
 
 from .conftest import Table, shoot
 from .console_driver import no_sideways_scroll, small_targets, speaks_the_game
-from .test_play import at_seq, hand_to, rcs_character
+from .test_play import at_seq, first_panel, hand_to, rcs_character
 
 
 def box(locator: Any) -> dict[str, float]:
@@ -77,13 +77,7 @@ def test_four_color_the_step_then_now_then_the_order_then_offers(
 def test_four_color_your_panel_comes_first(phone: Any, server: ServerProcess) -> None:
     """When Peter's Panel is up, his phone says so first, then Now and the order, then his
     card."""
-    table = Table(server, "four-color")
-    for hero in ("peter", "sue"):
-        table.send({"type": "join", "member": {"id": hero, "name": hero.title(), "kind": "hero"}})
-    table.send({"type": "deal", "source": "gm"})
-    for card in ("KH", "2C", "3D"):  # Peter, Sue, then the Editor's extra card
-        table.send({"type": "deal_card", "card": card})
-    seq = table.send({"type": "next_panel"})["seq"]
+    table, seq = first_panel(server, ("KH", "2C", "3D"))
     assert table.view(table.gm)["view"]["current"]["acting"] == "peter"
     phone.goto(hand_to(table, "peter"))
     at_seq(phone, seq)

@@ -144,17 +144,24 @@ def test_a_writer_offers_a_trade_from_the_phone(phone: Any, server: ServerProces
     assert table.view(table.gm)["view"]["offers"] == []
 
 
-def test_the_phone_offers_trades_only_with_those_who_still_hold_a_card(
-    phone: Any, server: ServerProcess
-) -> None:
-    """Sue's Panel is up, so her card is played: an offer to her could only be refused."""
+def first_panel(server: ServerProcess, cards: tuple[str, str, str]) -> tuple[Table, int]:
+    """Peter and Sue at a Four Color table dealt ``cards`` by hand (Peter's, Sue's, then the
+    Editor's extra card), its first Panel played: the table and the sequence it stands at."""
     table = Table(server, "four-color")
     for hero in ("peter", "sue"):
         table.send({"type": "join", "member": {"id": hero, "name": hero.title(), "kind": "hero"}})
     table.send({"type": "deal", "source": "gm"})
-    for card in ("2H", "KS", "3C"):  # Peter, Sue, then the Editor's extra card
+    for card in cards:
         table.send({"type": "deal_card", "card": card})
-    seq = table.send({"type": "next_panel"})["seq"]
+    seq: int = table.send({"type": "next_panel"})["seq"]
+    return table, seq
+
+
+def test_the_phone_offers_trades_only_with_those_who_still_hold_a_card(
+    phone: Any, server: ServerProcess
+) -> None:
+    """Sue's Panel is up, so her card is played: an offer to her could only be refused."""
+    table, seq = first_panel(server, ("2H", "KS", "3C"))
     phone.goto(hand_to(table, "peter"))
     phone.wait_for_function(f"Number(document.body.dataset.seq) === {seq}")
     assert phone.locator("[data-action=offer-sue]").count() == 0
