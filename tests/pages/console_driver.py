@@ -17,6 +17,17 @@ def possessive(name: str) -> str:
     return f"{name}'" if POSSESSIVE.search(name) else f"{name}'s"
 
 
+# Counts the page's writes to its notice from now on (``report`` replaces its text even when the
+# words are the same), so that what a tap put there can be told from what was there before.
+WATCH_NOTICE = """() => {
+  window.noticeWatch?.disconnect();
+  window.noticeWrites = 0;
+  window.noticeWatch = new MutationObserver(() => { window.noticeWrites += 1; });
+  window.noticeWatch.observe(document.getElementById("notice"),
+                             { childList: true, characterData: true, subtree: true });
+}"""
+NOTICE_WRITTEN = 'window.noticeWrites > 0 && /\\S/.test(document.getElementById("notice").textContent)'
+
 TABLET: ViewportSize = {"width": 1024, "height": 768}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 
@@ -94,12 +105,14 @@ class Console:
     def refused(self, target: str) -> str:
         """Tap something the engine refuses; answers what the console says, nothing moved."""
         before = self.seq
+        # The refusal is read once the page has written the notice after this tap: a refusal
+        # still shown from the tap before would otherwise be read as this one's.
+        self.page.evaluate(WATCH_NOTICE)
         self.page.locator(target).click()
         self.taps += 1
-        notice = self.page.locator("#notice")
-        notice.filter(has_text=re.compile(r"\S")).wait_for()
+        self.page.wait_for_function(NOTICE_WRITTEN)
         assert self.seq == before
-        return str(notice.inner_text())
+        return str(self.page.inner_text("#notice"))
 
     @property
     def prompt(self) -> str:
