@@ -26,7 +26,9 @@ WATCH_NOTICE = """() => {
   window.noticeWatch.observe(document.getElementById("notice"),
                              { childList: true, characterData: true, subtree: true });
 }"""
-NOTICE_WRITTEN = 'window.noticeWrites > 0 && /\\S/.test(document.getElementById("notice").textContent)'
+NOTICE_WRITTEN = (
+    'window.noticeWrites > 0 && /\\S/.test(document.getElementById("notice").textContent)'
+)
 
 TABLET: ViewportSize = {"width": 1024, "height": 768}
 PHONE: ViewportSize = {"width": 390, "height": 844}
