@@ -1,0 +1,213 @@
+"""Where one durable command's time goes. Prints figures; asserts nothing.
+
+    .venv/bin/python -m bench.command_path [--commands 400] [--rate 10]
+
+One GM sends ``set_pool`` commands on its WebSocket, one after another at ``rate`` a second (the
+console's way), to a server over a fresh SQLite file (synchronous=FULL) with that socket as its
+only subscriber. The server runs in this process, on uvloop where installed, so that each step
+of a command can be stamped where it happens; the GM runs in a process of its own. Stamps are
+CLOCK_MONOTONIC, which both processes share:
+
+    sent        the GM's client writes the frame
+    read        the server has read and parsed the frame (``socket_commands.reply`` begins)
+    decided     the rules have decided it and each role's view is encoded (``show`` returns)
+    queued      its append is handed to the writer thread (``SqliteStore._write``)
+    committing  the writer thread begins its transaction
+    on disk     the commit (and its fsync) has returned
+    resumed     the loop takes the command up again (``Runner._apply`` begins)
+    answered    the answer is written to the socket, after the events (``SocketSubscriber.reply``)
+    event       the GM's client has the command's event
+    answer      the GM's client has the answer
+
+Each step's p50 and p99 are printed, and beside them the fsync floor (a small WAL commit with
+synchronous=FULL on the same disk). The stamps wrap the server's own functions from here, and
+nothing of them is in the server's code. The machine's other work shows in every figure: read
+``uptime`` first, and repeat a run before believing a difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+import itertools
+import json
+import multiprocessing
+import sqlite3
+import tempfile
+import time
+from collections.abc import Callable
+from multiprocessing.queues import Queue
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiohttp
+from aiohttp import web
+
+from bench.server_bench import fsync_floor, new_table, pct
+from server.http import socket_commands
+from server.live.hub import SocketSubscriber
+from server.run.app import make_app
+from server.settings import Settings
+from server.store.sql import Query
+from server.store.sqlite import SqliteStore, Write
+from server.tables import runner
+
+STEPS = ("sent", "read", "decided", "queued", "committing", "on disk", "resumed", "answered")
+"""The server's and the sender's stamps, in the order a command passes them."""
+
+F = TypeVar("F", bound=Callable[..., Any])
+stamps: dict[str, list[int]] = {step: [] for step in STEPS}
+APPEND = "insert into events"
+"""How an append's query begins: the writes stamped (not a device's last sight, nor a snapshot)."""
+
+
+def stamped(step: str, function: F, *, after: bool = False) -> F:
+    """``function``, stamping ``step`` as it begins (or once it has returned)."""
+
+    if asyncio.iscoroutinefunction(function):
+
+        @functools.wraps(function)
+        async def waited(*args: Any, **kwargs: Any) -> Any:
+            if not after:
+                stamps[step].append(time.monotonic_ns())
+            result = await function(*args, **kwargs)
+            if after:
+                stamps[step].append(time.monotonic_ns())
+            return result
+
+        return waited  # type: ignore[return-value]
+
+    @functools.wraps(function)
+    def called(*args: Any, **kwargs: Any) -> Any:
+        if not after:
+            stamps[step].append(time.monotonic_ns())
+        result = function(*args, **kwargs)
+        if after:
+            stamps[step].append(time.monotonic_ns())
+        return result
+
+    return called  # type: ignore[return-value]
+
+
+def queued_stamped(write: Callable[..., Any]) -> Callable[..., Any]:
+    """The store's hand-off to its writer, stamping an append of events."""
+
+    async def queued(store: SqliteStore, *queries: Query) -> Any:
+        if any(APPEND in query.text for query in queries):
+            stamps["queued"].append(time.monotonic_ns())
+        return await write(store, *queries)
+
+    return queued
+
+
+def commit_stamped(commit: Callable[[sqlite3.Connection, list[Write]], None]) -> Any:
+    """The writer's commit, stamping a batch that appends events (not a device's last sight)."""
+
+    def committed(connection: sqlite3.Connection, batch: list[Write]) -> None:
+        appends = any(APPEND in query.text for queries, _ in batch for query in queries)
+        began = time.monotonic_ns()
+        commit(connection, batch)
+        if appends:
+            stamps["committing"].append(began)
+            stamps["on disk"].append(time.monotonic_ns())
+
+    return staticmethod(committed)
+
+
+def rewrap(owner: object, name: str, wrap: Callable[[Any], Any]) -> None:
+    """Put ``wrap`` of ``owner.name`` where the server looks ``name`` up."""
+    setattr(owner, name, wrap(getattr(owner, name)))
+
+
+def stamp_the_server() -> None:
+    """Wrap each step's function where the server looks it up."""
+    rewrap(socket_commands, "reply", functools.partial(stamped, "read"))
+    rewrap(runner, "show", functools.partial(stamped, "decided", after=True))
+    rewrap(SqliteStore, "_write", queued_stamped)
+    rewrap(SqliteStore, "_commit", commit_stamped)
+    rewrap(runner.Runner, "_apply", functools.partial(stamped, "resumed"))
+    rewrap(SocketSubscriber, "reply", functools.partial(stamped, "answered"))
+
+
+def gm(url: str, count: int, rate: float, results: Queue[dict[str, list[int]]]) -> None:
+    """The GM's client, in its own process: its stamps of each command sent, its event heard and
+    its answer."""
+    results.put(asyncio.run(_gm(url, count, rate)))
+
+
+async def _gm(url: str, count: int, rate: float) -> dict[str, list[int]]:
+    heard: dict[str, list[int]] = {"sent": [], "event": [], "answer": []}
+    async with aiohttp.ClientSession() as session:
+        table = await new_table(session, url)
+        socket_url = table["url"].replace("http", "ws", 1) + "/ws"
+        async with session.ws_connect(socket_url, headers=table["headers"]) as ws:
+            await ws.receive_json()  # the view
+            start = time.monotonic()
+            for n in range(count):
+                delay = start + n / rate - time.monotonic()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                body = {"type": "set_pool", "side": "crew", "points": n % 5}
+                heard["sent"].append(time.monotonic_ns())
+                await ws.send_str(json.dumps({"type": "command", "id": str(n), "command": body}))
+                event = False
+                while (message := await ws.receive_json())["type"] != "answer":
+                    assert message["type"] != "refused", message
+                    if not event:
+                        heard["event"].append(time.monotonic_ns())
+                        event = True
+                heard["answer"].append(time.monotonic_ns())
+    return heard
+
+
+async def serve(folder: Path, count: int, rate: float) -> dict[str, list[int]]:
+    settings = Settings(db=folder / "seize.db", port=0, rate_per_second=1000, rate_burst=1000)
+    site_runner = web.AppRunner(make_app(settings))
+    await site_runner.setup()
+    site = web.TCPSite(site_runner, "127.0.0.1", 0)
+    await site.start()
+    port = site_runner.addresses[0][1]
+    context = multiprocessing.get_context("spawn")
+    results: Queue[dict[str, list[int]]] = context.Queue()
+    client = context.Process(target=gm, args=(f"http://127.0.0.1:{port}", count, rate, results))
+    client.start()
+    heard = await asyncio.get_running_loop().run_in_executor(None, results.get)
+    client.join()
+    await site_runner.cleanup()
+    return heard
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--commands", type=int, default=400)
+    parser.add_argument("--rate", type=float, default=10.0)
+    options = parser.parse_args()
+    stamp_the_server()
+    try:
+        import uvloop  # noqa: PLC0415  (where installed, as the server runs)
+
+        run: Callable[..., Any] = uvloop.run
+    except ImportError:
+        run = asyncio.run
+    with tempfile.TemporaryDirectory() as folder:
+        heard = run(serve(Path(folder), options.commands, options.rate))
+        fsync50, fsync99 = fsync_floor(Path(folder), 200)
+    stamps["sent"] = heard["sent"]
+    # The table's creation and the seats' appends are stamped too: the commands are the last.
+    count = len(heard["answer"])
+    line = {step: times[-count:] for step, times in stamps.items()}
+    line["event"], line["answer"] = heard["event"], heard["answer"]
+    order = [*STEPS, "event", "answer"]
+    print(f"one GM, {count} set_pool commands on its WebSocket at {options.rate:.0f}/s, SQLite:")
+    print(f"  {'step':28} {'p50 ms':>8} {'p99 ms':>8}   (since the step before)")
+    for before, step in itertools.pairwise(order):
+        gaps = [(b - a) / 1e6 for a, b in zip(line[before], line[step], strict=True)]
+        print(f"  {before + ' → ' + step:28} {pct(gaps, 0.5):8.3f} {pct(gaps, 0.99):8.3f}")
+    whole = [(b - a) / 1e6 for a, b in zip(line["sent"], line["answer"], strict=True)]
+    print(f"  {'sent → answer':28} {pct(whole, 0.5):8.3f} {pct(whole, 0.99):8.3f}")
+    print(f"  fsync floor (WAL commit, synchronous=FULL): p50 {fsync50:.3f} ms, p99 {fsync99:.3f}")
+
+
+if __name__ == "__main__":
+    main()
