@@ -224,7 +224,8 @@ ROUTES = [
         description=(
             "The server sends view, event and bye messages; the client may send "
             "command messages, each answered on the socket (answer or refused) "
-            "after the command's own events. The message shapes are in docs/api.md."
+            "after the command's own events, and dice requests (dice-asked, then "
+            "dice-rolled or dice-timed-out). The message shapes are in docs/api.md."
         ),
     ),
     Route(
