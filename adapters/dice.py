@@ -453,12 +453,17 @@ class DiceStation:
         return lambda who: who not in owned
 
     async def _settle(self, owner: str, *, expired: bool = False) -> None:
-        """Enter the owner's roll if the table asks for one with as many dice; past the
-        window, a roll not asked for is shown to the GM and dropped."""
+        """Answer the owner's oldest dice request the roll fits, else enter the owner's roll
+        if the table asks for one with as many dice; past the window, a roll not asked for is
+        shown to the GM and dropped."""
         batch = self.batches[owner]
         try:
-            view = await self.link.view()
-            self.book = await self.registry.load()  # a request made since the last look
+            if len(batch.dice) == 1 and not expired:  # a roll's first die: the registry too,
+                # for a dice request made since the last look; side by side with the view, so
+                # the roll waits for the slower read, not for both.
+                view, self.book = await asyncio.gather(self.link.view(), self.registry.load())
+            else:
+                view = await self.link.view()
         except (aiohttp.ClientError, OSError) as error:
             self._drop(owner, f"roll lost: {unanswered(error)}")
             return
