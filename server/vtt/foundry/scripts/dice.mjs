@@ -35,7 +35,8 @@ export const WAIT = 60;
 export function registerMethod(config, label, handler) {
   const methods = config.Dice?.fulfillment?.methods;
   if (!methods) return false;
-  methods[METHOD] = { label, icon: "fa-solid fa-dice-d20", interactive: false, handler };
+  // No icon: the types say nothing of its form (a class, or markup).
+  methods[METHOD] = { label, interactive: false, handler };
   return true;
 }
 
