@@ -14,6 +14,12 @@ asks for. A roll nobody asked for is shown to the GM in the station's report and
 applied. A die nobody owns claims the owner the console asked to "roll the die you will use",
 or is reported and dropped. When the turn reaches a character whose player has a die, the
 die blinks.
+
+A VTT may ask the table's dice for a roll of its own (Foundry's dice fulfillment: an attack, a
+save), kept in the registry as a dice request (``server/devices/dice_requests.py``). The
+owner's dice blink, and their next roll of as many dice of the faces asked answers it: before
+initiative, and never with another owner's die. A request opened for an owner with no die
+opens a claim, so the die rolled first is registered to them and answers it.
 """
 
 from __future__ import annotations
@@ -188,6 +194,7 @@ class Batch:
 class StationStatus:
     chatter: int = logging.INFO  # the level notices are logged at
     rolls: int = 0
+    answered: int = 0  # dice requests answered (a VTT's own rolls)
     unwanted: int = 0
     blinks: int = 0
     full: str | None = None
@@ -228,6 +235,7 @@ class DiceStation:
         self.rolled: asyncio.Queue[tuple[Die, int]] = asyncio.Queue()
         self._tasks: set[asyncio.Task[None]] = set()
         self._changed = asyncio.Event()  # something the report shows changed
+        self._called: set[str] = set()  # the dice requests whose dice have blinked
 
     # Running.
 
@@ -412,6 +420,8 @@ class DiceStation:
         await self._settle(owner)
 
     async def _unowned(self, die: Die, number: int) -> None:
+        with contextlib.suppress(aiohttp.ClientError, OSError):  # a claim opened since
+            self.book = await self.registry.load()
         claims: list[str] = self.book["claims"]
         if not claims:
             self.status.unwanted += 1
@@ -428,6 +438,10 @@ class DiceStation:
         else:
             who = names(await self.link.view()).get(owner, "the GM")
             self.status.notice(f"{die.name} is {who}'s die")
+            if any(one["owner"] == owner for one in self.book.get("requests", {}).values()):
+                self._report()
+                await self._roll(die, number)  # the roll a request waited for: it answers
+                return
         self._report()
 
     def _may(self, owner: str) -> Callable[[str], bool]:
@@ -439,16 +453,28 @@ class DiceStation:
         return lambda who: who not in owned
 
     async def _settle(self, owner: str, *, expired: bool = False) -> None:
-        """Enter the owner's roll if the table asks for one with as many dice; past the
-        window, a roll not asked for is shown to the GM and dropped."""
+        """Answer the owner's oldest dice request the roll fits, else enter the owner's roll
+        if the table asks for one with as many dice; past the window, a roll not asked for is
+        shown to the GM and dropped."""
         batch = self.batches[owner]
         try:
-            view = await self.link.view()
+            if len(batch.dice) == 1 and not expired:  # a roll's first die: the registry too,
+                # for a dice request made since the last look; side by side with the view, so
+                # the roll waits for the slower read, not for both.
+                view, self.book = await asyncio.gather(self.link.view(), self.registry.load())
+            else:
+                view = await self.link.view()
         except (aiohttp.ClientError, OSError) as error:
             self._drop(owner, f"roll lost: {unanswered(error)}")
             return
         who = names(view).get(owner, "The GM")
         faces = [number for _, _, number in batch.dice]
+        request = self._request(owner, batch)
+        if request is not None:
+            if self._short(owner, who, request[1]["count"], expired=expired):
+                return
+            await self._answer(owner, who, request[0])
+            return
         ask = asked(view, self._may(owner))
         if ask is None:
             if expired:
@@ -458,12 +484,7 @@ class DiceStation:
         if any(sides != ask.sides for _, sides, _ in batch.dice):
             self._drop(owner, f"{who} rolled {_listed(faces)}: a d{ask.sides} is asked")
             return
-        if len(faces) < ask.count:
-            if expired and batch.waited:
-                self.status.unwanted += 1
-                self._drop(owner, f"{who} rolled {_listed(faces)}; the rest never came")
-            elif expired:
-                batch.deadline, batch.waited = self.clock() + self.partial_wait, True
+        if self._short(owner, who, ask.count, expired=expired):
             return
         del self.batches[owner]
         dice = [die for die, _, _ in batch.dice]
@@ -480,6 +501,47 @@ class DiceStation:
                 self.status.notice(f"{who}'s roll refused: {answer.get('message')}")
         self._report()
 
+    def _short(self, owner: str, who: str, count: int, *, expired: bool) -> bool:
+        """Whether the batch is short of the dice asked: then it waits, once past its window
+        for the rest (a player with one die rolls it again), and is dropped past that."""
+        batch = self.batches[owner]
+        if len(batch.dice) >= count:
+            return False
+        if expired and batch.waited:
+            self.status.unwanted += 1
+            faces = _listed([number for _, _, number in batch.dice])
+            self._drop(owner, f"{who} rolled {faces}; the rest never came")
+        elif expired:
+            batch.deadline, batch.waited = self.clock() + self.partial_wait, True
+        return True
+
+    def _request(self, owner: str, batch: Batch) -> tuple[str, dict[str, Any]] | None:
+        """The oldest dice request this batch answers: the owner's own (another owner's dice
+        never answer it), of the faces every die in the batch has."""
+        for rid, request in self.book.get("requests", {}).items():
+            if request["owner"] == owner and all(
+                sides == request["sides"] for _, sides, _ in batch.dice
+            ):
+                return rid, request
+        return None
+
+    async def _answer(self, owner: str, who: str, rid: str) -> None:
+        """Answer request ``rid`` with the batch's dice, as many as it asked for."""
+        batch = self.batches.pop(owner)
+        count = self.book["requests"][rid]["count"]
+        faces = [number for _, _, number in batch.dice[:count]]
+        dice = [die for die, _, _ in batch.dice[:count]]
+        answer = {"answers": {rid: {"faces": faces, "dice": dice}}}
+        try:
+            self.book = await self.registry.change(answer)
+        except (aiohttp.ClientError, OSError) as error:
+            self.status.notice(f"{who}'s roll {_listed(faces)} not handed over: "
+                               f"{unanswered(error)}")  # fmt: skip
+        else:
+            self.status.answered += 1
+            self.status.last = {"who": owner, "faces": faces, "dice": dice, "request": rid}
+        self._report()
+
     def _drop(self, owner: str, notice: str) -> None:
         self.batches.pop(owner, None)
         self.status.notice(notice)
@@ -489,18 +551,29 @@ class DiceStation:
 
     async def _watch(self) -> None:
         """Follow whose turn it is (and the registry), and blink the dice of the one whose
-        turn has come."""
+        turn has come, and of those a new dice request waits on."""
         turn: str | None = None
         for look in itertools.count():
             with contextlib.suppress(aiohttp.ClientError, OSError, KeyError):
                 if look % REGISTRY_EVERY == 0:
                     self.book = await self.registry.load()
+                    await self._call_for_requests()
                 now = acting(await self.link.view())
                 if now != turn:
                     turn = now
                     if now is not None and self.book["blink"]:
                         await self.blink(now)
             await asyncio.sleep(WATCH_EVERY)
+
+    async def _call_for_requests(self) -> None:
+        """Blink the dice of each owner a new dice request waits on: the die to roll."""
+        requests: dict[str, dict[str, Any]] = self.book.get("requests", {})
+        self._called &= set(requests)
+        for rid, request in requests.items():
+            if rid not in self._called:
+                self._called.add(rid)
+                if self.book["blink"]:
+                    await self.blink(request["owner"])
 
     async def blink(self, character: str) -> None:
         """Light the connected dice of ``character``: a Pixels ``Blink``, a GoDice pulse."""
@@ -528,6 +601,7 @@ class DiceStation:
             "kind": "dice station",
             "dice": [die.report(self._owner(die)) for die in self.dice.values()],
             "rolls": self.status.rolls,
+            "answered": self.status.answered,
             "unwanted": self.status.unwanted,
             "blinks": self.status.blinks,
             "full": self.status.full,

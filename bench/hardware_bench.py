@@ -17,6 +17,11 @@ character's dice landing together, taken back by the GM's undo, and is measured 
 notification of its second die to the command's answer at the station (the event committed)
 and to the overlay's WebSocket message.
 
+Foundry's rolls: the same server and station; a client on the table's WebSocket asks for the
+GM's d20 as the Foundry module does (docs/api.md, "Dice requests"), and the GM's Pixels d20
+answers. Measured from the die's notification to the ``dice-rolled`` message on that socket:
+the module's fulfillment handler resolves Foundry's roll with it in the same turn of its loop.
+
 Tags: the server and the card adapter run in this process as they would in one program; the
 simulated tag runs in its own process. The tag figure is measured from the moment the tag is
 laid, so it includes nfcpy's own detection (its udp driver polls once a second with a
@@ -38,6 +43,7 @@ import aiohttp
 import pytest
 from aiohttp import web
 
+from adapters import pixels_protocol as px
 from adapters.card_reader import CardAdapter
 from adapters.dice import DiceStation, TableRegistry
 from adapters.link import TableLink
@@ -271,6 +277,46 @@ async def dice_rolls(url: str, made: dict[str, Any], count: int) -> tuple[list[f
     return to_event, to_overlay
 
 
+async def foundry_rolls(url: str, made: dict[str, Any], count: int) -> list[float]:
+    """``count`` d20 requests on the GM's socket, each answered by the GM's Pixels d20."""
+    air = Air()
+    d20 = air.add(SimulatedPixel.make(0x20F1, "GM's d20", px.DieType.D20))
+    gm = {"Authorization": f"Bearer {made['gm_token']}"}
+    base = f"{url}/api/tables/{made['id']}"
+    scanner, radio = air.backends()
+    station = DiceStation(
+        TableLink(url, made["id"], made["gm_token"]),
+        TableRegistry(url, made["id"], made["gm_token"]),
+        scanner_backend=scanner, client_backend=radio,
+    )  # fmt: skip
+    delays: list[float] = []
+    async with aiohttp.ClientSession() as session:
+        die = {f"pixels-{d20.identity.pixel_id:08x}": {"owner": "gm"}}
+        async with session.put(f"{base}/dice", json={"dice": die}, headers=gm):
+            pass
+        stop = asyncio.Event()
+        running = asyncio.create_task(station.run(stop))
+        while not station.dice or not all(d.connected for d in station.dice.values()):
+            await asyncio.sleep(0.01)
+        async with session.ws_connect(f"{base}/ws", headers=gm) as ws:
+            await ws.receive_json()  # the view
+            for n in range(WARM_UP + count):
+                ident = f"d{n}"
+                await ws.send_json({"type": "dice", "id": ident, "owner": "gm", "sides": 20})
+                while (await asyncio.wait_for(ws.receive_json(), 10)).get("id") != ident:
+                    pass  # the request is open once asked
+                start = time.perf_counter()
+                d20.roll(1 + n % 20)
+                while (answer := await asyncio.wait_for(ws.receive_json(), 10)).get("id") != ident:
+                    pass
+                assert answer["type"] == "dice-rolled", answer
+                if n >= WARM_UP:
+                    delays.append((time.perf_counter() - start) * 1000)
+        stop.set()
+        await running
+    return delays
+
+
 def measure_dice(folder: Path, count: int) -> None:
     db = folder / "dice.db"
     with ServerProcess(db, **UNLIMITED) as server:
@@ -282,11 +328,18 @@ def measure_dice(folder: Path, count: int) -> None:
             call(commands, "POST", {"type": "join", "character": character}, made["gm_token"])
         call(commands, "POST", {"type": "roll_initiative", "source": "device"}, made["gm_token"])
         to_event, to_overlay = asyncio.run(dice_rolls(server.url, made, count))
+        _, other = call(f"{server.url}/api/tables", "POST",
+                        {"system": "megatraveller-rcs", "name": "f"})  # fmt: skip
+        to_foundry = asyncio.run(foundry_rolls(server.url, other, count))
     for what, delays in (("event committed", to_event), ("overlay message", to_overlay)):
         print(
             f"die notification → {what:<16}              p50 {pct(delays, 0.5):6.2f} ms   "
             f"p99 {pct(delays, 0.99):6.2f} ms   ({count} 2D6 rolls, 6 dice; target p99 < 20 ms)"
         )
+    print(
+        f"die notification → Foundry roll resolved       p50 {pct(to_foundry, 0.5):6.2f} ms   "
+        f"p99 {pct(to_foundry, 0.99):6.2f} ms   ({count} d20 dice requests, the GM's Pixels)"
+    )
 
 
 def main_sync(count: int, gap: float, where: Path | None) -> None:

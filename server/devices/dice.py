@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection
+import time
+from collections.abc import Callable, Collection
 from typing import Any
 
 from aiohttp import web
 
 from rules.roles import GM, Role
+from server.devices import dice_requests
+from server.devices.dice_requests import RequestError
 from server.devices.reports import REGISTRY
 from server.errors import problem
 from server.http.api import caller, game_of, json_body
@@ -42,7 +45,7 @@ registry a console lists at a glance and the store keeps in a few kilobytes."""
 DIE_ID = re.compile(r"[A-Za-z0-9:_-]{1,40}")
 GM_OWNER = "gm"
 DEFAULTS: dict[str, Any] = {"kind": "dice registry", "dice": {}, "claims": [], "window": 1.0,
-                            "blink": True}  # fmt: skip
+                            "blink": True, "requests": {}, "answers": {}}  # fmt: skip
 OPTIONS = ("window", "blink")
 SWAPS = 8
 """Tries to change the registry while others change it: a table's consoles and phones."""
@@ -78,12 +81,23 @@ async def _kept(seize: Seize, table_id: str) -> tuple[str | None, dict[str, Any]
 async def changing(
     seize: Seize, table_id: str, change: Any, owners: set[str], mine: Collection[str] | None
 ) -> dict[str, Any]:
-    """Apply ``change`` to the registry as kept, and keep it, unless another change came in
-    between (a console's and a phone's at once, on any server): then again on what that one
-    left, so neither is lost. Past ``SWAPS`` tries the caller is told to try again."""
+    """Apply ``change`` to the registry as kept, and keep it (see ``swapped``)."""
+    after = await swapped(seize, table_id, lambda current: changed(current, change, owners, mine))
+    if isinstance(change, dict) and "answers" in change:
+        dice_requests.heard(table_id)
+    return after
+
+
+async def swapped(
+    seize: Seize, table_id: str, alter: Callable[[dict[str, Any]], dict[str, Any]]
+) -> dict[str, Any]:
+    """Keep the registry ``alter`` makes of the one kept (its requests and answers long past
+    their wait forgotten), unless another change came in between (a console's and a phone's
+    at once, on any server): then again on what that one left, so neither is lost. Past
+    ``SWAPS`` tries the caller is told to try again."""
     for _ in range(SWAPS):
         before, current = await _kept(seize, table_id)
-        after = changed(current, change, owners, mine)
+        after = alter(dice_requests.pruned(current, time.time()))
         if await seize.store.swap_device_report(table_id, REGISTRY, before, json.dumps(after)):
             return after
     raise problem(web.HTTPConflict, "stale", "the dice registry is changing: try again")
@@ -97,11 +111,13 @@ def changed(
 ) -> dict[str, Any]:
     """The registry after ``change``: ``dice`` sets (or, with null, forgets) each die named,
     ``claims`` replaces the owners waiting to claim a die with their next roll, ``window`` and
-    ``blink`` set the options. ``mine``, for a player's change, are the player's characters:
-    the change may touch only their dice and their claims, and no option. Raises
-    RegistryError naming the field at fault (NotYoursError for what is not the player's)."""
-    if not isinstance(change, dict) or not set(change) <= {"dice", "claims", *OPTIONS}:
-        raise RegistryError("body", "an object of dice, claims, window and blink")
+    ``blink`` set the options, ``answers`` answers dice requests (a station's, with the GM's
+    token: ``server/devices/dice_requests.py``). ``mine``, for a player's change, are the
+    player's characters: the change may touch only their dice and their claims, no option and
+    no request. Raises RegistryError naming the field at fault (NotYoursError for what is not
+    the player's)."""
+    if not isinstance(change, dict) or not set(change) <= {"dice", "claims", "answers", *OPTIONS}:
+        raise RegistryError("body", "an object of dice, claims, window, blink and answers")
     after = {**current, "dice": dict(current["dice"])}
     for die, entry in _object(change.get("dice", {}), "dice").items():
         if not DIE_ID.fullmatch(die):
@@ -130,6 +146,13 @@ def changed(
         after["claims"] = list(dict.fromkeys(claims))
     if mine is not None and (option := next((o for o in OPTIONS if o in change), None)):
         raise NotYoursError(option, "the GM sets the table's dice options")
+    if "answers" in change:
+        if mine is not None:
+            raise NotYoursError("answers", "the GM's die station answers dice requests")
+        try:
+            after = dice_requests.answered(after, change["answers"])
+        except RequestError as refused:
+            raise RegistryError(refused.field, str(refused)) from None
     if "window" in change:
         window = change["window"]
         if isinstance(window, bool) or not isinstance(window, int | float) or not 0 <= window <= 5:
@@ -209,12 +232,13 @@ def owners(view: dict[str, Any]) -> set[str]:
 
 def share(book: dict[str, Any], mine: Collection[str] | None) -> dict[str, Any]:
     """What of the registry a caller reads: all of it for the GM (``mine`` None); for a
-    player, their own characters' dice and claims, and the options their phone honours."""
+    player, their own characters' dice, claims and dice requests, and the options their phone
+    honours."""
     if mine is None:
         return book
     dice = {die: entry for die, entry in book["dice"].items() if entry["owner"] in mine}
     claims = [one for one in book["claims"] if one in mine]
-    return {**book, "dice": dice, "claims": claims}
+    return {**book, "dice": dice, "claims": claims, **dice_requests.mine(book, mine)}
 
 
 async def _registrant(request: web.Request) -> tuple[Game, frozenset[str] | None]:
@@ -268,6 +292,13 @@ _REGISTRY_SCHEMA = {
         "claims": {"type": "array", "items": {"type": "string"}},
         "window": {"type": "number"},
         "blink": {"type": "boolean"},
+        "requests": {"type": "object", "description": "Dice requests open (read only)",
+                     "additionalProperties": {"type": "object"}},
+        "answers": {"type": "object", "description": "A station's answers to dice requests, "
+                    "by request: faces and the dice that rolled them (GM)",
+                    "additionalProperties": {"type": "object", "properties": {
+                        "faces": {"type": "array", "items": {"type": "integer"}},
+                        "dice": {"type": "array", "items": {"type": "string"}}}}},
     },
 }  # fmt: skip
 PLAYERS = frozenset({Role.GM, Role.PLAYER})
@@ -287,15 +318,17 @@ ROUTES = [
         "PUT",
         "/api/tables/{table_id}/dice",
         change,
-        "Register dice to their owners, open claims, set the dice options (GM); register and "
-        "report dice, and open claims, for the player's own characters (a player)",
+        "Register dice to their owners, open claims, set the dice options, answer dice requests "
+        "(GM); register and report dice, and open claims, for the player's own characters "
+        "(a player)",
         "changeDice",
         {
             200: Content("The registry after the change, as the caller reads it", _REGISTRY_SCHEMA),
             **refusals(400, 401, 403, 404, 408, 409, 413, 422, 429),
         },
         body=Content(
-            "What changes: dice (null forgets one), claims, window, blink", _REGISTRY_SCHEMA
+            "What changes: dice (null forgets one), claims, window, blink, answers",
+            _REGISTRY_SCHEMA,
         ),
         roles=PLAYERS,
         largest=4096,

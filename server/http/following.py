@@ -156,11 +156,14 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     seize.sockets.add(ws)
     token = presented(request)
     assert token is not None  # the caller was resolved from it
+    others = request.app.get(socket_commands.MESSAGES, {})
     try:
         async for message in ws:
             if message.type == WSMsgType.ERROR:
                 break
-            reply = await socket_commands.reply(seize, game.id, token, message)
+            reply = await socket_commands.reply(
+                seize, game.id, token, message, others, subscriber.reply
+            )
             subscriber.reply(reply.json, reply.seq or 0)
     except ConnectionError:  # the client left while its command ran
         pass
@@ -221,7 +224,8 @@ ROUTES = [
         description=(
             "The server sends view, event and bye messages; the client may send "
             "command messages, each answered on the socket (answer or refused) "
-            "after the command's own events. The message shapes are in docs/api.md."
+            "after the command's own events, and dice requests (dice-asked, then "
+            "dice-rolled or dice-timed-out). The message shapes are in docs/api.md."
         ),
     ),
     Route(

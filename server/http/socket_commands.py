@@ -10,10 +10,15 @@ socket's token is checked afresh for each command (a revoked token stops command
 over HTTP), the token's command rate limit counts each message, and the limits, validation,
 execution and refusals are ``server.http.api``'s, so a refusal carries the problem document
 and status the HTTP route would answer with. See docs/api.md.
+
+Other kinds of message are handled by the rooms above this one (a VTT's dice requests,
+``server/devices/dice_channel.py``), installed in the application under ``MESSAGES`` by their
+``type``: each is counted against the same rate limit, and refused the same way.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +41,13 @@ from server.http.api import (
 )
 from server.http.context import Seize
 from server.tables.access import digest
+
+Later = Callable[[str], None]
+"""Sends a message on the socket later, after the reply (a dice request's answer)."""
+Handler = Callable[[Seize, str, str, dict[str, Any], Later], Awaitable[dict[str, Any]]]
+"""One kind of message: the table, the socket's token, the message, and how to send later;
+answers with the reply, or raises the HTTP error to refuse it with."""
+MESSAGES = web.AppKey("socket messages", dict[str, Handler])
 
 FIELDS = frozenset({"type", "id", "command", "idempotency_key", "if_match"})
 LONGEST_ID = 64
@@ -61,15 +73,28 @@ class Reply:
     seq: int | None = None
 
 
-async def reply(seize: Seize, table_id: str, token: str, message: WSMessage) -> Reply:
-    """The reply to one message from a client: the command's answer, or why it was refused.
-    Nothing a client sends raises: a malformed message is refused like any other."""
+async def reply(
+    seize: Seize,
+    table_id: str,
+    token: str,
+    message: WSMessage,
+    others: Mapping[str, Handler] | None = None,
+    later: Later | None = None,
+) -> Reply:
+    """The reply to one message from a client: the command's answer, or why it was refused;
+    a message of another kind is its handler's (``others``, by type). Nothing a client sends
+    raises: a malformed message is refused like any other."""
     wait = seize.rate.allow(digest(token))  # every message counts, as every POST does
     try:
         data = decoded(message, seize.settings.max_body)
     except web.HTTPException as error:
         return refused(None, Refusal.of(error))
     ident = ident_of(data)
+    kind = data.get("type") if isinstance(data, dict) else None
+    handler = (others or {}).get(kind) if isinstance(kind, str) else None
+    if handler is not None and later is not None:
+        heard = await settled(_other(handler, seize, table_id, token, data, wait, later))
+        return refused(ident, heard) if isinstance(heard, Refusal) else Reply(strict_json(heard))
     outcome = await settled(_obey(seize, table_id, token, data, wait))
     if isinstance(outcome, Refusal):
         return refused(ident, outcome)
@@ -86,6 +111,19 @@ async def _obey(
     return await apply_command(
         seize, game, principal, message.command, message.key, message.if_match
     )
+
+
+async def _other(
+    handler: Handler,
+    seize: Seize,
+    table_id: str,
+    token: str,
+    data: dict[str, Any],
+    wait: float | None,
+    later: Later,
+) -> dict[str, Any]:
+    limited(wait, TOO_MANY_COMMANDS)
+    return await handler(seize, table_id, token, data, later)
 
 
 def refused(ident: str | None, refusal: Refusal) -> Reply:

@@ -14,8 +14,9 @@ from aiohttp import WSCloseCode, web
 from server import vtt
 from server.devices import dice
 from server.devices import reports as devices
+from server.devices.dice_channel import DiceChannel
 from server.errors import StoreUnavailableError, internal, unavailable
-from server.http import api, following, handoff, openapi, pages
+from server.http import api, following, handoff, openapi, pages, socket_commands
 from server.http.context import SEIZE, Seize
 from server.http.routes import add_routes
 from server.live import revocation
@@ -143,6 +144,9 @@ def make_app(settings: Settings) -> web.Application:
     app = web.Application(middlewares=[cross_origin, logged], client_max_size=settings.max_body)
     add_routes(app, ROUTES)
     app[openapi.OPENAPI] = openapi.build(ROUTES)
+    channel = DiceChannel()
+    handlers: dict[str, socket_commands.Handler] = {"dice": channel.asked}
+    app[socket_commands.MESSAGES] = handlers
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
         app[SEIZE] = seize = await Seize.open(settings)
@@ -169,5 +173,6 @@ def make_app(settings: Settings) -> web.Application:
 
     app.cleanup_ctx.append(lifetime)
     app.cleanup_ctx.append(_revocations)  # after the store opens, before it closes
+    app.cleanup_ctx.append(channel.lifetime)  # its waiting requests end before the store
     app.on_shutdown.append(shutting_down)
     return app

@@ -55,6 +55,7 @@ def manifest(base: str) -> dict[str, Any]:
         "authors": [{"name": "Seize"}],
         "compatibility": {"minimum": "12", "verified": "13"},
         "esmodules": ["scripts/seize.mjs"],
+        "socket": True,  # a player's dice request goes to the active GM's client
         "styles": ["styles/seize.css"],
         "languages": [{"lang": "en", "name": "English", "path": "lang/en.json"}],
         "url": base,

@@ -631,13 +631,32 @@ class StandInSocket {
       if (this.readyState === StandInSocket.CONNECTING) throw new Error("InvalidStateError");
       return; // a browser drops what is sent on a closing or closed socket
     }
-    const { id, command, idempotency_key: key } = JSON.parse(text);
+    const message = JSON.parse(text);
+    if (message.type === "dice") {
+      this.asked(message);
+      return;
+    }
+    const { id, command, idempotency_key: key } = message;
     const answer = arrived(command, key, "socket");
     if (world.silent) return;
     const reply = answer.ok ? { type: "answer", id, ...answer.body }
       : { type: "refused", id, status: world.status, problem: answer.body };
     setTimeout(() => {
       if (this.readyState === StandInSocket.OPEN) this.onmessage?.({ data: JSON.stringify(reply) });
+    }, 1);
+  }
+
+  /** Seize given a dice request (docs/api.md, "Dice requests"): asked at once, then answered
+   * with what ``world.dice`` says of it (a reply to send, or null for nothing yet). */
+  asked(request) {
+    world.diceRequests.push(request);
+    const answer = world.dice(request);
+    const replies = [{ type: "dice-asked", id: request.id, dice: [], claim: false },
+                     ...(answer ? [{ id: request.id, ...answer }] : [])];
+    setTimeout(() => {
+      for (const reply of replies) {
+        if (this.readyState === StandInSocket.OPEN) this.onmessage?.({ data: JSON.stringify(reply) });
+      }
     }, 1);
   }
 
@@ -652,13 +671,113 @@ class StandInSocket {
   }
 }
 
+/**
+ * Foundry's dice, as far as a roll filled by a dice fulfillment method goes (Foundry 12 and 13;
+ * read from fvtt-types 13.345.1 and Foundry 13's API pages, Foundry's own source not being
+ * public): a term's method is the one the user set for its denomination in the core setting
+ * ``diceConfiguration`` (a client setting of {d4…d100: method}), or
+ * ``CONFIG.Dice.fulfillment.defaultMethod`` (blank: Foundry's own random roll) -
+ * src/foundry/client/dice/terms/dice.d.mts (``DiceTerm#method``) and
+ * src/configuration/configuration.d.mts (``core.diceConfiguration``). ``DiceTerm#roll`` takes
+ * the result of ``_roll``, which for a non-interactive method awaits the method's
+ * ``handler(term, options)`` once per die, one die after another, and rolls the die itself
+ * (``mapRandomFace(CONFIG.Dice.randomUniform())``) when the handler gives undefined -
+ * src/foundry/client/config.d.mts (``CONFIG.Dice.FulfillmentHandler``: "called and awaited in
+ * order to produce the die roll result ... undefined if it could not be fulfilled") and
+ * DiceTerm#_roll's page ("resolves to the fulfilled number, or undefined if it could not be
+ * fulfilled"). Interactive methods (``manual``, with its RollResolver window) are not modelled:
+ * the module registers none. Formulas are dice (``2d20kh``, ``1d8``) and numbers, added.
+ */
+export class Die {
+  constructor({ number = 1, faces, modifiers = [] }) {
+    Object.assign(this, { number, faces, modifiers, results: [], options: {} });
+  }
+  get denomination() { return `d${this.faces}`; }
+  get method() { return this.options.method; }
+  set method(method) { this.options.method = method; }
+  /** Foundry's DiceTerm#mapRandomFace: a uniform draw in [0, 1) onto the faces. */
+  mapRandomFace(randomUniform) { return Math.ceil((1 - randomUniform) * this.faces); }
+  randomFace() { return this.mapRandomFace(globalThis.CONFIG.Dice.randomUniform()); }
+  async roll(options = {}) {
+    const roll = { result: undefined, active: true };
+    roll.result = await this._roll(options);
+    if (roll.result === undefined) roll.result = this.randomFace();
+    this.results.push(roll);
+    return roll;
+  }
+  async _roll(options) {
+    const config = globalThis.CONFIG.Dice.fulfillment.methods[this.method];
+    if (!config || config.interactive) return undefined;
+    return config.handler?.(this, options);
+  }
+  async evaluate() {
+    for (let n = 0; n < this.number; n++) await this.roll();
+    const keep = { kh: -1, kl: 1 }[this.modifiers[0]];
+    if (keep) {
+      const kept = [...this.results].sort((a, b) => keep * (a.result - b.result))[0];
+      for (const result of this.results) result.active = result === kept;
+    }
+    return this;
+  }
+  get total() { return this.results.filter((r) => r.active).reduce((sum, r) => sum + r.result, 0); }
+}
+
+export class Roll {
+  constructor(formula) {
+    this.formula = formula;
+    this.terms = formula.split("+").map((part) => {
+      const dice = /^\s*(\d*)d(\d+)(kh|kl)?\s*$/.exec(part);
+      return dice ? new Die({ number: Number(dice[1] || 1), faces: Number(dice[2]),
+                              modifiers: dice[3] ? [dice[3]] : [] })
+        : Number(part);
+    });
+  }
+  get dice() { return this.terms.filter((term) => term instanceof Die); }
+  async evaluate() {
+    const chosen = globalThis.game.settings.get("core", "diceConfiguration") ?? {};
+    for (const term of this.dice) {
+      term.method ??= chosen[term.denomination] || globalThis.CONFIG.Dice.fulfillment.defaultMethod;
+      await term.evaluate();
+    }
+    this.total = this.terms.reduce((sum, term) => sum + (term instanceof Die ? term.total : term), 0);
+    this._evaluated = true;
+    return this;
+  }
+  static get defaultImplementation() { return Roll; }
+}
+
+/** Foundry's module socket (``game.socket``, a module with ``"socket": true``): what this client
+ * emits goes to every other client, never back to itself (``world.emitted``); ``relay`` is a
+ * message from another client arriving here. */
+function moduleSocket() {
+  const listeners = {};
+  world.relay = (name, message) => { for (const fn of listeners[name] ?? []) fn(message); };
+  return {
+    on: (name, fn) => (listeners[name] ??= []).push(fn),
+    emit: (name, message) => world.emitted.push({ name, message: structuredClone(message) }),
+  };
+}
+
+/** Seize behind ``fetch``: a command POSTed is applied once per idempotency key; the combat
+ * read is what ``world.served`` says. */
+async function standInFetch(url, init = {}) {
+  if (init.method === "POST") {
+    const answer = arrived(JSON.parse(init.body), init.headers?.["Idempotency-Key"], "post");
+    return { ok: answer.ok, status: world.status, json: async () => answer.body };
+  }
+  const ok = world.status >= 200 && world.status < 300;
+  const body = !ok ? problem() : String(url).includes("/foundry/combat") ? world.served : {};
+  return { ok, status: world.status, json: async () => structuredClone(body) };
+}
+
 /** A browser: what client-scope settings are kept in (localStorage), across worlds. */
 export const browser = () => ({ client: {} });
 
 /**
  * Install a fresh Foundry and load the module into it.
  * @param {object} options generation (12 or 13), worldId, system (a Combat class), combatant
- *   (a Combatant class), tracker (the combat tracker's class), user ({id, isActiveGM}), combats
+ *   (a Combatant class), tracker (the combat tracker's class), user ({id, isActiveGM, isGM}),
+ *   users (the world's other users: {id, isGM, characterId}), combats
  *   (Combat classes' instances already in the world), scenes ({id, tokens: [{id, actorId,
  *   name, hidden}]}), viewing (the id of the scene on the canvas), actors ({id, name, system,
  *   type, memberIds}), served (the dialect Seize serves),
@@ -667,13 +786,17 @@ export const browser = () => ({ client: {} });
  */
 export async function load({ generation = 13, worldId = "world-a", system = CoreCombat,
                              combatant = CoreCombatant, tracker = CoreCombatTracker,
-                             user = { id: "gm1", isActiveGM: true },
+                             user = { id: "gm1", isActiveGM: true }, users = [],
                              combats = [], scenes = [], viewing = null, actors = [], served,
-                             status = 200, answers = {}, storage = undefined } = {}) {
+                             status = 200, answers = {}, storage = undefined,
+                             seize = null } = {}) {
+  // A real Seize on loopback in place of the stand-in's: the module reaches it with the
+  // runtime's own WebSocket and fetch.
+  const reach = seize ?? { WebSocket: StandInSocket, fetch: standInFetch };
   Object.assign(world, { hooks: {}, log: [], commands: [], via: [], keys: [], sockets: [],
                          dialogs: [], notices: [], workflow: [], served, status, silent: false,
-                         effectWrite: tick });
-  const registered = {};
+                         effectWrite: tick, diceRequests: [], emitted: [], dice: () => null });
+  const registered = { diceConfiguration: { scope: "client", default: {} } }; // Foundry's own
   // World settings live in the world's database; user settings there too, one set per user
   // (Foundry 13); client settings in the browser, whatever the world.
   const stored = storage ?? { browser: browser(), worlds: {} };
@@ -704,7 +827,13 @@ export async function load({ generation = 13, worldId = "world-a", system = Core
       once: (name, fn) => (world.hooks[name] ??= []).push(fn),
     },
     CONFIG: { Combat: { documentClass: system }, Combatant: { documentClass: combatant },
-              ui: { combat: tracker } },
+              ui: { combat: tracker },
+              Dice: { randomUniform: () => world.uniform ?? 0.5, fulfillment: {
+                dice: Object.fromEntries([4, 6, 8, 10, 12, 20, 100].map((faces) => [
+                  `d${faces}`, { label: `d${faces}`, icon: `<i class="fas fa-dice-d${faces}"></i>` }])),
+                methods: { manual: { label: "DICE.FULFILLMENT.Manual", interactive: true } },
+                defaultMethod: "" } } },
+    Roll,
     Combat: CoreCombat,
     game: {
       release: { generation },
@@ -722,7 +851,10 @@ export async function load({ generation = 13, worldId = "world-a", system = Core
         format: (key, data) => `${key} ${JSON.stringify(data)}`,
       },
       user: { isGM: true, ...user },
-      users: { activeGM: user.isActiveGM ? user : { id: "anotherGm", isGM: true } },
+      users: Object.assign(collection([{ isGM: true, ...user }, ...users].map((one) => ({
+        ...one, get character() { return globalThis.game.actors.get(one.characterId) ?? null; },
+      }))), { activeGM: user.isActiveGM ? user : { id: "anotherGm", isGM: true } }),
+      socket: moduleSocket(),
       combats: collection(combats),
       scenes: collection(sceneDocs),
       actors: collection(actorDocs),
@@ -773,16 +905,8 @@ export async function load({ generation = 13, worldId = "world-a", system = Core
         append(child) { this.children.push(child); },
       }),
     },
-    WebSocket: StandInSocket,
-    fetch: async (url, init = {}) => {
-      if (init.method === "POST") {
-        const answer = arrived(JSON.parse(init.body), init.headers?.["Idempotency-Key"], "post");
-        return { ok: answer.ok, status: world.status, json: async () => answer.body };
-      }
-      const ok = world.status >= 200 && world.status < 300;
-      const body = !ok ? problem() : String(url).includes("/foundry/combat") ? world.served : {};
-      return { ok, status: world.status, json: async () => structuredClone(body) };
-    },
+    WebSocket: reach.WebSocket,
+    fetch: reach.fetch,
   });
   loaded += 1;
   await import(`../../server/vtt/foundry/scripts/seize.mjs?world=${loaded}`);
@@ -793,10 +917,11 @@ export async function load({ generation = 13, worldId = "world-a", system = Core
 }
 
 /** Link the world to a table, as a GM does in Configure Settings. */
-export async function configure(token = "gm-token") {
+export async function configure(token = "gm-token", server = "http://seize.test:8080",
+                                table = "t1") {
   const { settings } = globalThis.game;
-  await settings.set("seize", "server", "http://seize.test:8080");
-  await settings.set("seize", "table", "t1");
+  await settings.set("seize", "server", server);
+  await settings.set("seize", "table", table);
   await settings.set("seize", `token-${globalThis.game.world.id}`, token);
   world.notices = []; // "no token" while the settings were being filled in
 }

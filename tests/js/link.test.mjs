@@ -208,3 +208,30 @@ test("a link closed on purpose sends what its socket still held as a POST", asyn
   assert.equal(FakeSocket.opened.length, 1);
   assert.equal(socket.sent.length, 1);
 });
+
+test("a dice request is answered on the socket it went on, and a socket lost answers it with why", async () => {
+  const received = [];
+  const { made } = link(received);
+  made.open();
+  const socket = FakeSocket.opened[0];
+  const sent = [];
+  socket.send = (text) => sent.push(JSON.parse(text));
+  assert.deepEqual(await made.roll({ owner: "jena", sides: 20, count: 1 }),
+                   { faces: null, why: "offline" }, "no socket open: nothing sent");
+  socket.onopen();
+  const rolled = made.roll({ owner: "jena", sides: 20, count: 2, wait: 60 });
+  const refused = made.roll({ owner: "guard", sides: 20, count: 1 });
+  const lost = made.roll({ owner: "gm", sides: 6, count: 1 });
+  assert.deepEqual(sent.map(({ id, ...request }) => request), [
+    { type: "dice", owner: "jena", sides: 20, count: 2, wait: 60 },
+    { type: "dice", owner: "guard", sides: 20, count: 1 },
+    { type: "dice", owner: "gm", sides: 6, count: 1 }]);
+  socket.receive({ type: "dice-asked", id: sent[0].id, dice: ["Jena's d20"], claim: false });
+  socket.receive({ type: "refused", id: sent[1].id, status: 403, problem: { message: "not yours" } });
+  socket.receive({ type: "dice-rolled", id: sent[0].id, faces: [17, 4], dice: ["a", "a"] });
+  assert.deepEqual(await rolled, { faces: [17, 4], dice: ["a", "a"] });
+  assert.deepEqual(await refused, { faces: null, why: "refused", message: "not yours" });
+  socket.drop();
+  assert.deepEqual(await lost, { faces: null, why: "lost" });
+  assert.deepEqual(received, [], "none of it is a view or an event");
+});

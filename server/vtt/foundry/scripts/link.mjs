@@ -19,6 +19,13 @@
  * @typedef {(command: Command, key: string) => Promise<Answer>} Post
  * @typedef {{command: Command, key: string, socket: WebSocket,
  *            resolve: (answer: Answer) => void, reject: (error: unknown) => void}} Waiting
+ * @typedef {{owner: string, sides: number, count: number, wait?: number}} DiceRequest
+ * @typedef {"timed-out" | "refused" | "lost" | "offline"} Unrolled why the table's dice gave
+ *   no faces: nobody rolled in time, Seize refused the request, the socket closed before the
+ *   answer, or no socket was open
+ * @typedef {{faces: number[], dice: string[]} | {faces: null, why: Unrolled, message?: string}}
+ *   Rolled what a dice request came to
+ * @typedef {{socket: WebSocket, resolve: (rolled: Rolled) => void}} Rolling
  */
 
 /** WebSocket close code 1008 (policy violation): the server revoked the token. */
@@ -148,6 +155,8 @@ export class Link {
     this.lastId = 0;
     /** Each command sent on a socket, by its id, until its answer comes. @type {Map<string, Waiting>} */
     this.waiting = new Map();
+    /** Each dice request sent on a socket, by its id, until its dice answer. @type {Map<string, Rolling>} */
+    this.rolling = new Map();
   }
 
   /** Connect, unless the link was closed or stopped: then it stays so. */
@@ -163,6 +172,11 @@ export class Link {
     };
     socket.onmessage = (message) => {
       const data = /** @type {Message} */ (JSON.parse(message.data));
+      const rolling = this.rolling.get(/** @type {{id?: string}} */ (data).id ?? "");
+      if (rolling) {
+        this.#rolled(/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (data)));
+        return;
+      }
       // An answer is heard even on a link closed meanwhile: its command is settled by it.
       if (data.type === "answer" || data.type === "refused") {
         this.#answered(/** @type {Reply} */ (/** @type {unknown} */ (data)));
@@ -178,6 +192,11 @@ export class Link {
       if (this.live === socket) this.live = null;
       // What it carried and did not answer goes as a POST, under the same key.
       for (const [id, sent] of this.waiting) if (sent.socket === socket) this.#unanswered(id);
+      for (const [id, rolling] of this.rolling) {
+        if (rolling.socket !== socket) continue;
+        this.rolling.delete(id);
+        rolling.resolve({ faces: null, why: "lost" });
+      }
       if (this.closed || this.socket !== socket) return;
       if (event?.code === REVOKED) {
         this.#stop("revoked");
@@ -247,6 +266,43 @@ export class Link {
       }, ANSWER_WAIT);
       socket.send(JSON.stringify({ type: "command", id, command, idempotency_key: key }));
     });
+  }
+
+  /**
+   * Ask the table's dice for a roll (docs/api.md, "Dice requests"): the owner's dice blink and
+   * their next roll of ``count`` dice of ``sides`` faces comes back. Resolves to the faces, or
+   * to why there are none (the caller then rolls by itself); never rejects. Only on an open
+   * socket: a roll is not worth a POST's retries, and with no socket the table's dice cannot
+   * answer anyway.
+   * @param {DiceRequest} request
+   * @returns {Promise<Rolled>}
+   */
+  roll(request) {
+    const socket = this.live;
+    if (!socket) return Promise.resolve({ faces: null, why: "offline" });
+    const id = `dice${++this.lastId}`;
+    return new Promise((resolve) => {
+      this.rolling.set(id, { socket, resolve });
+      socket.send(JSON.stringify({ type: "dice", id, ...request }));
+    });
+  }
+
+  /** What the socket said of a dice request: asked (it waits on), rolled, timed out or refused.
+   * @param {Record<string, unknown>} message */
+  #rolled(message) {
+    const id = String(message.id);
+    const rolling = this.rolling.get(id);
+    if (!rolling || message.type === "dice-asked") return;
+    this.rolling.delete(id);
+    if (message.type === "dice-rolled") {
+      rolling.resolve({ faces: /** @type {number[]} */ (message.faces),
+                        dice: /** @type {string[]} */ (message.dice) });
+    } else if (message.type === "refused") {
+      rolling.resolve({ faces: null, why: "refused", message: problemOf({
+        status: Number(message.status), body: message.problem }) });
+    } else {
+      rolling.resolve({ faces: null, why: "timed-out" });
+    }
   }
 
   /** The socket's reply to one of its commands, as the POST would have answered it.

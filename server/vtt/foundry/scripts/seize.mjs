@@ -8,6 +8,7 @@
 // (SWADE's card deal, pf2e's turn effects), and what the GM hides or marks defeated stays so.
 
 import { controlsFor, joinsFor } from "./controls.mjs";
+import { TermFaces, WAIT, ownerOf, registerMethod } from "./dice.mjs";
 import { CONTROLS, commandFor, nextCommand, refusalFor, takeOutCommand } from "./engine.mjs";
 import { Link, postCommand, problemOf } from "./link.mjs";
 import {
@@ -24,6 +25,10 @@ import {
  * @typedef {import("./controls.mjs").Control} Control
  * @typedef {import("./engine.mjs").Control} TrackerControl
  * @typedef {import("./link.mjs").StopReason} StopReason
+ * @typedef {import("./link.mjs").Rolled} Rolled
+ * @typedef {{kind: "dice", id: string, user: string, sides: number, count: number}
+ *          | {kind: "rolled", id: string, user: string, rolled: Rolled}} Relayed
+ *   a player's dice request to the active GM's client, and its answer back
  * @typedef {"server" | "table" | "token"} Key
  */
 
@@ -97,8 +102,12 @@ Hooks.once("init", () => {
   }
   makeSeizesCombatSeizes();
   makeTheTrackersRollSeizes();
+  registerMethod(CONFIG, "SEIZE.Dice.Method", (term) => tableFaces.face(term));
 });
-Hooks.once("ready", () => connect());
+Hooks.once("ready", () => {
+  game.socket?.on(SOCKET, (/** @type {Relayed} */ message) => relayed(message));
+  connect();
+});
 // Who the active GM is may change as users come and go.
 Hooks.on("userConnected", () => connect());
 
@@ -223,6 +232,72 @@ function connect() {
   });
   link = made;
   made.open();
+}
+
+/** The module's channel between clients: a player's dice request goes to the active GM's. */
+const SOCKET = `module.${ID}`;
+/** Seconds a player's client waits for the GM's before rolling by itself: the request's own
+ * wait, and time for the GM's client to pass it on. */
+const RELAY_WAIT = WAIT + 15;
+/** The faces the table's dice give the terms rolled with Seize's method (``dice.mjs``). */
+const tableFaces = new TermFaces(async (sides, count) => {
+  notify("info", "SEIZE.Dice.Roll", { dice: `${count}d${sides}` });
+  const rolled = isActiveGm() ? await askTable(game.user?.id ?? "", sides, count)
+    : await askTheGm(sides, count);
+  if (!rolled.faces) {
+    notify("warn", `SEIZE.Dice.Unrolled.${rolled.why}`, { message: rolled.message ?? "" });
+  }
+  return rolled;
+});
+/** A player's requests waiting for the GM's client, by id. @type {Map<string, (rolled: Rolled) => void>} */
+const relaying = new Map();
+
+/**
+ * Ask Seize for a user's dice, from the active GM's client (the one with the link).
+ * @param {string} userId
+ * @param {number} sides
+ * @param {number} count
+ * @returns {Promise<Rolled>}
+ */
+async function askTable(userId, sides, count) {
+  const combat = seizeCombat(setting("table"));
+  const owner = ownerOf(game.users?.get(userId), combat?.combatants.contents ?? []);
+  if (!owner) return { faces: null, why: "refused", message: localize("SEIZE.Dice.NoOne") };
+  if (!link) return { faces: null, why: "offline" };
+  return link.roll({ owner, sides, count, wait: WAIT });
+}
+
+/**
+ * A player's client asks the active GM's (Foundry's module socket): only that client talks to
+ * Seize. No answer in ``RELAY_WAIT`` (no GM on line) and the player's client rolls by itself.
+ * @param {number} sides
+ * @param {number} count
+ * @returns {Promise<Rolled>}
+ */
+function askTheGm(sides, count) {
+  const id = foundry.utils.randomID();
+  return new Promise((resolve) => {
+    relaying.set(id, resolve);
+    setTimeout(() => {
+      if (relaying.delete(id)) resolve({ faces: null, why: "offline" });
+    }, RELAY_WAIT * 1000);
+    game.socket?.emit(SOCKET, { kind: "dice", id, user: game.user?.id ?? "", sides, count });
+  });
+}
+
+/** A message between the module's clients: a player's request, on the active GM's client;
+ * its answer, on the player's. @param {Relayed} message */
+function relayed(message) {
+  if (message.kind === "dice" && isActiveGm()) {
+    const { id, user, sides, count } = message;
+    askTable(user, sides, count).then((rolled) => {
+      game.socket?.emit(SOCKET, { kind: "rolled", id, user, rolled });
+    });
+  } else if (message.kind === "rolled" && message.user === game.user?.id) {
+    const resolve = relaying.get(message.id);
+    relaying.delete(message.id);
+    resolve?.(message.rolled);
+  }
 }
 
 /** A read of Seize's API with the GM token (commands go by ``send``). @param {string} path */

@@ -1,0 +1,87 @@
+// The table's dice fill Foundry's own rolls: a dice fulfillment method (Foundry 12 and 13,
+// ``CONFIG.Dice.fulfillment``) whose handler asks Seize for the faces. Pure: no Foundry globals
+// here; seize.mjs registers the method and carries the requests.
+//
+// Foundry calls a non-interactive method's ``handler(term, options)`` for each die of a term it
+// rolls, one after another, and takes the number it resolves to as that die's result, or rolls
+// the die itself when it resolves to undefined (fvtt-types 13.345.1,
+// src/foundry/client/config.d.mts, ``CONFIG.Dice.FulfillmentHandler``: "called and awaited in
+// order to produce the die roll result ... undefined if it could not be fulfilled";
+// src/foundry/client/dice/terms/dice.d.mts, ``DiceTerm#_roll``). So one request asks for all of
+// a term's dice (a d20 with advantage, ``2d20kh``, is two dice or two rolls of one), and each
+// call of the handler takes the next of its faces.
+
+/** The method's key in ``CONFIG.Dice.fulfillment.methods``, and in the core dice setting. */
+export const METHOD = "seize";
+/** Seconds a request waits for the table's dice before Foundry rolls by itself. */
+export const WAIT = 60;
+
+/**
+ * @typedef {{faces: number, number?: number, results: unknown[]}} Term the part of Foundry's
+ *   DiceTerm the handler reads: its faces, how many dice, and the results rolled so far
+ * @typedef {import("./link.mjs").Rolled} Rolled
+ * @typedef {(sides: number, count: number) => Promise<Rolled>} Ask
+ * @typedef {{from: number, count: number, rolled: Promise<Rolled>}} Asked
+ */
+
+/**
+ * Register the method, on Foundry 12 and 13 (``CONFIG.Dice.fulfillment.methods``); an older
+ * Foundry has no dice fulfillment and is left alone. Non-interactive: the handler is awaited,
+ * and Foundry opens no dialog of its own.
+ * @param {{Dice?: {fulfillment?: {methods: Record<string, object>}}}} config Foundry's CONFIG
+ * @param {string} label
+ * @param {(term: Term) => Promise<number | undefined>} handler
+ */
+export function registerMethod(config, label, handler) {
+  const methods = config.Dice?.fulfillment?.methods;
+  if (!methods) return false;
+  // No icon: the types say nothing of its form (a class, or markup).
+  methods[METHOD] = { label, interactive: false, handler };
+  return true;
+}
+
+/** The faces the table's dice give each term: one request per term, its faces handed to the
+ * term's dice in turn; a die past them (an explosion, a reroll) asks again. */
+export class TermFaces {
+  /** @param {Ask} ask */
+  constructor(ask) {
+    this.ask = ask;
+    /** @type {WeakMap<Term, Asked>} */
+    this.asked = new WeakMap();
+  }
+
+  /**
+   * The face of the term's die being rolled now, or undefined for Foundry to roll it.
+   * @param {Term} term
+   */
+  async face(term) {
+    const index = term.results.length; // the dice before this one are rolled
+    let asked = this.asked.get(term);
+    if (!asked || index >= asked.from + asked.count) {
+      const count = Math.max(1, (term.number ?? 1) - index);
+      asked = { from: index, count, rolled: this.ask(term.faces, count) };
+      this.asked.set(term, asked);
+    }
+    const rolled = await asked.rolled;
+    return rolled.faces?.[index - asked.from];
+  }
+}
+
+/**
+ * Whose dice roll for a Foundry user: the GM's for a GM; for a player, the Seize participant of
+ * Seize's combatant whose actor is the player's character. Null: nobody at the table.
+ * @param {{isGM?: boolean, character?: {id: string | null} | null} | undefined} user
+ * @param {Iterable<{actorId?: string | null, flags?: {seize?: {participant?: string | null}}}>} combatants
+ *   Seize's Combat's combatants
+ */
+export function ownerOf(user, combatants) {
+  if (!user) return null;
+  if (user.isGM) return "gm";
+  const actor = user.character?.id;
+  if (!actor) return null;
+  for (const combatant of combatants) {
+    const participant = combatant.flags?.seize?.participant;
+    if (combatant.actorId === actor && participant) return participant;
+  }
+  return null;
+}

@@ -1,0 +1,188 @@
+"""A VTT's roll answered by the table's dice, end to end: a dice request on the table's
+WebSocket (as the Foundry module sends it) → the die registry → the die station → simulated
+Pixels rolled → the answer back on the socket; initiative still goes to the engine."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import ClientWebSocketResponse
+
+from adapters import pixels_protocol as px
+from adapters.link import awaited
+from adapters.simulators.dice import Air, SimulatedPixel
+from tests.server.conftest import Client, new_table, send
+from tests.server.http.test_socket_commands import following
+from tests.waiting import JOB_PATIENCE, eventually, eventually_async, within
+
+from .test_dice_station import die_id, events, register, registry_of, station_for, view
+from .test_tray import rcs_awaiting_rolls
+
+ROOT = Path(__file__).parents[2]
+
+
+async def ask(ws: ClientWebSocketResponse, ident: str, **request: Any) -> dict[str, Any]:
+    """Send a dice request; its first reply (asked, or refused)."""
+    await ws.send_json({"type": "dice", "id": ident, **request})
+    return await next_of(ws, ident)
+
+
+async def next_of(ws: ClientWebSocketResponse, ident: str) -> dict[str, Any]:
+    """The next message about the request ``ident`` (views and events pass by)."""
+    while True:
+        message: dict[str, Any] = await within(ws.receive_json(), f"nothing more on {ident}")
+        if message.get("id") == ident:
+            return message
+
+
+async def test_a_players_d20_with_advantage_is_two_rolls_of_their_die_not_initiative(
+    client: Client,
+) -> None:
+    table = await rcs_awaiting_rolls(client)  # jena's and the guard's 2D6 awaited
+    air = Air()
+    d20 = air.add(SimulatedPixel.make(0x20A1, "Jena's d20", px.DieType.D20))
+    d6s = [air.add(SimulatedPixel.make(0x60A1 + n, f"Jena's d6 {n}")) for n in range(2)]
+    guard_d20 = air.add(SimulatedPixel.make(0x20B1, "Guard's d20", px.DieType.D20))
+    await register(client, table, {"window": 0.2, "dice": {
+        die_id(d20): {"owner": "jena", "name": "Jena's d20"},
+        **{die_id(d): {"owner": "jena"} for d in d6s},
+        die_id(guard_d20): {"owner": "guard"},
+    }})  # fmt: skip
+    async with (
+        station_for(client, table, air, partial_wait=30) as station,
+        following(client, table, table["gm_token"]) as ws,
+    ):
+        asked = await ask(ws, "d1", owner="jena", sides=20, count=2)
+        assert asked == {"type": "dice-asked", "id": "d1", "claim": False,
+                         "dice": ["Jena's d20", *map(die_id, d6s)]}  # her dice, named  # fmt: skip
+        await eventually(lambda: d20.blinks == 1)  # the die to roll
+        assert guard_d20.blinks == 0
+        guard_d20.roll(20)  # another owner's die never answers jena's request
+        await eventually(
+            lambda: any(n.startswith("guard rolled 20") for n in station.status.notices)
+        )
+        d20.roll(17)
+        d20.roll(4)  # one die, rolled twice: advantage
+        rolled = await next_of(ws, "d1")
+        assert rolled == {"type": "dice-rolled", "id": "d1", "faces": [17, 4],
+                          "dice": [die_id(d20)] * 2}  # fmt: skip
+        assert station.status.answered == 1 and station.status.rolls == 0
+        assert (await registry_of(client, table))["requests"] == {}  # taken when delivered
+        for die, face in zip(d6s, (3, 5), strict=True):  # initiative goes on as before
+            die.roll(face)
+        await eventually(lambda: station.status.rolls == 1)
+        last = station.status.last
+        assert last is not None and (last["who"], last["faces"]) == ("jena", [3, 5])
+        assert awaited(await view(client, table), "roll") == ["guard"]  # his d20 entered nothing
+
+
+async def test_an_owner_with_no_die_claims_the_first_unowned_die_rolled(client: Client) -> None:
+    table = await rcs_awaiting_rolls(client)
+    air = Air()
+    stray = air.add(SimulatedPixel.make(0x20C1, "A d20", px.DieType.D20))
+    async with (
+        station_for(client, table, air) as station,
+        following(client, table, table["gm_token"]) as ws,
+    ):
+        asked = await ask(ws, "d2", owner="guard", sides=20)
+        assert asked["dice"] == [] and asked["claim"] is True
+        assert (await registry_of(client, table))["claims"] == ["guard"]
+        stray.roll(11)
+        rolled = await next_of(ws, "d2")
+        assert rolled["faces"] == [11] and rolled["dice"] == [die_id(stray)]
+        kept = await registry_of(client, table)
+        assert kept["dice"][die_id(stray)]["owner"] == "guard" and kept["claims"] == []
+        assert station.status.answered == 1
+
+
+async def test_a_request_nobody_answers_times_out_and_leaves_nothing_behind(
+    client: Client,
+) -> None:
+    table = await rcs_awaiting_rolls(client)
+    async with following(client, table, table["gm_token"]) as ws:
+        await ask(ws, "d3", owner="jena", sides=20, wait=1)
+        assert (await registry_of(client, table))["claims"] == ["jena"]  # no die: a claim
+        assert await next_of(ws, "d3") == {"type": "dice-timed-out", "id": "d3"}
+        kept = await registry_of(client, table)
+        assert (kept["requests"], kept["answers"], kept["claims"]) == ({}, {}, [])
+
+
+def node_command() -> list[str]:
+    """Node, with its WebSocket switched on where it is still experimental (Node 20)."""
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("SEIZE_REQUIRE_NODE"):
+            pytest.fail("Node.js is required here")
+        pytest.skip("no node on this machine: the Foundry module needs Node.js 20 or newer")
+    probe = subprocess.run([node, "-p", "typeof WebSocket"], capture_output=True, text=True,
+                           check=True, timeout=JOB_PATIENCE)  # fmt: skip
+    return [node, *(["--experimental-websocket"] if "undefined" in probe.stdout else [])]
+
+
+async def foundry_rolls(
+    client: Client, table: dict[str, Any], formula: str, *user: str
+) -> asyncio.subprocess.Process:
+    """The Foundry module in the stand-in, linked to this server, rolling ``formula`` as the
+    GM, or (with a user) answering that player's request for it as the active GM's client."""
+    return await asyncio.create_subprocess_exec(
+        *node_command(), str(ROOT / "tests/js/dice-at-the-table.mjs"),
+        str(client.make_url("")).rstrip("/"), table["id"], table["gm_token"], formula, *user,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+
+
+async def rolled_in_foundry(process: asyncio.subprocess.Process) -> Any:
+    out, err = await within(process.communicate(), "the Foundry module never finished its roll")
+    assert process.returncode == 0, err.decode()[-2000:]
+    return json.loads(out.decode().strip().splitlines()[-1])
+
+
+async def requested(client: Client, table: dict[str, Any], owner: str) -> None:
+    async def open_for_owner() -> bool:
+        kept = await registry_of(client, table)
+        return any(one["owner"] == owner for one in kept["requests"].values())
+
+    await eventually_async(open_for_owner, f"no dice request for {owner} was opened")
+
+
+@pytest.mark.sqlite_only
+async def test_foundry_rolls_filled_by_simulated_pixels_through_the_station(
+    client: Client,
+) -> None:
+    """An attack in Foundry filled by the roller's own die: the GM's with advantage, and a
+    player's through the active GM's client; neither enters the table's initiative."""
+    table = await new_table(client, "megatraveller-rcs")
+    for cid in ("fvttJenaToken", "guard"):  # Jena joined from her token in Foundry
+        character = {"id": cid, "name": cid, "side": cid, "dex": 0, "movement": 0}
+        await send(client, table, {"type": "join", "character": character})
+    await send(client, table, {"type": "roll_initiative", "source": "device"})
+    for cid, dice in (("fvttJenaToken", [3, 4]), ("guard", [5, 5])):  # the cards: the combat
+        roll = {"type": "enter_roll", "character": cid, "dice": dice, "source": "gm"}
+        await send(client, table, roll)
+    air = Air()
+    gm_d20 = air.add(SimulatedPixel.make(0x20D1, "GM's d20", px.DieType.D20))
+    jena_d20 = air.add(SimulatedPixel.make(0x20D2, "Jena's d20", px.DieType.D20))
+    await register(client, table, {"window": 0.2, "dice": {
+        die_id(gm_d20): {"owner": "gm"}, die_id(jena_d20): {"owner": "fvttJenaToken"},
+    }})  # fmt: skip
+    async with station_for(client, table, air) as station:
+        attack = await foundry_rolls(client, table, "2d20kh + 4")
+        await requested(client, table, "gm")
+        gm_d20.roll(15)
+        gm_d20.roll(8)
+        rolled = await rolled_in_foundry(attack)
+        assert rolled == {"total": 19, "results": [{"result": 15, "active": True},
+                                                   {"result": 8, "active": False}]}  # fmt: skip
+        players = await foundry_rolls(client, table, "1d20", "p1")
+        await requested(client, table, "fvttJenaToken")
+        jena_d20.roll(13)
+        assert await rolled_in_foundry(players) == {"faces": [13], "dice": [die_id(jena_d20)]}
+        assert station.status.answered == 2 and station.status.rolls == 0
+    assert [e["type"] for e in await events(client, table)].count("roll_entered") == 2
