@@ -123,10 +123,10 @@ def view(sit: Situation, viewer: Viewer) -> SituationView:
         awaiting=_awaiting(sit, viewer),
         hidden=hiding.shown_hidden(viewer, sit.hidden),
     )
-    return shown.model_copy(update={"alerts": alerts.told(viewer, _alerts(shown))})
+    return shown.model_copy(update={"alerts": alerts.told(viewer, spotted(shown))})
 
 
-def _alerts(shown: SituationView) -> list[tuple[alerts.Kind, str | None]]:
+def spotted(shown: SituationView) -> list[tuple[alerts.Kind, str | None]]:
     """The character declaring is at its turn. The next declaration is on deck only where
     the table shows the order to come (``reveal_order``): otherwise a player cannot know it,
     and is not told. A waiting character that may react has an act it may pre-empt; a d10 the

@@ -105,10 +105,10 @@ def view(scene: Scene, viewer: Viewer) -> SceneView:
         awaiting=awaiting(scene, viewer),
         hidden=hiding.shown_hidden(viewer, scene.hidden),
     )
-    return shown.model_copy(update={"alerts": alerts.told(viewer, _alerts(shown))})
+    return shown.model_copy(update={"alerts": alerts.told(viewer, spotted(shown))})
 
 
-def _alerts(shown: SceneView) -> list[tuple[alerts.Kind, str | None]]:
+def spotted(shown: SceneView) -> list[tuple[alerts.Kind, str | None]]:
     """A hero's Panel in play is their turn; the next card of the order the viewer sees is
     theirs "on deck" (the Panel before it is being played). A card the viewer may not see
     (the Editor's, a hidden villain's) may come first: it tells them nothing, as it should."""

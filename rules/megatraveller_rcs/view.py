@@ -94,10 +94,10 @@ def view(enc: Encounter, viewer: Viewer) -> EncounterView:
         ),
         hidden=hiding.shown_hidden(viewer, enc.hidden),
     )
-    return shown.model_copy(update={"alerts": alerts.told(viewer, _alerts(shown))})
+    return shown.model_copy(update={"alerts": alerts.told(viewer, spotted(shown))})
 
 
-def _alerts(shown: EncounterView) -> list[tuple[alerts.Kind, str | None]]:
+def spotted(shown: EncounterView) -> list[tuple[alerts.Kind, str | None]]:
     """The token on a character is its turn; the untapped card after the token's in the line
     the viewer sees is on deck; a character the view says may seize has its window now; a roll
     the table waits for is a die owed."""
