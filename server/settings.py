@@ -148,6 +148,10 @@ class Settings(BaseSettings):
         default=None,
         description="How clients reach the server, for printed links and served modules",
     )
+    discord_api: str = Field(
+        default="https://discord.com/api",
+        description="Discord's API, whose webhooks a table may post to (another only for a test)",
+    )
 
     @field_validator("db", mode="before")
     @classmethod

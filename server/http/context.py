@@ -9,6 +9,7 @@ from aiohttp import web
 from server.http.metrics import Metrics
 from server.live import revocation
 from server.live.bus import Alone, bus_for
+from server.live.discord import Announcing, Channels
 from server.live.hub import Hub
 from server.settings import Settings
 from server.store import Store, open_store
@@ -35,6 +36,8 @@ class Seize:
     """New tables, per client address, when no admin token guards creation."""
     metrics: Metrics
     bus: Alone
+    channels: Channels
+    """The tables' Discord channels, posted to as commands commit here."""
     sockets: set[web.WebSocketResponse] = field(default_factory=set)
 
     @property
@@ -64,12 +67,14 @@ class Seize:
         metrics.bus_up = lambda: bus.up
         tables = Tables(store, hub, bus)
         follower = Follower(store, tables, hub, bus)
+        channels = Channels(store, settings.discord_api)
+        announcing = Announcing(hub, channels)
         return cls(
             settings=settings,
             store=store,
             hub=hub,
             tables=tables,
-            runner=Runner(store, tables, follower, hub, bus, settings.snapshot_every),
+            runner=Runner(store, tables, follower, announcing, bus, settings.snapshot_every),
             follower=follower,
             tokens=Tokens(store, trusted_for=REVOKED_WITHIN if settings.shared else None),
             rate=RateLimit(settings.rate_per_second, settings.rate_burst),
@@ -77,6 +82,7 @@ class Seize:
             creations=RateLimit(settings.create_per_minute / 60, settings.create_burst),
             metrics=metrics,
             bus=bus,
+            channels=channels,
         )
 
 

@@ -15,7 +15,7 @@ from server import vtt
 from server.devices import dice
 from server.devices import reports as devices
 from server.errors import StoreUnavailableError, internal, unavailable
-from server.http import api, following, handoff, openapi, pages
+from server.http import api, discord, following, handoff, openapi, pages
 from server.http.context import SEIZE, Seize
 from server.http.routes import add_routes
 from server.live import revocation
@@ -132,6 +132,7 @@ ROUTES = [
     *owlbear.ROUTES,
     *devices.ROUTES,
     *dice.ROUTES,
+    *discord.ROUTES,
     *handoff.ROUTES,
     *openapi.ROUTES,
     *pages.ROUTES,
@@ -150,6 +151,7 @@ def make_app(settings: Settings) -> web.Application:
         sweeping = asyncio.create_task(_sweep(seize))
         yield
         sweeping.cancel()
+        await seize.channels.close()
         try:
             await seize.bus.close()
         finally:  # the database let go of whatever happened to the bus
