@@ -11,6 +11,7 @@ from server.live import revocation
 from server.live.bus import Alone, bus_for
 from server.live.discord import Announcing, Channels
 from server.live.hub import Hub
+from server.live.push import Pushes
 from server.settings import Settings
 from server.store import Store, open_store
 from server.tables.access import REVOKED_WITHIN, RateLimit, Tokens
@@ -38,6 +39,8 @@ class Seize:
     bus: Alone
     channels: Channels
     """The tables' Discord channels, posted to as commands commit here."""
+    pushes: Pushes
+    """The players' Web Push subscriptions, pushed to as commands commit here."""
     sockets: set[web.WebSocketResponse] = field(default_factory=set)
 
     @property
@@ -68,7 +71,8 @@ class Seize:
         tables = Tables(store, hub, bus)
         follower = Follower(store, tables, hub, bus)
         channels = Channels(store, settings.discord_api)
-        announcing = Announcing(hub, channels)
+        pushes = Pushes(store, settings.push_contact)
+        announcing = Announcing(hub, channels, pushes)
         return cls(
             settings=settings,
             store=store,
@@ -83,6 +87,7 @@ class Seize:
             metrics=metrics,
             bus=bus,
             channels=channels,
+            pushes=pushes,
         )
 
 

@@ -32,7 +32,7 @@ import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 
@@ -290,18 +290,25 @@ class Channels:
             await self.session.close()
 
 
-class Announcing:
-    """The audience commands are published to: the hub's subscribers, and the tables' Discord
-    channels after them."""
+class Herald(Protocol):
+    """Something told of each command committed here, beyond the subscribers."""
 
-    def __init__(self, hub: Audience, channels: Channels) -> None:
-        self.hub, self.channels = hub, channels
+    def told(self, table_id: str, shown: Mapping[Viewer, Shown]) -> None: ...
+
+
+class Announcing:
+    """The audience commands are published to: the hub's subscribers, then the heralds (the
+    tables' Discord channels, their players' pushes), none of which may block."""
+
+    def __init__(self, hub: Audience, *heralds: Herald) -> None:
+        self.hub, self.heralds = hub, heralds
 
     def publish(
         self, table_id: str, first: int, shown: Mapping[Viewer, Shown]
     ) -> Callable[[], None]:
         delivery = self.hub.publish(table_id, first, shown)
-        self.channels.told(table_id, shown)
+        for herald in self.heralds:
+            herald.told(table_id, shown)
         return delivery
 
     def drop(self, table_id: str, reason: str) -> None:

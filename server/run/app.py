@@ -15,7 +15,7 @@ from server import vtt
 from server.devices import dice
 from server.devices import reports as devices
 from server.errors import StoreUnavailableError, internal, unavailable
-from server.http import api, discord, following, handoff, openapi, pages
+from server.http import api, discord, following, handoff, openapi, pages, push
 from server.http.context import SEIZE, Seize
 from server.http.routes import add_routes
 from server.live import revocation
@@ -133,6 +133,7 @@ ROUTES = [
     *devices.ROUTES,
     *dice.ROUTES,
     *discord.ROUTES,
+    *push.ROUTES,
     *handoff.ROUTES,
     *openapi.ROUTES,
     *pages.ROUTES,
@@ -152,6 +153,7 @@ def make_app(settings: Settings) -> web.Application:
         yield
         sweeping.cancel()
         await seize.channels.close()
+        await seize.pushes.close()
         try:
             await seize.bus.close()
         finally:  # the database let go of whatever happened to the bus
