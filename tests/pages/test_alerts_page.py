@@ -98,3 +98,35 @@ def test_the_turn_flags_the_tab_and_vibrates_only_the_one_whose_turn_it_is(
     title, icon, buzzed = flagged(ben)
     assert title == "● On deck: Ben · Friday game" and buzzed == [[80]]
     assert ben.evaluate("document.body.dataset.alert") == "on_deck"
+
+
+def test_the_player_page_is_an_installable_app_with_a_worker(
+    phones: Any, server: ServerProcess
+) -> None:
+    """The page names its manifest; the manifest's icons are served; the service worker that
+    shows a pushed turn registers for every player page (``/play/``). On a loopback address
+    (a secure context) the page offers notifications; a GM who serves plain http on a LAN gets
+    the reason instead (docs/pages.md)."""
+    table = Table(server, "four-color")
+    table.send({"type": "join", "member": {"id": "peter", "name": "Peter", "kind": "hero"}})
+    phone = phones()
+    phone.goto(hand_to(table, "peter"))
+    phone.wait_for_selector("#alerts")
+    manifest = phone.evaluate(
+        """async () => {
+          const link = document.querySelector("link[rel=manifest]").href;
+          const manifest = await (await fetch(link)).json();
+          const icons = await Promise.all(manifest.icons.map(async (icon) =>
+            [icon.sizes, (await fetch(icon.src)).status]));
+          return { scope: manifest.scope, display: manifest.display, icons };
+        }"""
+    )
+    assert manifest["scope"] == "/play/" and manifest["display"] == "standalone"
+    assert ["192x192", 200] in manifest["icons"] and ["512x512", 200] in manifest["icons"]
+    scope = phone.evaluate(
+        """async () => (await navigator.serviceWorker.register("/play/sw.js",
+                                                                { scope: "/play/" })).scope"""
+    )
+    assert scope == f"{server.url}/play/"
+    phone.get_by_text("Alerts on this device…").click()
+    assert phone.get_by_label("Notify me when the page is closed or the phone locked").is_enabled()

@@ -196,7 +196,7 @@ const GAMES = {
 };
 
 const ctx = { names: {}, view: null, table: null, onView: null };
-const alerts = alerting(() => ctx.names);
+const alerts = alerting(() => ctx.names, () => ctx.table);
 // Guarded: a press is on the view it was made on, or refused (409) and nothing changes; a
 // "Seize the initiative!" against a table that just moved on is not taken as meant for the next.
 ctx.table = new Table(tableId(), token, (view, seq) => {
