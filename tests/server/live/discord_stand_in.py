@@ -35,6 +35,8 @@ HOOK_TOKEN = "x" * 68
 class Posted:
     content: str
     allowed_mentions: dict[str, Any] | None
+    at: float = field(default_factory=time.monotonic)
+    """When it reached the channel (``bench/alerts_bench.py`` times it)."""
 
 
 @dataclass

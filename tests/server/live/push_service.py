@@ -53,6 +53,8 @@ class Subscription:
     gone: int | None = None
     """404 or 410 once the browser has let it go."""
     messages: list[dict[str, Any]] = field(default_factory=list)
+    arrived: list[float] = field(default_factory=list)
+    """When each message was taken in, decrypted (``bench/alerts_bench.py`` times it)."""
 
 
 @dataclass
@@ -118,5 +120,6 @@ class PushService:
             version="aes128gcm",
         )  # fmt: skip
         sub.messages.append(json.loads(plain))
+        sub.arrived.append(time.monotonic())
         number = sum(len(s.messages) for s in self.subscriptions.values())
         return web.Response(status=201, headers={"Location": f"{self.base}/message/{number}"})
