@@ -20,19 +20,32 @@ from server.tables.games import Game
 SWAPS = 8
 
 
+NOT_A_PLAYER = "a player's page subscribes to pushes, with its own token"
+
+
 async def _player(request: web.Request) -> tuple[Game, Principal]:
     game = await game_of(request)
     principal = await caller(request, game)
     if principal.viewer.role is not Role.PLAYER:
-        message = "a player's page subscribes to pushes, with its own token"
-        raise problem(web.HTTPForbidden, "forbidden", message, rule="roles")
+        raise problem(web.HTTPForbidden, "forbidden", NOT_A_PLAYER, rule="roles")
     return game, principal
 
 
 async def key(request: web.Request) -> web.Response:
-    game, _ = await _player(request)
-    keys = await request.app[SEIZE].pushes.keys(game.id)
-    return web.json_response({"public_key": keys["public"]})
+    """A player's page: the key to subscribe with. The GM's console: how many devices each
+    character's players have subscribed, which is who a push reaches."""
+    game = await game_of(request)
+    principal = await caller(request, game)
+    seize = request.app[SEIZE]
+    if principal.viewer.is_gm:
+        counts: dict[str, int] = {}
+        for grant in (await seize.pushes.subscriptions(game.id)).values():
+            for participant in grant["participants"]:
+                counts[participant] = counts.get(participant, 0) + len(grant["subscriptions"])
+        return web.json_response({"subscribed": counts})
+    if principal.viewer.role is not Role.PLAYER:
+        raise problem(web.HTTPForbidden, "forbidden", NOT_A_PLAYER, rule="roles")
+    return web.json_response({"public_key": (await seize.pushes.keys(game.id))["public"]})
 
 
 async def _change(request: web.Request, sub: dict[str, Any] | None) -> int:
@@ -68,7 +81,17 @@ async def unsubscribe(request: web.Request) -> web.Response:
     return web.json_response({"subscriptions": await _change(request, None)})
 
 
-_KEY = {"type": "object", "properties": {"public_key": {"type": "string"}}}
+_KEY = {
+    "type": "object",
+    "properties": {
+        "public_key": {"type": "string", "description": "A player's: the applicationServerKey"},
+        "subscribed": {
+            "type": "object",
+            "additionalProperties": {"type": "integer"},
+            "description": "The GM's: each character's subscribed devices",
+        },
+    },
+}
 _SUBSCRIPTION = {
     "type": "object",
     "properties": {
@@ -92,10 +115,10 @@ ROUTES = [
         "/api/tables/{table_id}/push",
         key,
         "The table's VAPID public key, the applicationServerKey a player's page subscribes "
-        "with (a player)",
+        "with (a player); each character's subscribed devices (GM)",
         "readPushKey",
-        {200: Content("The key", _KEY), **refusals(401, 403, 404, 429)},
-        roles=PLAYER,
+        {200: Content("The key, or who is subscribed", _KEY), **refusals(401, 403, 404, 429)},
+        roles=frozenset({Role.GM, Role.PLAYER}),
     ),
     Route(
         "PUT",

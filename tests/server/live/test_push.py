@@ -112,13 +112,13 @@ async def _without(kept: Any, grant: str) -> bool:
     return grant not in await kept()
 
 
-async def test_only_a_players_page_subscribes_and_a_bad_subscription_is_refused(
+async def test_only_a_players_page_subscribes_a_bad_subscription_is_refused_and_the_gm_counts(
     pushing: tuple[Client, PushService],
 ) -> None:
     client, service = pushing
     table = await new_table(client, "awareness")
     path = f"/api/tables/{table['id']}/push"
-    answer = await client.get(path, headers=bearer(table["gm_token"]))
+    answer = await client.get(path, headers=bearer(table["overlay_token"]))
     assert answer.status == 403 and (await answer.json())["rule"] == "roles"
     await send(client, table, {"type": "join", "sheet": {"id": "kid", "name": "Kid",
                                "perception": 5, "stealth": 5, "coordination": 5}})  # fmt: skip
@@ -133,3 +133,6 @@ async def test_only_a_players_page_subscribes_and_a_bad_subscription_is_refused(
         answer = await client.put(path, json=bad, headers=bearer(token))
         assert (answer.status, (await answer.json())["field"]) == (422, field)
     assert await client.app[SEIZE].store.setting(table["id"], SUBSCRIBED) is None
+    answer = await client.put(path, json=good, headers=bearer(token))
+    counted = await client.get(path, headers=bearer(table["gm_token"]))
+    assert (await counted.json()) == {"subscribed": {"kid": 1}}, "the GM sees who is reached"
