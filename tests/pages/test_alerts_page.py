@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from tests.server.process import ServerProcess
+from tests.server.process import ServerProcess, call
 
 from .conftest import Table
 from .console_driver import PHONE
-from .test_play import at_seq, hand_to
+from .test_play import at_seq, hand_to, rcs_character
 
 RECORDING = """
 window.vibrations = [];
@@ -130,3 +130,37 @@ def test_the_player_page_is_an_installable_app_with_a_worker(
     assert scope == f"{server.url}/play/"
     phone.get_by_text("Alerts on this device…").click()
     assert phone.get_by_label("Notify me when the page is closed or the phone locked").is_enabled()
+
+
+def test_the_console_sets_the_discord_channel_and_shows_who_hears_their_turn(
+    page: Any, server: ServerProcess
+) -> None:
+    """The GM pastes a URL that is no Discord webhook and is told where to copy one; links
+    Jena's Discord id with a mention and reads it back in her row; sets a webhook and stops
+    it again (no command is sent meanwhile, so nothing goes out)."""
+    table = Table(server, "megatraveller-rcs")
+    table.send(rcs_character("jena", "crew"))
+    page.goto(f"{server.url}/console/{table.id}#token={table.gm}")
+    page.get_by_text("Turn alerts: Discord and players' devices").click()
+    jena = page.locator("[data-person=jena]")
+    assert "Jena · not on Discord · no device notified" in jena.inner_text()
+    page.get_by_label("Discord webhook URL").fill("https://example.com/hook")
+    page.locator("[data-action=save-webhook]").click()
+    said = page.locator("[data-said=reach]")
+    page.wait_for_function(
+        "document.querySelector('[data-said=reach]').textContent.startsWith('Not saved')"
+    )
+    assert "Copy Webhook URL" in said.inner_text()
+    page.get_by_label("Jena's Discord user id").fill("111111111111111111")
+    jena.get_by_label("Mention on their turn").check()
+    jena.locator("[data-action=reach-jena]").click()
+    page.wait_for_selector("text=Jena: mentioned on Discord · no device notified.")
+    _, kept = call(f"{table.url}/discord", token=table.gm)
+    assert kept["players"] == {"jena": {"discord_id": "111111111111111111", "mention": True}}
+    hook = "https://discord.com/api/webhooks/123456789012345678/" + "x" * 68
+    page.get_by_label("Discord webhook URL").fill(hook)
+    page.locator("[data-action=save-webhook]").click()
+    page.wait_for_selector("text=The table posts its turns to that channel.")
+    page.locator("[data-action=stop-webhook]").click()
+    page.wait_for_selector("text=The table no longer posts to Discord.")
+    assert call(f"{table.url}/discord", token=table.gm)[1]["webhook"] is None
