@@ -35,6 +35,10 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 
+LONGEST_CLAIM = 24 * 60 * 60
+"""RFC 8292, section 2: a JWT's ``exp`` is no more than 24 hours from its making."""
+
+
 def b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
@@ -101,7 +105,7 @@ class PushService:
         origin = "{0.scheme}://{0.netloc}".format(urlsplit(str(request.url)))
         if claims.get("aud") != origin or not claims.get("sub"):
             return f"aud {claims.get('aud')} is not {origin}, or no sub"
-        if not time.time() < claims["exp"] <= time.time() + 24 * 3600:
+        if not 0 < claims["exp"] - time.time() <= LONGEST_CLAIM:
             return "exp not within 24 hours"
         return None
 
