@@ -34,7 +34,6 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
-
 LONGEST_CLAIM = 24 * 60 * 60
 """RFC 8292, section 2: a JWT's ``exp`` is no more than 24 hours from its making."""
 
