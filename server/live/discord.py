@@ -171,15 +171,17 @@ class Channels:
             lambda: aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=TIMEOUT))
         )
         self.channels: dict[str, Channel] = {}
-        self.quiet: set[str] = set()
-        """Tables known to have no webhook (until the GM sets one here)."""
+        self.quiet: dict[str, float] = {}
+        """Tables found with no webhook, and when: asked again after ``FRESH`` (a GM may set
+        one through another server)."""
         self.session: aiohttp.ClientSession | None = None
 
     def told(self, table_id: str, shown: Mapping[Viewer, Shown]) -> None:
         """A command committed here: its public view joins the table's queue (the oldest
         let go if it is full). Never blocks, never raises."""
         public = shown.get(OVERLAY)
-        if table_id in self.quiet or public is None or public.view is None:
+        quiet = time.monotonic() - self.quiet.get(table_id, -FRESH) < FRESH
+        if quiet or public is None or public.view is None:
             return
         view = json.loads(public.view)
         channel = self.channels.get(table_id)
@@ -199,7 +201,7 @@ class Channels:
 
     def changed(self, table_id: str) -> None:
         """The table's settings changed here: read them again before the next post."""
-        self.quiet.discard(table_id)
+        self.quiet.pop(table_id, None)
         if (channel := self.channels.get(table_id)) is not None:
             channel.read_at = -FRESH
             channel.notice = None
@@ -224,7 +226,7 @@ class Channels:
                     channel.read_at = time.monotonic()
                 webhook = channel.settings["webhook"]
                 if webhook is None:
-                    self.quiet.add(channel.table_id)
+                    self.quiet[channel.table_id] = time.monotonic()
                     self.channels.pop(channel.table_id, None)
                     return
                 post = post_of(channel.system, view, channel.said)
