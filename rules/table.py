@@ -17,6 +17,7 @@ from typing import Any, Generic, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from rules import hiding
+from rules.alerts import Kind
 from rules.errors import RuleError
 from rules.hiding import Seen
 from rules.participants import Participant
@@ -70,6 +71,9 @@ class System(Generic[Opts, S, C, E]):
     """The ids of those hidden from players and overlays (the shared rulings)."""
     acting: Callable[[E, S], Iterable[str]]
     """Who an event shows acting, given the state it leaves: acting reveals the hidden."""
+    spotted: Callable[[Any], Sequence[tuple[Kind, str | None]]]
+    """What a view (the system's ``view_model``) says of anyone's turn (rules/alerts.py): who
+    is up, next, or asked for something now, as far as that view's viewer may see."""
     others: frozenset[str] = frozenset()
     """Names a command may give that are no participant's (the Four Color Editor)."""
 

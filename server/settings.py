@@ -148,6 +148,15 @@ class Settings(BaseSettings):
         default=None,
         description="How clients reach the server, for printed links and served modules",
     )
+    push_contact: str = Field(
+        default="mailto:push@seize.invalid",
+        description="Who push services may write to about this server's Web Push (RFC 8292's "
+        "sub: a mailto: or https: URL)",
+    )
+    discord_api: str = Field(
+        default="https://discord.com/api",
+        description="Discord's API, whose webhooks a table may post to (another only for a test)",
+    )
 
     @field_validator("db", mode="before")
     @classmethod

@@ -15,7 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from rules import hiding
+from rules import alerts, hiding
+from rules.alerts import Alert
 from rules.awareness.commands import Mode, Sheet
 from rules.awareness.events import (
     AwarenessSet,
@@ -96,6 +97,7 @@ class SituationView(BaseModel):
     upcoming: tuple[str, ...] | None  # the declarations to come: the GM's, or reveal_order
     awaiting: tuple[Awaiting, ...]
     hidden: tuple[str, ...]  # the hidden characters this viewer sees: all for the GM
+    alerts: tuple[Alert, ...] = ()  # the player's: declare now or next, react, a d10 owed
 
 
 def view(sit: Situation, viewer: Viewer) -> SituationView:
@@ -103,7 +105,7 @@ def view(sit: Situation, viewer: Viewer) -> SituationView:
     over: the view shows the round being rolled, not the one before."""
     sees_order = viewer.is_gm or sit.options.reveal_order
     seen = hiding.seen_by(viewer, sit.hidden)
-    return SituationView(
+    shown = SituationView(
         options=sit.options,
         phase=sit.phase,
         round=sit.round,
@@ -121,6 +123,21 @@ def view(sit: Situation, viewer: Viewer) -> SituationView:
         awaiting=_awaiting(sit, viewer),
         hidden=hiding.shown_hidden(viewer, sit.hidden),
     )
+    return shown.model_copy(update={"alerts": alerts.told(viewer, spotted(shown))})
+
+
+def spotted(shown: SituationView) -> list[tuple[alerts.Kind, str | None]]:
+    """The character declaring is at its turn. The next declaration is on deck only where
+    the table shows the order to come (``reveal_order``): otherwise a player cannot know it,
+    and is not told. A waiting character that may react has an act it may pre-empt; a d10 the
+    table waits for (initiative, a pre-emption) is a die owed."""
+    found: list[tuple[alerts.Kind, str | None]] = [("turn", shown.declaring)]
+    coming = [c for c in shown.upcoming or () if c != shown.declaring]
+    found += [("on_deck", c) for c in coming[:1]]
+    found += [("react", c) for c in shown.may_react]
+    dice = ("initiative", "preemption")
+    found += [("die", c) for wait in shown.awaiting if wait.what in dice for c in wait.who]
+    return found
 
 
 def _declared(sit: Situation, declared: Declared, viewer: Viewer) -> Declared:

@@ -13,7 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from rules import hiding
+from rules import alerts, hiding
+from rules.alerts import Alert
 from rules.cards import Card
 from rules.four_color.commands import EDITOR, Member
 from rules.four_color.events import (
@@ -70,6 +71,7 @@ class SceneView(BaseModel):
     offers: tuple[Offer, ...]
     awaiting: tuple[Awaiting, ...]
     hidden: tuple[str, ...]  # the hidden members this viewer sees: all for the GM
+    alerts: tuple[Alert, ...] = ()  # the player's: their Panel now, or next (rules/alerts.py)
 
 
 def _in_hand(holding: Holding) -> CardInHand:
@@ -88,7 +90,7 @@ def view(scene: Scene, viewer: Viewer) -> SceneView:
         order = [h for h in order if not h.is_secret and seen(h.holder) and seen(h.acting)]
         jokers = []
     panels = tuple(p for p in scene.panels if seen(p.acting))
-    return SceneView(
+    shown = SceneView(
         options=scene.options,
         phase=scene.phase,
         page=scene.page,
@@ -103,6 +105,19 @@ def view(scene: Scene, viewer: Viewer) -> SceneView:
         awaiting=awaiting(scene, viewer),
         hidden=hiding.shown_hidden(viewer, scene.hidden),
     )
+    return shown.model_copy(update={"alerts": alerts.told(viewer, spotted(shown))})
+
+
+def spotted(shown: SceneView) -> list[tuple[alerts.Kind, str | None]]:
+    """A hero's Panel in play is their turn; the next card of the order the viewer sees is
+    theirs "on deck" (the Panel before it is being played). A card the viewer may not see
+    (the Editor's, a hidden villain's) may come first: it tells them nothing, as it should."""
+    found: list[tuple[alerts.Kind, str | None]] = []
+    if shown.current is not None:  # the page's last Panel too, while the Editor turns the page
+        found.append(("turn", shown.current.acting))
+    if shown.phase is Phase.PANELS and shown.order and not shown.to_deal:
+        found.append(("on_deck", shown.order[0].acting or shown.order[0].holder))
+    return found
 
 
 def awaiting(scene: Scene, viewer: Viewer) -> tuple[Awaiting, ...]:

@@ -13,7 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from rules import hiding
+from rules import alerts, hiding
+from rules.alerts import Alert
 from rules.megatraveller_rcs.commands import Character
 from rules.megatraveller_rcs.encounter import Encounter, Phase, RcsOptions
 from rules.megatraveller_rcs.events import (
@@ -71,12 +72,13 @@ class EncounterView(BaseModel):
     pools: dict[str, int]
     awaiting: tuple[Awaiting, ...]
     hidden: tuple[str, ...]  # the hidden characters this viewer sees: all for the GM
+    alerts: tuple[Alert, ...] = ()  # the player's: the token, next, a seize, a roll owed
 
 
 def view(enc: Encounter, viewer: Viewer) -> EncounterView:
     seen = hiding.seen_by(viewer, enc.hidden)
     pending = enc.pending
-    return EncounterView(
+    shown = EncounterView(
         options=enc.options,
         phase=enc.phase,
         round=enc.round,
@@ -92,6 +94,21 @@ def view(enc: Encounter, viewer: Viewer) -> EncounterView:
         ),
         hidden=hiding.shown_hidden(viewer, enc.hidden),
     )
+    return shown.model_copy(update={"alerts": alerts.told(viewer, spotted(shown))})
+
+
+def spotted(shown: EncounterView) -> list[tuple[alerts.Kind, str | None]]:
+    """The token on a character is its turn; the untapped card after the token's in the line
+    the viewer sees is on deck; a character the view says may seize has its window now; a roll
+    the table waits for is a die owed."""
+    found: list[tuple[alerts.Kind, str | None]] = [("turn", shown.token)]
+    cards = [card.character for card in shown.line]
+    if shown.token in cards:
+        after = shown.line[cards.index(shown.token) + 1 :]
+        found += [("on_deck", card.character) for card in after[:1] if not card.tapped]
+    found += [("seize", character) for character in shown.may_seize]
+    found += [("die", c) for wait in shown.awaiting if wait.what == "roll" for c in wait.who]
+    return found
 
 
 def _line(enc: Encounter, seen: Callable[[str | None], bool]) -> tuple[CardView, ...]:

@@ -9,7 +9,9 @@ from aiohttp import web
 from server.http.metrics import Metrics
 from server.live import revocation
 from server.live.bus import Alone, bus_for
+from server.live.discord import Announcing, Channels
 from server.live.hub import Hub
+from server.live.push import Pushes
 from server.settings import Settings
 from server.store import Store, open_store
 from server.tables.access import REVOKED_WITHIN, RateLimit, Tokens
@@ -35,6 +37,10 @@ class Seize:
     """New tables, per client address, when no admin token guards creation."""
     metrics: Metrics
     bus: Alone
+    channels: Channels
+    """The tables' Discord channels, posted to as commands commit here."""
+    pushes: Pushes
+    """The players' Web Push subscriptions, pushed to as commands commit here."""
     sockets: set[web.WebSocketResponse] = field(default_factory=set)
 
     @property
@@ -64,12 +70,15 @@ class Seize:
         metrics.bus_up = lambda: bus.up
         tables = Tables(store, hub, bus)
         follower = Follower(store, tables, hub, bus)
+        channels = Channels(store, settings.discord_api)
+        pushes = Pushes(store, settings.push_contact)
+        announcing = Announcing(hub, channels, pushes)
         return cls(
             settings=settings,
             store=store,
             hub=hub,
             tables=tables,
-            runner=Runner(store, tables, follower, hub, bus, settings.snapshot_every),
+            runner=Runner(store, tables, follower, announcing, bus, settings.snapshot_every),
             follower=follower,
             tokens=Tokens(store, trusted_for=REVOKED_WITHIN if settings.shared else None),
             rate=RateLimit(settings.rate_per_second, settings.rate_burst),
@@ -77,6 +86,8 @@ class Seize:
             creations=RateLimit(settings.create_per_minute / 60, settings.create_burst),
             metrics=metrics,
             bus=bus,
+            channels=channels,
+            pushes=pushes,
         )
 
 

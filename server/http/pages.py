@@ -35,6 +35,16 @@ async def play(request: web.Request) -> web.Response:
     return _page("play/play.html")
 
 
+async def worker(request: web.Request) -> web.Response:
+    """The player page's service worker, served beside the pages it serves (``/play/``): a
+    worker's scope is the folder it is served from."""
+    return web.Response(
+        text=(STATIC / "play/sw.js").read_text(encoding="utf-8"),
+        content_type="text/javascript",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
 async def docs(request: web.Request) -> web.Response:
     return _page("docs/docs.html")
 
@@ -58,6 +68,14 @@ ROUTES = [
     Route("GET", "/overlay/{table_id}", overlay, "The stream overlay", "overlayPage", PAGE),
     Route("GET", "/console", console, "The GM console's start page", "consoleStart", PAGE),
     Route("GET", "/console/{table_id}", console, "The GM console", "consolePage", PAGE),
+    Route(
+        "GET",
+        "/play/sw.js",
+        worker,
+        "The player page's service worker: a pushed turn shown as a notification",
+        "playWorker",
+        {200: Content("The script", media="text/javascript")},
+    ),
     Route("GET", "/play/{table_id}", play, "A player's page", "playPage", PAGE),
     Route("GET", "/api/docs", docs, "This API's documentation, to read", "docsPage", PAGE),
     Route(

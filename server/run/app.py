@@ -16,7 +16,7 @@ from server.devices import dice
 from server.devices import reports as devices
 from server.devices.dice_channel import DiceChannel
 from server.errors import StoreUnavailableError, internal, unavailable
-from server.http import api, following, handoff, openapi, pages, socket_commands
+from server.http import api, discord, following, handoff, openapi, pages, push, socket_commands
 from server.http.context import SEIZE, Seize
 from server.http.routes import add_routes
 from server.live import revocation
@@ -133,6 +133,8 @@ ROUTES = [
     *owlbear.ROUTES,
     *devices.ROUTES,
     *dice.ROUTES,
+    *discord.ROUTES,
+    *push.ROUTES,
     *handoff.ROUTES,
     *openapi.ROUTES,
     *pages.ROUTES,
@@ -154,6 +156,8 @@ def make_app(settings: Settings) -> web.Application:
         sweeping = asyncio.create_task(_sweep(seize))
         yield
         sweeping.cancel()
+        await seize.channels.close()
+        await seize.pushes.close()
         try:
             await seize.bus.close()
         finally:  # the database let go of whatever happened to the bus

@@ -141,6 +141,14 @@ class Store(Protocol):
         player's phone may change it at once, through any server on the database) is then
         read again and changed again, and neither change is lost."""
 
+    async def swap_setting(self, table_id: str, name: str, before: str | None, value: str) -> bool:
+        """Set the table's setting ``name`` to ``value`` only if it is still ``before`` (None:
+        never set); False, changing nothing, if another write came first, so two GMs'
+        consoles (or a GM's and a player's) changing one setting at once lose neither change."""
+
+    async def setting(self, table_id: str, name: str) -> str | None:
+        """The table's setting ``name`` as kept, or None if never set."""
+
     async def table(self, table_id: str) -> TableRow | None: ...
 
     async def tables_named(self, name: str) -> list[TableRow]:

@@ -123,6 +123,19 @@ MIGRATIONS = (
             "update tokens set name = 'GM link' where label = 'gm link'",
         ),
     ),
+    Migration(
+        7,
+        "a table's alert settings, each kept by name (the Discord webhook the GM set, the "
+        "players' Discord links): what the table's alerts reach beyond its pages",
+        (
+            """create table if not exists table_settings (
+                table_id text not null references tables(id),
+                name text not null,
+                value text not null,
+                primary key (table_id, name)
+            ){without_rowid}""",
+        ),
+    ),
 )
 LATEST = MIGRATIONS[-1].version
 

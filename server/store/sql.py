@@ -314,7 +314,27 @@ class SqlStore(ABC):
                     " returning device")  # fmt: skip
         return bool(await self._write(Query(swap, values)))
 
+    async def swap_setting(self, table_id: str, name: str, before: str | None, value: str) -> bool:
+        values = {"table_id": table_id, "name": name, "before": before, "value": value}
+        if before is None:
+            swap = ("insert into table_settings values (:table_id, :name, :value)"
+                    " on conflict (table_id, name) do nothing returning name")  # fmt: skip
+        else:
+            swap = ("update table_settings set value = :value"
+                    " where table_id = :table_id and name = :name and value = :before"
+                    " returning name")  # fmt: skip
+        return bool(await self._write(Query(swap, values)))
+
     # Reads -------------------------------------------------------------------------------
+
+    async def setting(self, table_id: str, name: str) -> str | None:
+        rows = await self._fetch(
+            Query(
+                "select value from table_settings where table_id = :table_id and name = :name",
+                {"table_id": table_id, "name": name},
+            )
+        )
+        return str(rows[0][0]) if rows else None
 
     async def table(self, table_id: str) -> TableRow | None:
         found = await self._fetch(

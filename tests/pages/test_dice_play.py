@@ -241,6 +241,35 @@ def test_a_table_that_turned_blinks_off_keeps_the_phones_die_dark_at_her_turn(
     assert die.told(px.MessageType.BLINK) == 0
 
 
+def test_the_phones_die_blinks_on_deck_otherwise_than_at_her_turn(
+    browser: Any, phone: Any, server: ServerProcess
+) -> None:
+    """The Guard rolled lower and holds the token, Jena's card is next: her die blinks once,
+    slowly, in orange ("on deck"); her turn is three blue flashes. The blink's count tells
+    them apart (``adapters/pixels_protocol.py``'s ``Blink``: its second byte)."""
+    table = guard_and_jena(server)
+    link = hand_to(table, "jena")
+    table.send({"type": "roll_initiative", "source": "gm"})
+    phone.goto(link)
+    die = Die(browser, phone)
+    phone.locator("[data-action=connect-die]").click()
+    die.until(phone.locator(f"[data-die={DIE_ID}]").get_by_text("ready").is_visible)
+    for character, dice in (("jena", [6, 6]), ("guard", [1, 1])):
+        table.send({"type": "enter_roll", "character": character, "dice": dice, "source": "gm"})
+    assert table.view()["view"]["token"] == "guard"
+
+    def blinks() -> list[int]:
+        return [data[1] for data in die.written if data[:1] == bytes([px.MessageType.BLINK])]
+
+    die.until(lambda: blinks() == [1])  # on deck: one flash
+    assert phone.locator("[data-deck-told=jena]").count() == 1
+    table.send({"type": "declare", "character": "guard", "action": "long", "what": "runs",
+                "target": "door"})  # fmt: skip
+    table.send({"type": "resolve"})
+    assert table.view()["view"]["token"] == "jena"
+    die.until(lambda: blinks() == [1, 3])  # her turn: three
+
+
 @pytest.mark.parametrize(
     ("where", "why"),
     [

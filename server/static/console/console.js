@@ -12,6 +12,7 @@ import {
 import { awareness } from "/static/shared/awareness.js";
 import { rcs } from "/static/shared/index-cards.js";
 import { fourColor } from "/static/shared/panels.js";
+import { reach } from "/static/console/reach.js";
 
 /**
  * A die or card the step asks for is typed at once from a keyboard: the cursor waits in its
@@ -314,7 +315,7 @@ async function consolePage(id) {
   }
   for (const { seq, event } of await ctx.table.events(0)) standing.add(seq, event);
   adding.append(system.join(ctx));
-  root.replaceChildren(next, roster, adding, links, elsewhere, devices(ctx));
+  root.replaceChildren(next, roster, adding, links, elsewhere, devices(ctx), reach(ctx));
   draw();
   document.body.dataset.seq = String(ctx.table.shown);
   document.addEventListener("keydown", (pressed) => {

@@ -192,24 +192,35 @@ export function dice(ctx) {
   };
   // The die says "your turn": when the turn reaches one of the player's characters, every die
   // connected here blinks, as the station blinks the registered dice of the table, if the
-  // table allows (read then, so the GM's latest choice counts). ``data-turn-told`` names the
-  // character whose turn the page has answered.
-  const yourTurn = async (character) => {
+  // table allows (read then, so the GM's latest choice counts). "On deck" (the view's alert,
+  // cut to what the player may see) is one slow orange blink, told apart from the turn's three
+  // blue. ``data-turn-told`` and ``data-deck-told`` name the character the page has answered.
+  const blinking = async (character, told, colour, options) => {
     const ready = [...lines.keys()].filter((pixel) => pixel.status === "ready");
     if (ready.length) await registry();
     if (book?.blink !== false) {
       for (const pixel of ready) {
-        pixel.blink(window.pixelsWebConnect.Color.brightBlue, { count: 3, duration: 1500 })
+        pixel.blink(window.pixelsWebConnect.Color[colour], options)
           .catch(() => {});  // a die that does not answer has only missed a blink
       }
     }
-    section.dataset.turnTold = character;
+    section.dataset[told] = character;
   };
+  const yourTurn = (character) => blinking(character, "turnTold", "brightBlue",
+    { count: 3, duration: 1500 });
+  const onDeck = (character) => blinking(character, "deckTold", "brightOrange",
+    { count: 1, duration: 1200 });
   let turn = null;
+  let deck = null;
   ctx.onView = (view) => {
     // A roll short of dice is dropped once the table no longer asks for it (the GM typed it).
     if (asking(pending(view, new Set(ctx.table.you?.participants ?? []))) !== heldFor) {
       held.length = 0;
+    }
+    const next = (view.alerts ?? []).find((alert) => alert.kind === "on_deck")?.character ?? null;
+    if (next !== deck) {
+      deck = next;
+      if (next) onDeck(next);
     }
     const now = acting(view);
     if (now === turn) return;

@@ -10,6 +10,7 @@ import {
 import { aimed, button, card, keeping, linkShown, report } from "/static/shared/forms.js";
 import { declaring, diceFor, rcs as rcsPlayed } from "/static/shared/index-cards.js";
 import { fourColor as fourColorPlayed } from "/static/shared/panels.js";
+import { alerting } from "/static/play/alerts.js";
 import { dice } from "/static/play/dice.js";
 
 const token = new URLSearchParams(location.search).get("token") ?? "";
@@ -195,6 +196,7 @@ const GAMES = {
 };
 
 const ctx = { names: {}, view: null, table: null, onView: null };
+const alerts = alerting(() => ctx.names, () => ctx.table);
 // Guarded: a press is on the view it was made on, or refused (409) and nothing changes; a
 // "Seize the initiative!" against a table that just moved on is not taken as meant for the next.
 ctx.table = new Table(tableId(), token, (view, seq) => {
@@ -204,6 +206,7 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
   const own = new Set(ctx.table.you?.participants ?? []);
   const shown = render(view, ctx, own);
   document.getElementById("title").textContent = ctx.table.name ?? "Seize";
+  alerts.told(view, ctx.table.name ?? "Seize");
   document.getElementById("meta").textContent = `${game.title} · ${game.stage(view)}`;
   document.body.dataset.seq = String(seq);
   step.replaceChildren(...shown.cards.flatMap((c) => c.step).filter(Boolean));
@@ -220,6 +223,7 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
   ctx.onView?.(view);  // the player's own dice (dice.js)
 }, { onLink: linkShown, guard: true });
 ctx.table.start().then(() => {
+  document.getElementById("play").append(alerts.panel());
   // The games rolled with dice offer the player's own smart dice.
   if (ctx.view.system !== "four-color") document.getElementById("play").append(dice(ctx));
 }, () => report("This link does not open a table: ask the GM for a new one."));

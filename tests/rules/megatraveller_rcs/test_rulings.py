@@ -218,7 +218,10 @@ def test_ruling_8_when_all_are_tapped_initiative_is_rolled_again_and_markers_cle
 def test_ruling_9_everyone_sees_the_same_cards() -> None:
     table = encounter(("a", "x", 0), ("b", "y", 0))
     roll_round(table, {"a": (1, 1), "b": (6, 6)})
-    assert table.view(OVERLAY) == table.view(GM) == table.view(player("a"))
+    mine = table.view(player("a"))
+    assert table.view(OVERLAY) == table.view(GM) == mine.model_copy(update={"alerts": ()})
+    # but for the player's own alerts (rules/alerts.py)
+    assert [alert.kind for alert in mine.alerts] == ["turn"]  # type: ignore[attr-defined]
     (event,) = table.execute(Declare(character="a", action=LONG, what="x", target="b"), GM)
     assert table.censor(event, OVERLAY) == event.model_dump(mode="json")
 

@@ -52,3 +52,15 @@ async def test_a_refused_write_among_concurrent_ones_fails_alone(store: Store) -
     )
     assert [type(outcome) for outcome in outcomes] == [type(None), ConflictError, type(None)]
     assert [seq for seq, _ in await store.events(TABLE.id)] == [1, 2, 3]
+
+
+async def test_a_setting_changes_only_from_what_was_read(store: Store) -> None:
+    """Two changes of one setting read at once: the second finds the first and changes
+    nothing, so its writer reads again rather than undo the first (migration 7)."""
+    assert await store.setting(TABLE.id, "discord") is None
+    assert await store.swap_setting(TABLE.id, "discord", None, '{"url": "a"}')
+    assert not await store.swap_setting(TABLE.id, "discord", None, '{"url": "b"}')
+    assert not await store.swap_setting(TABLE.id, "discord", '{"url": "b"}', '{"url": "c"}')
+    assert await store.swap_setting(TABLE.id, "discord", '{"url": "a"}', '{"url": "d"}')
+    assert await store.setting(TABLE.id, "discord") == '{"url": "d"}'
+    assert await store.setting(TABLE.id, "other") is None

@@ -1,0 +1,92 @@
+// The console's "Turn alerts" section: the Discord channel the table posts its turns to (the
+// GM sets its webhook here, and is told when Discord refuses it or is away), and for each
+// character who hears of their turn beyond the table, and how: mentioned on Discord, pushed to
+// how many devices. The GM sets a player's Discord link and mention here too (the player may,
+// from their own page's link, through the API). Polled, as the devices are.
+
+import { h } from "/static/shared/client.js";
+
+const send = async (table, path, body) => {
+  const answer = await fetch(`${table.base}${path}`, {
+    method: "PUT", body: JSON.stringify(body),
+    headers: { ...table.headers(), "Content-Type": "application/json" },
+  });
+  return { ok: answer.ok, body: await answer.json().catch(() => ({})) };
+};
+
+/** One character's reach, in words: "Discord: mentioned · 2 devices notified". */
+function reached(link, devices) {
+  const discord = !link ? "not on Discord" : link.mention ? "mentioned on Discord"
+    : "on Discord, not mentioned";
+  return `${discord} · ${devices ? `${devices} device${devices === 1 ? "" : "s"} notified`
+    : "no device notified"}`;
+}
+
+export function reach(ctx) {
+  const { table } = ctx;
+  const said = h("p", { class: "muted", role: "status", "data-said": "reach" });
+  const url = h("input", { type: "url", name: "webhook", "aria-label": "Discord webhook URL",
+                           placeholder: "https://discord.com/api/webhooks/…" });
+  const status = h("p", { "data-discord": "" });
+  const people = h("div", { "data-reach": "" });
+  let known = { webhook: null, players: {} };
+
+  const saveWebhook = async (webhook) => {
+    const { ok, body } = await send(table, "/discord", { webhook });
+    said.textContent = ok ? (webhook ? "The table posts its turns to that channel." :
+      "The table no longer posts to Discord.") : `Not saved: ${body.message}`;
+    if (ok) show();
+  };
+
+  const person = (id, name, devices) => {
+    const link = known.players[id];
+    const discordId = h("input", { type: "text", inputmode: "numeric", name: `discord-${id}`,
+      "aria-label": `${name}'s Discord user id`, value: link?.discord_id ?? "",
+      placeholder: "Discord user id" });
+    const mention = h("input", { type: "checkbox", name: `mention-${id}`,
+      checked: link?.mention || undefined });
+    return h("div", { class: "reach", "data-person": id },
+      h("p", {}, h("strong", {}, name), ` · ${reached(link, devices)}`),
+      h("form", { class: "inline", onsubmit: async (event) => {
+        event.preventDefault();
+        const { ok, body } = await send(table, `/discord/players/${encodeURIComponent(id)}`,
+          { discord_id: discordId.value.trim() || null, mention: mention.checked });
+        said.textContent = ok ? `${name}: ${reached(body.players[id], devices)}.`
+          : `Not saved: ${body.message}`;
+        if (ok) show();
+      } }, discordId, h("label", { class: "setting" }, mention, " Mention on their turn"),
+      h("button", { type: "submit", "data-action": `reach-${id}` }, "Save")));
+  };
+
+  const show = async () => {
+    const [discord, push] = await Promise.all(["/discord", "/push"].map((path) =>
+      fetch(`${table.base}${path}`, { headers: table.headers() })
+        .then((answer) => {
+          if (answer.status === 401) clearInterval(polling);  // this link was revoked
+          return answer.ok ? answer.json() : null;
+        }).catch(() => null)));  // the server is away: the section shows what it last knew
+    if (!discord) return;
+    // A poll never takes the form away from a GM typing in it.
+    if (people.contains(document.activeElement) || document.activeElement === url) return;
+    known = discord;
+    if (url.value === "" && discord.webhook) url.value = discord.webhook;
+    status.textContent = !discord.webhook ? "Not posting to Discord."
+      : discord.notice ?? `Posting to Discord: ${discord.posted} posted`
+        + `${discord.queued ? `, ${discord.queued} waiting` : ""}.`;
+    status.className = discord.notice ? "awaiting" : "";
+    const counts = push?.subscribed ?? {};
+    people.replaceChildren(...Object.entries(ctx.names)
+      .map(([id, name]) => person(id, name, counts[id] ?? 0)));
+  };
+  const polling = setInterval(show, 5000);
+  show();
+  return h("details", { class: "devices", "data-section": "reach" },
+    h("summary", {}, "Turn alerts: Discord and players' devices"),
+    h("form", { class: "inline", onsubmit: (event) => {
+      event.preventDefault();
+      saveWebhook(url.value.trim() || null);
+    } }, url, h("button", { type: "submit", "data-action": "save-webhook" }, "Post turns here"),
+      h("button", { type: "button", "data-action": "stop-webhook",
+                    onclick: () => { url.value = ""; saveWebhook(null); } }, "Stop posting")),
+    status, said, people);
+}
