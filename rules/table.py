@@ -22,6 +22,7 @@ from rules.hiding import Seen
 from rules.participants import Participant
 from rules.roles import Viewer
 from rules.standing import WINDOW, Standing, Window, rebuilt
+from rules.telling import Story
 
 
 class Undo(BaseModel):
@@ -70,6 +71,8 @@ class System(Generic[Opts, S, C, E]):
     """The ids of those hidden from players and overlays (the shared rulings)."""
     acting: Callable[[E, S], Iterable[str]]
     """Who an event shows acting, given the state it leaves: acting reveals the hidden."""
+    story: Story[S]
+    """The system's words for a fight's story: its timeline and recap."""
     others: frozenset[str] = frozenset()
     """Names a command may give that are no participant's (the Four Color Editor)."""
 

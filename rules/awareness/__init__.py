@@ -12,6 +12,7 @@ from rules.awareness.commands import AnyCommand, Command
 from rules.awareness.decide import decide
 from rules.awareness.events import AnyEvent, Declared, Event, Resolved
 from rules.awareness.situation import AwarenessOptions, Situation, evolve, initial_situation
+from rules.awareness.story import STORY
 from rules.awareness.view import SituationView, censor, view
 from rules.table import System, Table
 
@@ -39,6 +40,7 @@ AWARENESS: System[AwarenessOptions, Situation, Command, Event] = System(
     roster=lambda state: state.sheets,
     hidden=lambda state: state.hidden,
     acting=_acting,
+    story=STORY,
 )
 
 

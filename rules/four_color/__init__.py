@@ -12,6 +12,7 @@ from rules.four_color.commands import EDITOR, AnyCommand, Command
 from rules.four_color.decide import decide
 from rules.four_color.events import AnyEvent, Event, PanelPlayed, TradeOffered
 from rules.four_color.scene import FourColorOptions, Scene, evolve, initial_scene
+from rules.four_color.story import STORY
 from rules.four_color.view import SceneView, censor, view
 from rules.table import System, Table
 
@@ -41,6 +42,7 @@ FOUR_COLOR: System[FourColorOptions, Scene, Command, Event] = System(
     roster=lambda state: state.members,
     hidden=lambda state: state.hidden,
     acting=_acting,
+    story=STORY,
     others=frozenset({EDITOR}),
 )
 
