@@ -120,13 +120,17 @@ class Chronicle:
 
     table: AnyTable
     viewer: Viewer
+    keeping: bool = False
+    """Keep each event as the viewer was shown it, with its time, in ``shown`` (an export)."""
+    shown: list[dict[str, Any]] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
     turns: list[Turn] = field(default_factory=list)
     cast: dict[str, str] = field(default_factory=dict)
     _by_seq: dict[int, int] = field(default_factory=dict)  # a step's seq: its index
     _chains: dict[str, int] = field(default_factory=dict)  # who answered: its place in the chain
     _turn: str | None = None
-    _last_at: float | None = None
+    last_at: float | None = None
+    """When the last event taken was stored."""
     _names: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -140,9 +144,11 @@ class Chronicle:
         before = self.table.state
         self.table.apply(event)  # Forgotten here changes nothing
         state, story = self.table.state, self.story
-        self._last_at = at
+        self.last_at = at
         shown = self._shown(before, event)
         if shown is not None:
+            if self.keeping:
+                self.shown.append({"seq": seq, "at": at, "event": shown})
             self._tell(seq, shown, at, story.round(state))
         self._follow_turn(seq, at, story.turn(state, self.viewer), story.round(state))
 

@@ -15,7 +15,7 @@ from server import vtt
 from server.devices import dice
 from server.devices import reports as devices
 from server.errors import StoreUnavailableError, internal, unavailable
-from server.http import api, following, handoff, openapi, pages
+from server.http import api, following, handoff, openapi, pages, story
 from server.http.context import SEIZE, Seize
 from server.http.routes import add_routes
 from server.live import revocation
@@ -126,6 +126,7 @@ def tls_context(cert: Path, key: Path) -> ssl.SSLContext:
 
 ROUTES = [
     *api.ROUTES,
+    *story.ROUTES,
     *following.ROUTES,
     *dialects.ROUTES,
     *vtt.ROUTES,

@@ -52,3 +52,16 @@ async def test_a_refused_write_among_concurrent_ones_fails_alone(store: Store) -
     )
     assert [type(outcome) for outcome in outcomes] == [type(None), ConflictError, type(None)]
     assert [seq for seq, _ in await store.events(TABLE.id)] == [1, 2, 3]
+
+
+async def test_a_log_is_read_a_page_at_a_time_with_when_each_event_was_stored(
+    store: Store,
+) -> None:
+    for seq in range(1, 6):
+        await store.append(append(seq, f'"{seq}"'))
+    first = await store.stamped(TABLE.id, 0, 2)
+    rest = await store.stamped(TABLE.id, first[-1][0], 10)
+    assert [(seq, body) for seq, body, _ in first + rest] == await store.events(TABLE.id)
+    stamps = [at for _, _, at in first + rest]
+    assert stamps == sorted(stamps) and all(isinstance(at, float) for at in stamps)
+    assert await store.stamped(TABLE.id, 5, 10) == []
