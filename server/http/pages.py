@@ -35,6 +35,11 @@ async def play(request: web.Request) -> web.Response:
     return _page("play/play.html")
 
 
+async def timeline(request: web.Request) -> web.Response:
+    """A table's story, as the token it was opened with (``?token=`` or ``#token=``) saw it."""
+    return _page("timeline/timeline.html")
+
+
 async def docs(request: web.Request) -> web.Response:
     return _page("docs/docs.html")
 
@@ -59,6 +64,14 @@ ROUTES = [
     Route("GET", "/console", console, "The GM console's start page", "consoleStart", PAGE),
     Route("GET", "/console/{table_id}", console, "The GM console", "consolePage", PAGE),
     Route("GET", "/play/{table_id}", play, "A player's page", "playPage", PAGE),
+    Route(
+        "GET",
+        "/tables/{table_id}/timeline",
+        timeline,
+        "A table's story: its timeline, replay and recap",
+        "timelinePage",
+        PAGE,
+    ),
     Route("GET", "/api/docs", docs, "This API's documentation, to read", "docsPage", PAGE),
     Route(
         "GET",

@@ -228,7 +228,8 @@ async function consolePage(id) {
         onclick: () => show("handoff/overlay", "Overlay for OBS (browser source)",
                             (shown) => { overlayShown = { ...shown, for: "overlay" }; }) },
         overlayShown ? "Show another new overlay link" : "Show a new overlay link"),
-      ...(overlayShown ? [handoff(overlayShown, () => { overlayShown = null; draw(); })] : []));
+      ...(overlayShown ? [handoff(overlayShown, () => { overlayShown = null; draw(); }),
+        storyLink(overlayShown.url, "The stream's timeline and replay")] : []));
     elsewhere.querySelector(".elsewhere").replaceChildren(...elsewhereControls());
   }
 
@@ -314,6 +315,10 @@ async function consolePage(id) {
   }
   for (const { seq, event } of await ctx.table.events(0)) standing.add(seq, event);
   adding.append(system.join(ctx));
+  // The GM's own story: the timeline page reads the GM token this browser keeps.
+  document.querySelector("header").append(h("a", { class: "story", "data-link": "timeline",
+    href: `/tables/${encodeURIComponent(id)}/timeline`, target: "_blank", rel: "noopener" },
+  "The fight's story"));
   root.replaceChildren(next, roster, adding, links, elsewhere, devices(ctx));
   draw();
   document.body.dataset.seq = String(ctx.table.shown);
@@ -325,6 +330,15 @@ async function consolePage(id) {
     pressed.preventDefault();
     primary.click();
   });
+}
+
+/** A link to the timeline page with the token of a hand-off link (``?token=``). */
+function storyLink(url, label) {
+  const handed = new URL(url, location.href);
+  const table = handed.pathname.split("/").filter(Boolean).pop();
+  const story = `/tables/${table}/timeline?token=${encodeURIComponent(handed.searchParams.get("token"))}`;
+  return h("p", {}, h("a", { href: story, target: "_blank", rel: "noopener",
+                             "data-link": "stream-timeline" }, label));
 }
 
 /** The ways back in, for a console whose GM link no longer opens the table. */

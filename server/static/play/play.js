@@ -220,6 +220,9 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
   ctx.onView?.(view);  // the player's own dice (dice.js)
 }, { onLink: linkShown, guard: true });
 ctx.table.start().then(() => {
+  document.querySelector("header").append(h("a", { class: "story", "data-link": "timeline",
+    href: `/tables/${encodeURIComponent(tableId())}/timeline?token=${encodeURIComponent(token)}`,
+    target: "_blank", rel: "noopener" }, "The fight's story"));
   // The games rolled with dice offer the player's own smart dice.
   if (ctx.view.system !== "four-color") document.getElementById("play").append(dice(ctx));
 }, () => report("This link does not open a table: ask the GM for a new one."));

@@ -1,0 +1,103 @@
+"""The timeline page (/tables/{id}/timeline) in Chromium against a real server: the shootout
+with a hidden sniper, opened as the GM on a 1920 screen and as the Kid's player on a phone.
+Scrubbed step by step, the player's replay, steps and chart show nothing of the sniper before
+its shot reveals it; the GM's show it throughout; neither page scrolls sideways."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.server.process import ServerProcess, call
+
+from .conftest import Table, shoot
+
+SHEETS = {
+    "kid": "The Kid",
+    "marshal": "Marshal",
+    "sniper": "Lone Rifleman",
+}
+
+
+def shootout(server: ServerProcess) -> tuple[Table, str]:
+    """Up to the sniper's shot declared, still hidden; the Kid's player token."""
+    table = Table(server, "awareness")
+    for cid, name in SHEETS.items():
+        sheet = {"id": cid, "name": name, "perception": 5, "stealth": 5, "coordination": 5}
+        table.send({"type": "join", "sheet": sheet, "hidden": cid == "sniper"})
+    table.send({"type": "roll_initiative", "source": "gm"})
+    for cid, die in (("sniper", 1), ("kid", 4), ("marshal", 9)):
+        table.send({"type": "enter_initiative", "character": cid, "die": die})
+    table.send({"type": "wait", "character": "sniper", "trigger": "the Kid draws"})
+    table.send({"type": "act", "character": "kid", "what": "draws"})
+    shot = {"type": "react", "character": "sniper", "to": "kid", "timing": "before"}
+    table.send({**shot, "what": "fires from the roof", "die": 1})
+    _, minted = call(f"{table.url}/tokens", "POST", {"participants": ["kid"]}, table.gm)
+    return table, str(minted["token"])
+
+
+def opened(page: Any, table: Table, link: str) -> None:
+    page.goto(f"{table.server.url}/tables/{table.id}/timeline{link}")
+    page.wait_for_selector("body[data-ready]")
+    width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1], f"the page scrolls sideways: {width}"
+
+
+def at_step(page: Any, step: int) -> str:
+    """Scrub to ``step`` (0: before the first); the replay's text once it is drawn."""
+    page.evaluate(
+        f"""() => {{ const scrub = document.getElementById("scrub");
+             scrub.value = "{step}"; scrub.dispatchEvent(new Event("input")); }}"""
+    )
+    page.wait_for_function(
+        f"""() => document.getElementById("at").textContent !== ""
+                  && document.getElementById("scrub").value === "{step}"
+                  && document.body.dataset.seq === String({step} === 0 ? 0
+                     : document.querySelector('ol.steps li[data-step="{step}"]').dataset.seq)"""
+    )
+    return str(page.inner_text("#then"))
+
+
+def mentions_sniper(text: str) -> bool:
+    return "sniper" in text.lower() or "rifleman" in text.lower()
+
+
+def test_the_kids_timeline_shows_the_sniper_only_from_its_reveal(
+    browser: Any, page: Any, phone: Any, server: ServerProcess
+) -> None:
+    table, kid = shootout(server)
+    opened(phone, table, f"?token={kid}")
+    assert not mentions_sniper(phone.inner_text("body")), "hidden, yet on the Kid's page"
+    assert not mentions_sniper(phone.inner_html("#chart"))
+    steps = phone.locator("ol.steps li").count()
+    for step in range(steps + 1):
+        assert not mentions_sniper(at_step(phone, step)), step
+    opened(page, table, f"#token={table.gm}")
+    assert "Lone Rifleman waits for the Kid draws" in page.inner_text("ol.steps")
+    assert "Lone Rifleman (hidden from players)" in at_step(page, 3)  # from its join on
+    shoot(page, "timeline-gm-1920")
+
+    # The shot resolves first: the sniper is revealed, to the Kid's story too.
+    while table.view(table.gm)["view"]["exchange"] is not None:
+        table.send({"type": "resolve", "outcome": "hit"})
+    opened(phone, table, f"?token={kid}")
+    said = phone.locator("ol.steps li .said").all_inner_texts()
+    revealed = said.index("Lone Rifleman is revealed") + 1
+    assert not any(mentions_sniper(s) for s in said[: revealed - 1]), said
+    assert "Lone Rifleman" in at_step(phone, revealed)
+    for step in range(revealed):
+        assert not mentions_sniper(at_step(phone, step)), step
+    marks = phone.locator("#chart circle.mark").evaluate_all(
+        "marks => marks.map(m => [Number(m.dataset.step), m.textContent])"
+    )
+    assert marks and all(not mentions_sniper(t) for s, t in marks if s < revealed), marks
+    assert (
+        phone.locator("[data-export=recap]").get_attribute("href").endswith(f"/recap?token={kid}")
+    )
+    shoot(phone, "timeline-player-phone")
+
+
+def test_the_player_page_links_to_the_players_own_story(phone: Any, server: ServerProcess) -> None:
+    table, kid = shootout(server)
+    phone.goto(f"{server.url}/play/{table.id}?token={kid}")
+    link = phone.locator("header a[data-link=timeline]")
+    assert link.get_attribute("href") == f"/tables/{table.id}/timeline?token={kid}"
