@@ -11,6 +11,7 @@ behind the window (a GM taking back two hundred steps) has the events it needs r
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from rules.chronicle import Chronicle
@@ -23,6 +24,10 @@ from server.tables.systems import AnySystem
 
 PAGE = 500
 """Events read from the store at once."""
+STRETCH = 50
+"""Events told between two turns of the event loop: a long story (seconds of folding, for ten
+thousand events) never holds up the server's other requests and subscribers for longer than a
+few milliseconds."""
 UNDO_WINDOW = WINDOW
 """How far back the story's table undoes from what it holds, as a table in play does."""
 
@@ -58,6 +63,8 @@ async def chronicle(
                 except Forgotten as forgotten:  # an undo reaching behind the window
                     await _read_back(store, table_id, log, forgotten.position)
             log.keep(seq, [body])
+            if seq % STRETCH == 0:
+                await asyncio.sleep(0)
         after = page[-1][0]
         log.let_go(teller.table.reach)
     return teller
