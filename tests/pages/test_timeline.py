@@ -101,3 +101,50 @@ def test_the_player_page_links_to_the_players_own_story(phone: Any, server: Serv
     phone.goto(f"{server.url}/play/{table.id}?token={kid}")
     link = phone.locator("header a[data-link=timeline]")
     assert link.get_attribute("href") == f"/tables/{table.id}/timeline?token={kid}"
+
+
+FRAMES = """
+window.frames_seen = [];
+new MutationObserver((changes) => {
+  for (const change of changes) {
+    const root = change.target;
+    if (root.id === "overlay" && change.attributeName === "data-seq") {
+      window.frames_seen.push({ seq: Number(root.dataset.seq), replay: root.dataset.replay,
+                                text: root.innerText });
+    }
+  }
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-seq"] });
+"""
+
+
+def replayed(browser: Any, table: Table, query: str) -> list[dict[str, Any]]:
+    """The frames an overlay in replay mode drew, each with its sequence and text."""
+    stream = browser.new_context(viewport={"width": 1280, "height": 720})
+    overlay = stream.new_page()
+    overlay.add_init_script(FRAMES)
+    overlay.goto(table.overlay_url(query))
+    overlay.wait_for_selector("#overlay[data-replay=done]")
+    frames: list[dict[str, Any]] = overlay.evaluate("window.frames_seen")
+    stream.close()
+    return frames
+
+
+def test_the_overlay_replays_a_round_for_the_stream_as_the_stream_saw_it(
+    browser: Any, server: ServerProcess
+) -> None:
+    table, _ = shootout(server)
+    _, story = call(f"{table.url}/timeline", token=table.overlay)
+    round_one = [s["seq"] for s in story["steps"] if s["round"] == 1]
+    frames = replayed(browser, table, "&replay=1&speed=4")
+    played = [f for f in frames if f["replay"] == "playing"]
+    assert [f["seq"] for f in played] == round_one
+    assert not any(mentions_sniper(f["text"]) for f in frames)
+    assert frames[-1]["seq"] == table.view()["seq"], "the live table again, once it is over"
+
+    while table.view(table.gm)["view"]["exchange"] is not None:
+        table.send({"type": "resolve", "outcome": "hit"})
+    _, story = call(f"{table.url}/timeline", token=table.overlay)
+    reveal = next(s["seq"] for s in story["steps"] if s["kind"] == "reveal")
+    frames = replayed(browser, table, "&replay=last&speed=4")
+    before = [f for f in frames if f["replay"] == "playing" and f["seq"] < reveal]
+    assert before and not any(mentions_sniper(f["text"]) for f in before)

@@ -229,7 +229,7 @@ async function consolePage(id) {
                             (shown) => { overlayShown = { ...shown, for: "overlay" }; }) },
         overlayShown ? "Show another new overlay link" : "Show a new overlay link"),
       ...(overlayShown ? [handoff(overlayShown, () => { overlayShown = null; draw(); }),
-        storyLink(overlayShown.url, "The stream's timeline and replay")] : []));
+        streamLinks(overlayShown.url)] : []));
     elsewhere.querySelector(".elsewhere").replaceChildren(...elsewhereControls());
   }
 
@@ -332,13 +332,20 @@ async function consolePage(id) {
   });
 }
 
-/** A link to the timeline page with the token of a hand-off link (``?token=``). */
-function storyLink(url, label) {
+/** The stream's story, from the overlay link handed out: its timeline page, and the overlay
+ * replaying the last round (a browser source of its own, or the overlay's URL for a moment). */
+function streamLinks(url) {
   const handed = new URL(url, location.href);
   const table = handed.pathname.split("/").filter(Boolean).pop();
-  const story = `/tables/${table}/timeline?token=${encodeURIComponent(handed.searchParams.get("token"))}`;
-  return h("p", {}, h("a", { href: story, target: "_blank", rel: "noopener",
-                             "data-link": "stream-timeline" }, label));
+  const token = encodeURIComponent(handed.searchParams.get("token"));
+  const story = `/tables/${table}/timeline?token=${token}`;
+  const replay = (speed) => h("a", { href: `${handed.pathname}${handed.search}&replay=last`
+    + `&speed=${speed}`, target: "_blank", rel: "noopener", "data-link": `replay-${speed}` },
+  `${speed}×`);
+  return h("p", { class: "story-links" },
+    h("a", { href: story, target: "_blank", rel: "noopener", "data-link": "stream-timeline" },
+      "The stream's timeline and replay"),
+    " · Replay the last round on stream: ", replay(1), " ", replay(2), " ", replay(4));
 }
 
 /** The ways back in, for a console whose GM link no longer opens the table. */
