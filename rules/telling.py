@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
+
+from pydantic import Field
 
 from rules.roles import Viewer
 
@@ -22,6 +24,25 @@ Shown = dict[str, Any]
 
 Name = Callable[[str | None], str]
 """The name a participant's id stands for in the story."""
+
+
+def _off(value: object) -> bool:
+    return value is None
+
+
+TurnClock = Annotated[
+    int | None,
+    Field(
+        ge=1,
+        le=3600,
+        description="Seconds a turn may take before the pages say so (a notice, never an "
+        "action); none: no turn clock",
+        exclude_if=_off,
+    ),
+]
+"""Every system's option for a turn clock: off unless the table sets it, and then the pages
+show the acting participant's time (``Story.turn``) and say when it is up. The rules never
+read it: they have no clock, and the table never acts on it."""
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ its shot reveals it; the GM's show it throughout; neither page scrolls sideways.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tests.server.process import ServerProcess, call
@@ -148,3 +149,38 @@ def test_the_overlay_replays_a_round_for_the_stream_as_the_stream_saw_it(
     frames = replayed(browser, table, "&replay=last&speed=4")
     before = [f for f in frames if f["replay"] == "playing" and f["seq"] < reveal]
     assert before and not any(mentions_sniper(f["text"]) for f in before)
+
+
+def test_the_turn_clock_says_when_a_turn_is_up_and_does_nothing_about_it(
+    browser: Any, phone: Any, server: ServerProcess
+) -> None:
+    table = Table(server, "megatraveller-rcs", turn_clock=1)
+    for cid in ("jena", "guard"):
+        character = {"id": cid, "name": cid.title(), "side": cid, "dex": 0, "movement": 0}
+        table.send({"type": "join", "character": character})
+    table.send({"type": "roll_initiative", "source": "gm"})
+    for cid, dice in (("jena", [1, 1]), ("guard", [6, 6])):
+        table.send({"type": "enter_roll", "character": cid, "dice": dice, "source": "gm"})
+    seq = table.view()["seq"]
+    _, minted = call(f"{table.url}/tokens", "POST", {"participants": ["jena"]}, table.gm)
+    stream = browser.new_context(viewport={"width": 1280, "height": 720})
+    overlay = stream.new_page()
+    overlay.goto(table.overlay_url())
+    phone.goto(f"{server.url}/play/{table.id}?token={minted['token']}")
+    console = stream.new_page()
+    console.goto(f"{server.url}/console/{table.id}#token={table.gm}")
+    for page in (phone, overlay, console):
+        page.wait_for_selector("[data-clock][data-over]")
+        said = page.inner_text("[data-clock]")
+        assert re.fullmatch(r"Jena's turn: \d+:\d\d \(time is up: the table allows 0:01\)", said)
+    assert table.view()["seq"] == seq, "the clock acted"
+    table.send({"type": "declare", "character": "jena", "action": "long", "what": "runs",
+                "target": "door"})  # fmt: skip
+    table.send({"type": "resolve"})
+    overlay.wait_for_selector("[data-clock][data-who=guard]")
+    stream.close()
+
+    plain = Table(server, "megatraveller-rcs")
+    phone.goto(plain.overlay_url())
+    phone.wait_for_selector("#overlay[data-seq]")
+    assert phone.locator("[data-clock]").count() == 0, "a table without a clock shows none"

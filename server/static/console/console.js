@@ -12,6 +12,7 @@ import {
 import { awareness } from "/static/shared/awareness.js";
 import { rcs } from "/static/shared/index-cards.js";
 import { fourColor } from "/static/shared/panels.js";
+import { TurnClock } from "/static/shared/clock.js";
 
 /**
  * A die or card the step asks for is typed at once from a keyboard: the cursor waits in its
@@ -46,8 +47,14 @@ function startPage() {
                             "aria-label": "Table name" });
   const admin = h("input", { name: "admin", placeholder: "only if the server asks for one",
                              "aria-label": "Admin token" });
+  const clock = h("input", { name: "turn_clock", type: "number", min: "1", max: "3600",
+                             inputmode: "numeric", placeholder: "no clock",
+                             "aria-label": "Seconds a turn may take" });
   const create = h("form", { "data-form": "create", class: "stack" },
     h("label", {}, "Game", system), h("label", {}, "Table name", name),
+    h("details", {}, h("summary", {}, "Turn clock"),
+      h("label", {}, "Seconds a turn may take (the pages show the time, and say when it is up)",
+        clock)),
     h("details", {}, h("summary", {}, "Admin token"), admin),
     h("button", { class: "primary", "data-action": "create" }, "Create the table"));
   create.addEventListener("submit", async (submitted) => {
@@ -55,7 +62,8 @@ function startPage() {
     const headers = { "Content-Type": "application/json" };
     if (admin.value) headers.Authorization = `Bearer ${admin.value}`;
     const answer = await fetch("/api/tables", { method: "POST", headers,
-      body: JSON.stringify({ system: system.value, name: name.value }) });
+      body: JSON.stringify({ system: system.value, name: name.value,
+                             options: clock.value ? { turn_clock: Number(clock.value) } : {} }) });
     const body = await answer.json();
     if (!answer.ok) return report(body.message);
     keepHere(body.id, { gm_token: body.gm_token, name: name.value });
@@ -143,6 +151,7 @@ async function consolePage(id) {
   const next = h("section", { id: "next", "aria-labelledby": "prompt" },
     h("h2", { id: "prompt", "data-prompt": "" }), h("div", { class: "controls" }),
     h("p", { id: "notice", role: "status" }), h("div", { class: "undo" }));
+  const turnClock = new TurnClock(`/api/tables/${encodeURIComponent(id)}`, token);
   const roster = h("section", { "data-section": "Roster" }, h("h2", {}, "At the table"),
     h("ul", { class: "roster" }), h("div", { class: "aside" }));
   const adding = h("section", { "data-section": "Add" }, h("h2", {}, "Add to the table"));
@@ -297,6 +306,9 @@ async function consolePage(id) {
     system ??= SYSTEMS[v.system];
     ctx.view = v;
     ctx.names = system.names(v);
+    const timed = turnClock.see(v, (who) => ctx.names[who] ?? who);
+    if (timed.hidden) timed.remove();
+    else next.querySelector("[data-prompt]").after(timed);
     if (ctx.table.name && stored(id).name !== ctx.table.name) keepHere(id, { name: ctx.table.name });
     document.title = `${ctx.table.name ?? "Seize"}: console`;
     document.getElementById("title").textContent = ctx.table.name ?? "Seize";

@@ -6,9 +6,12 @@ import { declaration } from "/static/shared/awareness.js";
 import { Table, h, tableId } from "/static/shared/client.js";
 import { aimed } from "/static/shared/forms.js";
 import { TALLY } from "/static/shared/index-cards.js";
+import { TurnClock } from "/static/shared/clock.js";
 
 const params = new URLSearchParams(location.search);
 const root = document.getElementById("overlay");
+const turnClock = new TurnClock(`/api/tables/${encodeURIComponent(tableId())}`,
+  params.get("token") ?? "");
 
 for (const [param, property] of [["accent", "--seize-accent"], ["scale", "--seize-scale"],
                                  ["font", "--seize-font"], ["text", "--seize-text"],
@@ -182,6 +185,9 @@ function render(view) {
   lastView = view;
   if (view.system === "awareness") renderAwareness(view, renderer);
   else root.replaceChildren(...renderer(view));
+  const names = Object.fromEntries((view.members ?? view.characters).map((p) => [p.id, p.name]));
+  const timed = turnClock.see(view, (who) => names[who] ?? who);
+  if (!timed.hidden) root.append(timed);
   if (!root.querySelector(".moment")) lastMoment = null;
   root.dataset.seq = String(seq);
   settle();

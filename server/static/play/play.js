@@ -11,6 +11,7 @@ import { aimed, button, card, keeping, linkShown, report } from "/static/shared/
 import { declaring, diceFor, rcs as rcsPlayed } from "/static/shared/index-cards.js";
 import { fourColor as fourColorPlayed } from "/static/shared/panels.js";
 import { dice } from "/static/play/dice.js";
+import { TurnClock } from "/static/shared/clock.js";
 
 const token = new URLSearchParams(location.search).get("token") ?? "";
 const step = document.getElementById("step");
@@ -195,6 +196,7 @@ const GAMES = {
 };
 
 const ctx = { names: {}, view: null, table: null, onView: null };
+const turnClock = new TurnClock(`/api/tables/${encodeURIComponent(tableId())}`, token);
 // Guarded: a press is on the view it was made on, or refused (409) and nothing changes; a
 // "Seize the initiative!" against a table that just moved on is not taken as meant for the next.
 ctx.table = new Table(tableId(), token, (view, seq) => {
@@ -206,7 +208,9 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
   document.getElementById("title").textContent = ctx.table.name ?? "Seize";
   document.getElementById("meta").textContent = `${game.title} · ${game.stage(view)}`;
   document.body.dataset.seq = String(seq);
-  step.replaceChildren(...shown.cards.flatMap((c) => c.step).filter(Boolean));
+  const timed = turnClock.see(view, (id) => ctx.names[id] ?? id);
+  step.replaceChildren(...[timed.hidden ? null : timed,
+    ...shown.cards.flatMap((c) => c.step)].filter(Boolean));
   // A list the player unfolded stays open as the table moves on around them.
   const unfolded = new Set([...yours.querySelectorAll("details[data-fold][open]")]
     .map((d) => d.dataset.fold));

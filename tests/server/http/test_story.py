@@ -122,3 +122,21 @@ async def test_a_long_story_read_in_pages_and_undone_far_back_tells_what_one_rea
     assert read_back, "the undos reached behind what the story's table held"
     struck = [s["said"] for s in whole["steps"] if s["struck"]]
     assert struck == [f"The crew tactics pool is set to {n}" for n in range(3, 9)]
+
+
+async def test_the_turn_clock_is_an_option_off_unless_set_and_refused_out_of_range(
+    client: Client,
+) -> None:
+    plain = await new_table(client, "four-color")
+    seen = await read(client, plain, "", plain["overlay_token"])
+    assert "turn_clock" not in seen["view"]["options"]
+    clocked = await new_table(client, "awareness", turn_clock=90)
+    seen = await read(client, clocked, "", clocked["overlay_token"])
+    assert seen["view"]["options"]["turn_clock"] == 90
+    for wrong in (0, 3601, "soon"):
+        answer = await client.post(
+            "/api/tables",
+            json={"system": "megatraveller-rcs", "name": "t", "options": {"turn_clock": wrong}},
+        )
+        assert answer.status == 422
+        assert (await answer.json())["field"] == "options.turn_clock"
