@@ -120,6 +120,7 @@ async def play(
         ]
         await until(lambda: all(heard.values()))  # each has its first view
         answers: list[tuple[int, Any]] = []
+        replays: list[tuple[int, str, Any]] = []
         for _ in range(steps):
             command, actor = choose(mirror.table)
             if not actor.is_gm and not actor.participants <= {PLAYER}:
@@ -145,6 +146,14 @@ async def play(
             (token, await story(session, url, token))
             for token in (player_token, created["overlay_token"])
         ]
+        for seq in range(0, last + 1, 3):  # the table as each role saw it then, replayed
+            for token in (player_token, created["overlay_token"]):
+                replayed = await session.get(
+                    f"{url}/replay?seq={seq}", headers={"Authorization": f"Bearer {token}"}
+                )
+                then = await replayed.json()
+                assert then["seq"] == seq
+                replays.append((seq, token, then))
         await until(lambda: all(m and m[-1]["seq"] >= last for m in heard.values()))
         for listener in listeners:
             listener.cancel()
@@ -154,6 +163,8 @@ async def play(
         mirror.check(seq, body, own)
     for token, told in stories:
         mirror.check(last, told, own if token == player_token else frozenset())
+    for seq, token, then in replays:
+        mirror.check(seq, then, own if token == player_token else frozenset())
     for name, messages in heard.items():
         for message in messages:
             mirror.check(message["seq"], message, own if name != "overlay" else frozenset())
