@@ -68,8 +68,9 @@ def recap(told: Told, title: str, seen_as: str) -> str:
             "| --- | --- | --- | --- | --- |",
         ]
         for figures in numbers.turns:
+            name = told.cast.get(figures.who, figures.who).replace("|", "\\|")
             lines.append(
-                f"| {told.cast.get(figures.who, figures.who)} | {figures.turns} "
+                f"| {name} | {figures.turns} "
                 f"| {lasted(figures.seconds)} | {lasted(figures.longest)} "
                 f"| {lasted(figures.average)} |"
             )
