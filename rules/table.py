@@ -23,6 +23,7 @@ from rules.hiding import Seen
 from rules.participants import Participant
 from rules.roles import Viewer
 from rules.standing import WINDOW, Standing, Window, rebuilt
+from rules.telling import Story
 
 
 class Undo(BaseModel):
@@ -74,6 +75,8 @@ class System(Generic[Opts, S, C, E]):
     spotted: Callable[[Any], Sequence[tuple[Kind, str | None]]]
     """What a view (the system's ``view_model``) says of anyone's turn (rules/alerts.py): who
     is up, next, or asked for something now, as far as that view's viewer may see."""
+    story: Story[S]
+    """The system's words for a fight's story: its timeline and recap."""
     others: frozenset[str] = frozenset()
     """Names a command may give that are no participant's (the Four Color Editor)."""
 

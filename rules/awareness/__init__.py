@@ -12,6 +12,7 @@ from rules.awareness.commands import AnyCommand, Command
 from rules.awareness.decide import decide
 from rules.awareness.events import AnyEvent, Declared, Event, Resolved
 from rules.awareness.situation import AwarenessOptions, Situation, evolve, initial_situation
+from rules.awareness.story import STORY
 from rules.awareness.view import SituationView, censor, spotted, view
 from rules.table import System, Table
 
@@ -40,6 +41,7 @@ AWARENESS: System[AwarenessOptions, Situation, Command, Event] = System(
     hidden=lambda state: state.hidden,
     acting=_acting,
     spotted=spotted,
+    story=STORY,
 )
 
 

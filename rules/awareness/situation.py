@@ -33,6 +33,7 @@ from rules.awareness.events import (
 from rules.hiding import Hidden, Revealed
 from rules.randomness import Source
 from rules.roles import Viewer
+from rules.telling import TurnClock
 
 
 class AwarenessOptions(BaseModel):
@@ -56,6 +57,7 @@ class AwarenessOptions(BaseModel):
     tie_bonus: int = Field(default=1, ge=0, le=10)  # equal QRs: ± this for the higher Score
     reveal_order: bool = False
     reveal_triggers: bool = False  # ruling 12: a wait's trigger is the GM's and the waiter's
+    turn_clock: TurnClock = None
 
     def sees_trigger(self, viewer: Viewer, character: str) -> bool:
         """Ruling 12: whether ``viewer`` may know what ``character`` waits for."""

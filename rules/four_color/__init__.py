@@ -12,6 +12,7 @@ from rules.four_color.commands import EDITOR, AnyCommand, Command
 from rules.four_color.decide import decide
 from rules.four_color.events import AnyEvent, Event, PanelPlayed, TradeOffered
 from rules.four_color.scene import FourColorOptions, Scene, evolve, initial_scene
+from rules.four_color.story import STORY
 from rules.four_color.view import SceneView, censor, spotted, view
 from rules.table import System, Table
 
@@ -42,6 +43,7 @@ FOUR_COLOR: System[FourColorOptions, Scene, Command, Event] = System(
     hidden=lambda state: state.hidden,
     acting=_acting,
     spotted=spotted,
+    story=STORY,
     others=frozenset({EDITOR}),
 )
 

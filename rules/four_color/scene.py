@@ -32,6 +32,7 @@ from rules.four_color.events import (
 )
 from rules.hiding import Hidden, Revealed
 from rules.randomness import Source
+from rules.telling import TurnClock
 
 FULL_DECK = full_deck()
 
@@ -43,6 +44,7 @@ class FourColorOptions(BaseModel):
 
     reshuffle_each_deal: bool = True
     unplayed_joker: Literal["play_last", "discard"] = "play_last"
+    turn_clock: TurnClock = None
 
 
 class Phase(StrEnum):

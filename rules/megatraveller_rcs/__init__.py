@@ -13,6 +13,7 @@ from rules.megatraveller_rcs.commands import AnyCommand, Command
 from rules.megatraveller_rcs.decide import decide
 from rules.megatraveller_rcs.encounter import Encounter, RcsOptions, evolve, initial_encounter
 from rules.megatraveller_rcs.events import AnyEvent, Event, Seized
+from rules.megatraveller_rcs.story import STORY
 from rules.megatraveller_rcs.view import EncounterView, censor, spotted, view
 from rules.table import System, Table
 
@@ -43,6 +44,7 @@ MEGATRAVELLER_RCS: System[RcsOptions, Encounter, Command, Event] = System(
     hidden=lambda state: state.hidden,
     acting=_acting,
     spotted=spotted,
+    story=STORY,
 )
 
 

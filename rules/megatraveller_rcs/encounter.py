@@ -35,6 +35,7 @@ from rules.megatraveller_rcs.events import (
     TurnEnded,
 )
 from rules.randomness import Source
+from rules.telling import TurnClock
 
 
 class RcsOptions(BaseModel):
@@ -45,6 +46,7 @@ class RcsOptions(BaseModel):
     initiative_dice: int = Field(default=2, ge=1, le=10)
     die_sides: int = Field(default=6, ge=2, le=100)
     join_mid_round: Literal["roll_now", "next_round"] = "roll_now"  # ruling 10
+    turn_clock: TurnClock = None
 
 
 class Phase(StrEnum):

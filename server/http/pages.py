@@ -45,6 +45,11 @@ async def worker(request: web.Request) -> web.Response:
     )
 
 
+async def timeline(request: web.Request) -> web.Response:
+    """A table's story, as the token it was opened with (``?token=`` or ``#token=``) saw it."""
+    return _page("timeline/timeline.html")
+
+
 async def docs(request: web.Request) -> web.Response:
     return _page("docs/docs.html")
 
@@ -77,6 +82,14 @@ ROUTES = [
         {200: Content("The script", media="text/javascript")},
     ),
     Route("GET", "/play/{table_id}", play, "A player's page", "playPage", PAGE),
+    Route(
+        "GET",
+        "/tables/{table_id}/timeline",
+        timeline,
+        "A table's story: its timeline, replay and recap",
+        "timelinePage",
+        PAGE,
+    ),
     Route("GET", "/api/docs", docs, "This API's documentation, to read", "docsPage", PAGE),
     Route(
         "GET",

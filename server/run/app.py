@@ -16,7 +16,17 @@ from server.devices import dice
 from server.devices import reports as devices
 from server.devices.dice_channel import DiceChannel
 from server.errors import StoreUnavailableError, internal, unavailable
-from server.http import api, discord, following, handoff, openapi, pages, push, socket_commands
+from server.http import (
+    api,
+    discord,
+    following,
+    handoff,
+    openapi,
+    pages,
+    push,
+    socket_commands,
+    story,
+)
 from server.http.context import SEIZE, Seize
 from server.http.routes import add_routes
 from server.live import revocation
@@ -127,6 +137,7 @@ def tls_context(cert: Path, key: Path) -> ssl.SSLContext:
 
 ROUTES = [
     *api.ROUTES,
+    *story.ROUTES,
     *following.ROUTES,
     *dialects.ROUTES,
     *vtt.ROUTES,

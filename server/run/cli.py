@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
 import re
 import secrets
@@ -18,7 +19,8 @@ from aiohttp import web
 from pydantic import ValidationError
 from pydantic_settings import SettingsError
 
-from rules.roles import GM
+from rules.recap import recap
+from rules.roles import GM, Role, Viewer
 from server.demo import devices as demo_devices
 from server.demo.tables import ready, ready_rcs
 from server.demo.terminal import play_demo
@@ -28,6 +30,7 @@ from server.errors import SchemaTooNewError, StoreRefusedError, StoreUnavailable
 from server.http.context import SEIZE
 from server.http.handoff import NewGmDevice, console_url
 from server.http.metrics import worker_index
+from server.http.story import answer, seen_as
 from server.run import collector, loops
 from server.run.app import make_app, tls_context
 from server.run.logs import configure
@@ -38,8 +41,10 @@ from server.run.workers import (
     supervise,
 )
 from server.settings import Settings, config_path
-from server.store import open_store, shown
+from server.store import Store, TableRow, open_store, shown
 from server.tables.access import GM_DEVICE_LABEL, mint, token_row
+from server.tables.story import chronicle
+from server.tables.systems import SYSTEMS
 
 log = logging.getLogger("seize")
 
@@ -101,6 +106,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     gm_link.add_argument(
         "--port", type=int, help="the port the server listens on, as given to serve"
     )
+    export = commands.add_parser(
+        "export",
+        help="print a table's story as a recap (Markdown) or as JSON, read from the database",
+        description="The fight's story as one role saw it: each step in the game's words with "
+        "its time, and the numbers afterwards (time per turn, rounds, seizes, pre-emptions, "
+        "undos). A player's or the stream's story holds nothing they were not shown.",
+    )
+    export.add_argument("table", help="the table's id, or its name")
+    export.add_argument(
+        "--as",
+        dest="role",
+        choices=[role.value for role in Role],
+        default=Role.GM.value,
+        help="whose story: the GM's (default), the overlay's (the stream), or a player's",
+    )
+    export.add_argument(
+        "--playing", nargs="+", default=[], metavar="ID", help="the participants the player plays"
+    )
+    export.add_argument("--format", choices=["markdown", "json"], default="markdown")
+    export.add_argument(
+        "--db", help="the SQLite file, or a postgresql:// URL (default: as seize serve)"
+    )
     demo = commands.add_parser("demo", help="play a Four Color Hack scene in the terminal")
     demo.add_argument("--seed", type=int, help="replay a particular deal (default: a fresh one)")
     hardware.add_commands(commands)
@@ -119,6 +146,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     if args.command == "gm-link":
         return _gm_link(flags, args.table, args.name)
+    if args.command == "export":
+        if (args.role == Role.PLAYER.value) != bool(args.playing):
+            parser.error("--as player goes with --playing, and --playing with it alone")
+        viewer = Viewer(role=Role(args.role), participants=frozenset(args.playing))
+        return _export(flags, args.table, viewer, args.format)
     if (args.tls_cert is None) != (args.tls_key is None):
         parser.error("--tls-cert and --tls-key go together")
     try:
@@ -198,12 +230,7 @@ def _gm_link(flags: dict[str, Any], table: str, name: str) -> int:
         store = open_store(settings.db)
         await store.open()
         try:
-            row = await store.table(table)
-            named = [] if row is not None else await store.tables_named(table)
-            if row is None and len(named) != 1:
-                found = "several tables have that name: give its id" if named else "no such table"
-                raise LookupError(f"{table}: {found} (an id, or a table's name)")
-            table_id = row.id if row is not None else named[0].id
+            table_id = (await _table(store, table)).id
             token = mint()
             await store.add_tokens([token_row(token, table_id, GM, GM_DEVICE_LABEL, device.name)])
             return console_url(settings.base_url, table_id, token)
@@ -217,6 +244,50 @@ def _gm_link(flags: dict[str, Any], table: str, name: str) -> int:
         return 2
     print(link)
     print("Whoever holds this link runs the table: give it to no one else.", file=sys.stderr)
+    return 0
+
+
+async def _table(store: Store, table: str) -> TableRow:
+    """The table with this id, or the one table with this name."""
+    row = await store.table(table)
+    if row is not None:
+        return row
+    named = await store.tables_named(table)
+    if len(named) != 1:
+        found = "several tables have that name: give its id" if named else "no such table"
+        raise LookupError(f"{table}: {found} (an id, or a table's name)")
+    return named[0]
+
+
+def _export(flags: dict[str, Any], table: str, viewer: Viewer, form: str) -> int:
+    """Print ``table``'s story as ``viewer`` saw it, as a recap (``markdown``) or as the API's
+    export (``json``)."""
+    try:
+        settings = Settings(**flags)
+    except ValueError as wrong:
+        print(f"seize: {_one_line(wrong)}", file=sys.stderr)
+        return 2
+
+    async def tell() -> str:
+        store = open_store(settings.db)
+        await store.open()
+        try:
+            row = await _table(store, table)
+            system = SYSTEMS[row.system]
+            options = system.options_model.model_validate_json(row.options)
+            teller = await chronicle(store, row.id, system, options, viewer, keeping=True)
+        finally:
+            await store.close()
+        if form == "markdown":
+            return recap(teller.told(), row.name, seen_as(teller))
+        return json.dumps({**answer(row.id, row.name, teller), "events": teller.shown}, indent=1)
+
+    try:
+        told = asyncio.run(tell())
+    except (LookupError, StoreUnavailableError, StoreRefusedError, SchemaTooNewError) as wrong:
+        print(f"seize: {wrong}", file=sys.stderr)
+        return 2
+    sys.stdout.write(told if told.endswith("\n") else told + "\n")
     return 0
 
 

@@ -157,6 +157,10 @@ class Store(Protocol):
     async def events(self, table_id: str, after: int = 0) -> list[tuple[int, str]]:
         """(sequence, JSON body) of the table's events after ``after``, in order."""
 
+    async def stamped(self, table_id: str, after: int, limit: int) -> list[tuple[int, str, float]]:
+        """(sequence, JSON body, when it was stored) of at most ``limit`` of the table's events
+        after ``after``, in order: a long log read a page at a time (its story)."""
+
     async def heads(self, table_ids: Sequence[str]) -> dict[str, int]:
         """The last sequence of each of these tables that has events: how a server sharing the
         database finds, in one read, which of its tables others have written to."""

@@ -364,6 +364,16 @@ class SqlStore(ABC):
         )
         return [(seq, body) for seq, body in rows]
 
+    async def stamped(self, table_id: str, after: int, limit: int) -> list[tuple[int, str, float]]:
+        rows = await self._fetch(
+            Query(
+                "select seq, body, at from events where table_id = :table_id and seq > :after"
+                " order by seq limit :limit",
+                {"table_id": table_id, "after": after, "limit": limit},
+            )
+        )
+        return [(seq, body, at) for seq, body, at in rows]
+
     async def heads(self, table_ids: Sequence[str]) -> dict[str, int]:
         return dict(
             await self._among(

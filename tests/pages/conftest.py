@@ -101,9 +101,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 class Table:
     """A table on the server, driven with the GM's token."""
 
-    def __init__(self, server: ServerProcess, system: str) -> None:
+    def __init__(self, server: ServerProcess, system: str, **options: Any) -> None:
         self.server = server
-        spec = {"system": system, "name": "Friday game"}
+        spec = {"system": system, "name": "Friday game", "options": options}
         _, created = call(f"{server.url}/api/tables", "POST", spec)
         self.id: str = created["id"]
         self.gm: str = created["gm_token"]

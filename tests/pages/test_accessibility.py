@@ -1,5 +1,6 @@
-"""An accessibility scan with axe-core of the console, the player page and the overlay, mid-play:
-no serious or critical violation. axe-core comes from npm (``npm ci --prefix tests/pages``)."""
+"""An accessibility scan with axe-core of the console, the player page, the timeline page (the GM's
+and a player's) and the overlay, mid-play: no serious or critical violation. axe-core comes from
+npm (``npm ci --prefix tests/pages``)."""
 
 from __future__ import annotations
 
@@ -77,6 +78,7 @@ def test_the_pages_have_no_serious_accessibility_violations(
     table = in_play(server, system)
     seq = table.view(table.gm)["seq"]
     _, link = call(f"{table.url}/handoff/players/{PLAYER[system]}", "POST", {}, table.gm)
+    player_token = link["url"].split("token=", 1)[1]
     # Each page once it has drawn the table at ``seq``: the console learns the sequence before
     # its sections are on the page, so it is scanned once its prompt is drawn too.
     shown = f"Number(document.body.dataset.seq) >= {seq}"
@@ -85,6 +87,16 @@ def test_the_pages_have_no_serious_accessibility_violations(
         "console": (console, TABLET, f"{shown} && {DRAWN}"),
         "console on a phone": (console, PHONE, f"{shown} && {DRAWN}"),
         "player page": (link["url"], PHONE, shown),
+        "the GM's story": (
+            f"{server.url}/tables/{table.id}/timeline#token={table.gm}",
+            {"width": 1920, "height": 1080},
+            "document.body.dataset.ready !== undefined",
+        ),
+        "a player's story on a phone": (
+            f"{server.url}/tables/{table.id}/timeline?token={player_token}",
+            PHONE,
+            "document.body.dataset.ready !== undefined",
+        ),
         "overlay": (
             table.overlay_url(),
             {"width": 800, "height": 600},

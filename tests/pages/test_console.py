@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 from tests.server.process import ServerProcess, call
 
@@ -262,6 +263,15 @@ def test_a_phone_link_and_a_new_overlay_link_from_the_console(
     console.page.click("[data-action=overlay-link]")
     console.page.locator("[data-qr=overlay] svg").wait_for()
     first = console.page.locator("[data-qr=overlay] a").get_attribute("href")
+    # The stream's story and its replays go with the overlay link, and the GM's from the header.
+    overlay = urlsplit(first)
+    table_id = overlay.path.rsplit("/", 1)[1]
+    stream = console.page.locator("[data-link=stream-timeline]").get_attribute("href")
+    assert stream == f"/tables/{table_id}/timeline?{overlay.query}"
+    replay = console.page.locator("[data-link=replay-2]").get_attribute("href")
+    assert replay == f"{overlay.path}?{overlay.query}&replay=last&speed=2"
+    gm_story = console.page.locator("header a[data-link=timeline]").get_attribute("href")
+    assert gm_story == f"/tables/{table_id}/timeline"
     console.page.click("[data-action=overlay-link]")
     console.page.wait_for_function(
         f"document.querySelector('[data-qr=overlay] a').href !== {first!r}"

@@ -13,6 +13,7 @@ import { awareness } from "/static/shared/awareness.js";
 import { rcs } from "/static/shared/index-cards.js";
 import { fourColor } from "/static/shared/panels.js";
 import { reach } from "/static/console/reach.js";
+import { TurnClock } from "/static/shared/clock.js";
 
 /**
  * A die or card the step asks for is typed at once from a keyboard: the cursor waits in its
@@ -47,8 +48,14 @@ function startPage() {
                             "aria-label": "Table name" });
   const admin = h("input", { name: "admin", placeholder: "only if the server asks for one",
                              "aria-label": "Admin token" });
+  const clock = h("input", { name: "turn_clock", type: "number", min: "1", max: "3600",
+                             inputmode: "numeric", placeholder: "no clock",
+                             "aria-label": "Seconds a turn may take" });
   const create = h("form", { "data-form": "create", class: "stack" },
     h("label", {}, "Game", system), h("label", {}, "Table name", name),
+    h("details", {}, h("summary", {}, "Turn clock"),
+      h("label", {}, "Seconds a turn may take (the pages show the time, and say when it is up)",
+        clock)),
     h("details", {}, h("summary", {}, "Admin token"), admin),
     h("button", { class: "primary", "data-action": "create" }, "Create the table"));
   create.addEventListener("submit", async (submitted) => {
@@ -56,7 +63,8 @@ function startPage() {
     const headers = { "Content-Type": "application/json" };
     if (admin.value) headers.Authorization = `Bearer ${admin.value}`;
     const answer = await fetch("/api/tables", { method: "POST", headers,
-      body: JSON.stringify({ system: system.value, name: name.value }) });
+      body: JSON.stringify({ system: system.value, name: name.value,
+                             options: clock.value ? { turn_clock: Number(clock.value) } : {} }) });
     const body = await answer.json();
     if (!answer.ok) return report(body.message);
     keepHere(body.id, { gm_token: body.gm_token, name: name.value });
@@ -144,6 +152,7 @@ async function consolePage(id) {
   const next = h("section", { id: "next", "aria-labelledby": "prompt" },
     h("h2", { id: "prompt", "data-prompt": "" }), h("div", { class: "controls" }),
     h("p", { id: "notice", role: "status" }), h("div", { class: "undo" }));
+  const turnClock = new TurnClock(`/api/tables/${encodeURIComponent(id)}`, token);
   const roster = h("section", { "data-section": "Roster" }, h("h2", {}, "At the table"),
     h("ul", { class: "roster" }), h("div", { class: "aside" }));
   const adding = h("section", { "data-section": "Add" }, h("h2", {}, "Add to the table"));
@@ -229,7 +238,8 @@ async function consolePage(id) {
         onclick: () => show("handoff/overlay", "Overlay for OBS (browser source)",
                             (shown) => { overlayShown = { ...shown, for: "overlay" }; }) },
         overlayShown ? "Show another new overlay link" : "Show a new overlay link"),
-      ...(overlayShown ? [handoff(overlayShown, () => { overlayShown = null; draw(); })] : []));
+      ...(overlayShown ? [handoff(overlayShown, () => { overlayShown = null; draw(); }),
+        streamLinks(overlayShown.url)] : []));
     elsewhere.querySelector(".elsewhere").replaceChildren(...elsewhereControls());
   }
 
@@ -297,6 +307,9 @@ async function consolePage(id) {
     system ??= SYSTEMS[v.system];
     ctx.view = v;
     ctx.names = system.names(v);
+    const timed = turnClock.see(v, (who) => ctx.names[who] ?? who);
+    if (timed.hidden) timed.remove();
+    else next.querySelector("[data-prompt]").after(timed);
     if (ctx.table.name && stored(id).name !== ctx.table.name) keepHere(id, { name: ctx.table.name });
     document.title = `${ctx.table.name ?? "Seize"}: console`;
     document.getElementById("title").textContent = ctx.table.name ?? "Seize";
@@ -315,6 +328,10 @@ async function consolePage(id) {
   }
   for (const { seq, event } of await ctx.table.events(0)) standing.add(seq, event);
   adding.append(system.join(ctx));
+  // The GM's own story: the timeline page reads the GM token this browser keeps.
+  document.querySelector("header").append(h("a", { class: "story", "data-link": "timeline",
+    href: `/tables/${encodeURIComponent(id)}/timeline`, target: "_blank", rel: "noopener" },
+  "The fight's story"));
   root.replaceChildren(next, roster, adding, links, elsewhere, devices(ctx), reach(ctx));
   draw();
   document.body.dataset.seq = String(ctx.table.shown);
@@ -326,6 +343,22 @@ async function consolePage(id) {
     pressed.preventDefault();
     primary.click();
   });
+}
+
+/** The stream's story, from the overlay link handed out: its timeline page, and the overlay
+ * replaying the last round (a browser source of its own, or the overlay's URL for a moment). */
+function streamLinks(url) {
+  const handed = new URL(url, location.href);
+  const table = handed.pathname.split("/").filter(Boolean).pop();
+  const token = encodeURIComponent(handed.searchParams.get("token"));
+  const story = `/tables/${table}/timeline?token=${token}`;
+  const replay = (speed) => h("a", { href: `${handed.pathname}${handed.search}&replay=last`
+    + `&speed=${speed}`, target: "_blank", rel: "noopener", "data-link": `replay-${speed}` },
+  `${speed}×`);
+  return h("p", { class: "story-links" },
+    h("a", { href: story, target: "_blank", rel: "noopener", "data-link": "stream-timeline" },
+      "The stream's timeline and replay"),
+    " · Replay the last round on stream: ", replay(1), " ", replay(2), " ", replay(4));
 }
 
 /** The ways back in, for a console whose GM link no longer opens the table. */

@@ -6,9 +6,12 @@ import { declaration } from "/static/shared/awareness.js";
 import { Table, h, tableId } from "/static/shared/client.js";
 import { aimed } from "/static/shared/forms.js";
 import { TALLY } from "/static/shared/index-cards.js";
+import { TurnClock } from "/static/shared/clock.js";
 
 const params = new URLSearchParams(location.search);
 const root = document.getElementById("overlay");
+const turnClock = new TurnClock(`/api/tables/${encodeURIComponent(tableId())}`,
+  params.get("token") ?? "");
 
 for (const [param, property] of [["accent", "--seize-accent"], ["scale", "--seize-scale"],
                                  ["font", "--seize-font"], ["text", "--seize-text"],
@@ -182,6 +185,9 @@ function render(view) {
   lastView = view;
   if (view.system === "awareness") renderAwareness(view, renderer);
   else root.replaceChildren(...renderer(view));
+  const names = Object.fromEntries((view.members ?? view.characters).map((p) => [p.id, p.name]));
+  const timed = turnClock.see(view, (who) => names[who] ?? who);
+  if (!timed.hidden) root.append(timed);
   if (!root.querySelector(".moment")) lastMoment = null;
   root.dataset.seq = String(seq);
   settle();
@@ -257,7 +263,11 @@ fit();
 
 // Nothing but the table ever goes on stream: a failed start (the server is down, the link was
 // replaced) keeps the last good picture, or nothing, and tries again quietly with growing pauses.
-const table = new Table(tableId(), params.get("token") ?? "", (view, at) => {
+const token = params.get("token") ?? "";
+let live = null; // the live table while a replay plays: shown once it is over
+const table = new Table(tableId(), token, (view, at) => {
+  live = { view, at };
+  if (replaying) return;
   seq = at;
   render(view);
 });
@@ -268,4 +278,46 @@ async function start(delay = 1000) {
     setTimeout(() => start(Math.min(delay * 2, 30000)), delay);
   }
 }
+
+// Replay (?replay=N, or ?replay=last, with ?speed=1, 2 or 4): a round (a page) played back for
+// the stream as the stream saw it, each step held as long as it lasted at the table (a pause of
+// more than LONGEST seconds shortened to that), faster at 2× and 4×; then the live table again.
+const LONGEST = 20;
+let replaying = params.has("replay");
+
+async function read(path) {
+  const answer = await fetch(`/api/tables/${encodeURIComponent(tableId())}${path}`,
+    { headers: { Authorization: `Bearer ${token}` } });
+  if (!answer.ok) throw new Error(String(answer.status));
+  return answer.json();
+}
+
+async function replay() {
+  const speed = [1, 2, 4].includes(Number(params.get("speed"))) ? Number(params.get("speed")) : 1;
+  root.dataset.replay = "playing";
+  try {
+    const story = await read("/timeline");
+    const asked = params.get("replay");
+    const round = asked === "last" || asked === ""
+      ? Math.max(0, ...story.steps.map((step) => step.round)) : Number(asked);
+    const steps = story.steps.filter((step) => step.round === round);
+    for (const [n, step] of steps.entries()) {
+      const then = await read(`/replay?seq=${step.seq}`);
+      seq = then.seq;
+      render(then.view);
+      const held = n + 1 < steps.length ? steps[n + 1].at - step.at : 1;
+      await new Promise((done) => { setTimeout(done, (Math.min(held, LONGEST) * 1000) / speed); });
+    }
+  } catch {
+    // Never an error on stream: the live table comes back instead.
+  }
+  replaying = false;
+  if (live) {
+    seq = live.at;
+    render(live.view);
+  }
+  root.dataset.replay = "done";
+}
+
+if (replaying) replay();
 start();

@@ -12,6 +12,7 @@ import { declaring, diceFor, rcs as rcsPlayed } from "/static/shared/index-cards
 import { fourColor as fourColorPlayed } from "/static/shared/panels.js";
 import { alerting } from "/static/play/alerts.js";
 import { dice } from "/static/play/dice.js";
+import { TurnClock } from "/static/shared/clock.js";
 
 const token = new URLSearchParams(location.search).get("token") ?? "";
 const step = document.getElementById("step");
@@ -197,6 +198,7 @@ const GAMES = {
 
 const ctx = { names: {}, view: null, table: null, onView: null };
 const alerts = alerting(() => ctx.names, () => ctx.table);
+const turnClock = new TurnClock(`/api/tables/${encodeURIComponent(tableId())}`, token);
 // Guarded: a press is on the view it was made on, or refused (409) and nothing changes; a
 // "Seize the initiative!" against a table that just moved on is not taken as meant for the next.
 ctx.table = new Table(tableId(), token, (view, seq) => {
@@ -209,7 +211,9 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
   alerts.told(view, ctx.table.name ?? "Seize");
   document.getElementById("meta").textContent = `${game.title} · ${game.stage(view)}`;
   document.body.dataset.seq = String(seq);
-  step.replaceChildren(...shown.cards.flatMap((c) => c.step).filter(Boolean));
+  const timed = turnClock.see(view, (id) => ctx.names[id] ?? id);
+  step.replaceChildren(...[timed.hidden ? null : timed,
+    ...shown.cards.flatMap((c) => c.step)].filter(Boolean));
   // A list the player unfolded stays open as the table moves on around them.
   const unfolded = new Set([...yours.querySelectorAll("details[data-fold][open]")]
     .map((d) => d.dataset.fold));
@@ -224,6 +228,9 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
 }, { onLink: linkShown, guard: true });
 ctx.table.start().then(() => {
   document.getElementById("play").append(alerts.panel());
+  document.querySelector("header").append(h("a", { class: "story", "data-link": "timeline",
+    href: `/tables/${encodeURIComponent(tableId())}/timeline?token=${encodeURIComponent(token)}`,
+    target: "_blank", rel: "noopener" }, "The fight's story"));
   // The games rolled with dice offer the player's own smart dice.
   if (ctx.view.system !== "four-color") document.getElementById("play").append(dice(ctx));
 }, () => report("This link does not open a table: ask the GM for a new one."));

@@ -29,11 +29,13 @@ async def everything_shown(client: Client, table: dict[str, Any], token: str) ->
     """What a token may read of the table by asking: its view, the log, both dialects."""
     base = f"/api/tables/{table['id']}"
     paths = ["", "/events", "/foundry/combat", "/foundry/combat?as=public", "/roll20/turnorder"]
+    seq = (await (await client.get(base, headers=bearer(token))).json())["seq"]
+    paths += ["/timeline", "/export", "/recap", *(f"/replay?seq={n}" for n in range(seq + 1))]
     shown = {}
     for path in paths:
         answer = await client.get(base + path, headers=bearer(token))
         assert answer.status == 200, (path, await answer.text())
-        shown[path] = await answer.json()
+        shown[path] = await answer.text() if path == "/recap" else await answer.json()
     return shown
 
 
@@ -142,7 +144,10 @@ async def test_the_gm_hides_and_reveals_from_the_roster_in_every_system(client: 
         assert again[0] == 422 and again[1]["rule"] == "hidden", system
         assert (await view(client, table, table["gm_token"]))["hidden"] == ["x"], system
         shown_now = await everything_shown(client, table, table["overlay_token"])
-        del shown_now["/events"]  # its join was seen before it hid, and stays as it was shown
+        # Its join was seen before it hid, and stays as it was shown: in the log, the story,
+        # and the table after the join.
+        for told in ("/events", "/timeline", "/export", "/recap", "/replay?seq=1"):
+            del shown_now[told]
         for path, shown in shown_now.items():
             assert '"x"' not in json.dumps(shown), (system, path, shown)
         assert (await send(client, table, {"type": "reveal", "participant": "x"}))[0] == 200

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -23,6 +24,8 @@ from rules.awareness.commands import Sheet
 from rules.cards import Card
 from rules.four_color import FOUR_COLOR
 from rules.four_color.commands import Kind, Member
+from rules.four_color.scene import FULL_DECK
+from rules.four_color.story import card as card_words
 from rules.roles import Viewer
 from rules.table import Table
 from tests.rules.awareness.test_secrets import candidates as awareness_moves
@@ -117,6 +120,7 @@ async def play(
         ]
         await until(lambda: all(heard.values()))  # each has its first view
         answers: list[tuple[int, Any]] = []
+        replays: list[tuple[int, str, Any]] = []
         for _ in range(steps):
             command, actor = choose(mirror.table)
             if not actor.is_gm and not actor.participants <= {PLAYER}:
@@ -138,6 +142,18 @@ async def play(
             ).json()
             answers.append((mirror.table.version, seen))
         last = mirror.table.version
+        stories = [
+            (token, await story(session, url, token))
+            for token in (player_token, created["overlay_token"])
+        ]
+        for seq in range(0, last + 1, 3):  # the table as each role saw it then, replayed
+            for token in (player_token, created["overlay_token"]):
+                replayed = await session.get(
+                    f"{url}/replay?seq={seq}", headers={"Authorization": f"Bearer {token}"}
+                )
+                then = await replayed.json()
+                assert then["seq"] == seq
+                replays.append((seq, token, then))
         await until(lambda: all(m and m[-1]["seq"] >= last for m in heard.values()))
         for listener in listeners:
             listener.cancel()
@@ -145,9 +161,31 @@ async def play(
     own = frozenset({PLAYER})
     for seq, body in answers:
         mirror.check(seq, body, own)
+    for token, told in stories:
+        mirror.check(last, told, own if token == player_token else frozenset())
+    for seq, token, then in replays:
+        mirror.check(seq, then, own if token == player_token else frozenset())
     for name, messages in heard.items():
         for message in messages:
             mirror.check(message["seq"], message, own if name != "overlay" else frozenset())
+
+
+async def story(session: aiohttp.ClientSession, url: str, token: str) -> list[Any]:
+    """What the token reads of the table's story: its timeline, its export, and its recap (in
+    the game's words, its cards written back as codes for the check)."""
+    headers = {"Authorization": f"Bearer {token}"}
+    told: list[Any] = []
+    for path in ("/timeline", "/export"):
+        told.append(await (await session.get(url + path, headers=headers)).json())
+    recap = await (await session.get(url + "/recap", headers=headers)).text()
+    timeline = json.dumps(told[0], ensure_ascii=False)
+    told.append([card.code for card in FULL_DECK if said(card.code, recap + timeline)])
+    return told
+
+
+def said(code: str, text: str) -> bool:
+    """Whether ``text`` says the card as the story does (K♥, the red joker)."""
+    return re.search(rf"(?<![0-9A-Za-z]){re.escape(card_words(code))}", text) is not None
 
 
 async def until(condition: Callable[[], bool]) -> None:
@@ -189,3 +227,14 @@ def test_the_mirror_checks_can_fail() -> None:
     with pytest.raises(AssertionError):
         awareness.check(1, {"character": "p1", "qr": 3}, frozenset({PLAYER}))
     awareness.check(1, {"character": PLAYER, "qr": 3}, frozenset({PLAYER}))
+
+
+def test_a_card_the_story_says_is_caught() -> None:
+    """The story's check itself: a secret card said in a recap's words is caught."""
+    mirror = Mirror("four-color")
+    mirror.secret_at[5] = {"10H", "RJ"}
+    text = "- 20:01:02 The Editor is dealt the red joker"
+    caught = [card.code for card in FULL_DECK if said(card.code, text)]
+    with pytest.raises(AssertionError):
+        mirror.check(5, caught, frozenset())
+    assert not said("10H", "0♥ 110♥") and said("10H", "(10♥)")

@@ -64,3 +64,16 @@ async def test_a_setting_changes_only_from_what_was_read(store: Store) -> None:
     assert await store.swap_setting(TABLE.id, "discord", '{"url": "a"}', '{"url": "d"}')
     assert await store.setting(TABLE.id, "discord") == '{"url": "d"}'
     assert await store.setting(TABLE.id, "other") is None
+
+
+async def test_a_log_is_read_a_page_at_a_time_with_when_each_event_was_stored(
+    store: Store,
+) -> None:
+    for seq in range(1, 6):
+        await store.append(append(seq, f'"{seq}"'))
+    first = await store.stamped(TABLE.id, 0, 2)
+    rest = await store.stamped(TABLE.id, first[-1][0], 10)
+    assert [(seq, body) for seq, body, _ in first + rest] == await store.events(TABLE.id)
+    stamps = [at for _, _, at in first + rest]
+    assert stamps == sorted(stamps) and all(isinstance(at, float) for at in stamps)
+    assert await store.stamped(TABLE.id, 5, 10) == []

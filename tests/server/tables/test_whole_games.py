@@ -4,7 +4,8 @@ a server on loopback with a real SQLite file, and followed by one WebSocket per 
 The game is mirrored locally from the GM's event log, so for every command the test knows what
 the rules decide: the server must answer the same (200, 403 for a role, 422 for a rule), never
 500; every stream must receive every event, numbered 1 to N, none missing, in order; and no
-message to a player or overlay shows what was secret from them at its sequence number.
+message to a player or overlay shows what was secret from them at its sequence number, nor does
+any step, turn or event of their story (the export) at the step's own.
 """
 
 from __future__ import annotations
@@ -159,6 +160,20 @@ async def play(server: ServerProcess, game: Game, rnd: random.Random, steps: int
         for listener in listeners:
             listener.cancel()
         await asyncio.gather(*listeners, return_exceptions=True)
+        stories = {}
+        for viewer, token in seat.tokens.items():
+            headers = {"Authorization": f"Bearer {token}"}
+            async with session.get(f"{seat.url}/export", headers=headers) as answer:
+                assert answer.status == 200, await answer.text()
+                stories[viewer] = await answer.json()
+    for viewer, told in stories.items():
+        if viewer.is_gm:
+            assert [e["seq"] for e in told["events"]] == list(range(1, last + 1))
+            continue
+        # Each step, turn and event of the story as it was shown at its own sequence number.
+        for entry in (*told["steps"], *told["turns"], *told["events"]):
+            leaks = seat.watches[entry["seq"]].leaks(entry, viewer)
+            assert leaks == [], f"{viewer}'s story at {entry['seq']}: {leaks}"
     for viewer, heard in seat.heard.items():
         assert not [m for m in heard if m["type"] == "bye"], viewer
         events = [m["seq"] for m in heard if m["type"] == "event"]

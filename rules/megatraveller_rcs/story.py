@@ -1,0 +1,85 @@
+"""MegaTraveller RCS's words for an encounter's story: rounds, the Taking Turn Token, seizes
+and their chains. Every hook reads an event as one role was shown it (``rules/telling.py``)."""
+
+from __future__ import annotations
+
+from rules.hiding import seen_by
+from rules.megatraveller_rcs.encounter import Encounter
+from rules.roles import Viewer
+from rules.telling import Name, Shown, Story
+
+KINDS = {
+    "pool_set": "tactics",
+    "tactics_spent": "tactics",
+    "initiative_rolled": "roll",
+    "rolls_awaited": "roll",
+    "roll_entered": "roll",
+    "declared": "declare",
+    "resolved": "resolve",
+    "seized": "seize",
+    "turn_ended": "turn_end",
+    "taken_out": "taken_out",
+    "initiative_overridden": "override",
+}
+
+
+def told(shown: Shown, name: Name) -> str:
+    match shown["type"]:
+        case "joined":
+            character = shown["character"]
+            roll = shown.get("roll")
+            rolled = f", initiative {roll['initiative']}" if roll else ""
+            return f"{character['name']} joins the {character['side']} side{rolled}"
+        case "pool_set":
+            return f"The {shown['side']} tactics pool is set to {shown['points']}"
+        case "tactics_spent":
+            spent = "on initiative" if shown["purpose"] == "initiative" else "on another DM"
+            note = f" ({shown['note']})" if shown.get("note") else ""
+            return f"{name(shown['character'])} spends {shown['points']} tactics {spent}{note}"
+        case "initiative_rolled":
+            return f"Round {shown['round']}: initiative is rolled"
+        case "rolls_awaited":
+            return f"Round {shown['round']}: initiative rolls are awaited"
+        case "roll_entered":
+            roll = shown["roll"]
+            return f"{name(roll['character'])} rolls initiative {roll['initiative']}"
+        case "declared":
+            d = shown["declaration"]
+            return (
+                f"{name(d['character'])} declares a {d['action']} action: "
+                f"{d['what']} at {d['target']}"
+            )
+        case "resolved":
+            d = shown["declaration"]
+            outcome = f": {shown['outcome']}" if shown.get("outcome") else ""
+            over = ", and the turn is over" if shown.get("turn_over") else ""
+            return f"{name(d['character'])}'s {d['what']} resolves{outcome}{over}"
+        case "seized":
+            ruled = " (an interrupt the referee ruled)" if shown.get("ruled_interrupt") else ""
+            return (
+                f"{name(shown['character'])} seizes the initiative "
+                f"from {name(shown['seized_from'])}{ruled}"
+            )
+        case "turn_ended":
+            return f"{name(shown['character'])} ends the turn"
+        case "taken_out":
+            return f"{name(shown['character'])} is taken out"
+        case "initiative_overridden":
+            return f"{name(shown['character'])}'s initiative is set to {shown['initiative']}"
+    return str(shown["type"]).replace("_", " ")
+
+
+def turn(encounter: Encounter, viewer: Viewer) -> str | None:
+    """Who holds the Taking Turn Token, as the view shows it (``EncounterView.token``)."""
+    holder = encounter.holder
+    return holder if holder is not None and seen_by(viewer, encounter.hidden)(holder) else None
+
+
+STORY: Story[Encounter] = Story(
+    gm="the referee",
+    round_word="round",
+    kind=lambda shown: KINDS.get(str(shown["type"]), str(shown["type"])),
+    told=told,
+    turn=turn,
+    round=lambda encounter: encounter.round,
+)
