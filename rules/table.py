@@ -5,7 +5,9 @@ Each system is a decider (``initial_state``, ``decide``, ``evolve``, ``view``, `
 and owns undo. Undo needs the log, which a system never sees, so it lives here: an ``Undone``
 event takes the last standing event out of the fold, and the state is the replay of what
 stands. Every command a system decides yields the events of one step, and undo takes back the
-last event, so systems keep "one command, one event" wherever a GM would call it one step.
+last event, so systems keep "one command, one event" wherever a GM would call it one step. The
+one exception is shared by all: a step whose acting revealed someone hidden carries that
+reveal just before it, and undo takes back both (``Table._step``).
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from rules.standing import WINDOW, Standing, Window, rebuilt
 
 
 class Undo(BaseModel):
-    """The GM takes back the last event that still stands."""
+    """The GM takes back the last step that still stands: its event, and the reveals its acting
+    caused."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     type: Literal["undo"] = "undo"
@@ -150,12 +153,12 @@ class Table(Generic[Opts, S, C, E]):
         if isinstance(command, Undo):
             actor.require_gm("undo")
             standing = self._standing
-            if not standing.positions and not standing.rooted:  # it stands further back
+            if len(standing.positions) < 2 and not standing.rooted:  # it may stand further back
                 standing, _ = self._rebuilt(len(self.log), self._read([]), None)
                 self._standing = standing  # the same stand, reaching further
             if not standing.positions:
                 raise RuleError("undo", "there is nothing to undo")
-            return [Undone(undoes=standing.positions[-1] + 1)]
+            return [Undone(undoes=position + 1) for position in self._step(standing)]
         system, state = self.system, self.state
         hidden = system.hidden(state)
         if not actor.is_gm:
@@ -168,6 +171,22 @@ class Table(Generic[Opts, S, C, E]):
                 raise
             raise scrubbed from None
         return list(hiding.seen(state, events, system.evolve, system.acting, system.hidden))
+
+    def _step(self, standing: Standing[S]) -> list[int]:
+        """The log positions of the last standing step, latest first: its last event, and the
+        reveals its acting caused (the shared rulings, "Undo and reveals"). Those are written
+        just before the event that shows the acting, so they are the acting reveals standing
+        right before it in the log; a reveal the GM made by hand is a step of its own."""
+        positions = standing.positions
+        step = [positions[-1]]
+        for position in reversed(positions[:-1]):
+            event = self.log[position]
+            if position != step[-1] - 1 or not (
+                isinstance(event, hiding.Revealed) and event.acting
+            ):
+                break
+            step.append(position)
+        return step
 
     def execute(self, command: C | Undo, actor: Viewer) -> list[E | Undone]:
         """Decide a command and apply its events; on refusal nothing changes."""

@@ -270,3 +270,54 @@ def test_a_side_of_none_but_hidden_rcs_characters_is_not_shown() -> None:
     assert table.view(player("amb")).pools == {"crew": 2, "assassins": 2}  # type: ignore[attr-defined]
     table.execute(Reveal(participant="amb"), GM)
     assert table.view(OVERLAY).pools == {"crew": 2, "assassins": 2}  # type: ignore[attr-defined]
+
+
+def test_one_undo_takes_back_a_step_and_the_reveal_its_acting_caused() -> None:
+    """The shared rulings, "Undo and reveals": the ambusher is hidden again, in one press."""
+    table = encounter(("jena", "crew", 0), ("ambusher", "corp", 0), ("guard", "corp", 0))
+    table.execute(Hide(participant="ambusher"), GM)
+    roll_rcs(table, {"jena": (1, 1), "ambusher": (4, 4), "guard": (6, 6)})
+    table.execute(Declare(character="jena", action="long", what="runs", target="door"), GM)
+    before, hidden_view = table.state, shown(table, OVERLAY, len(table.log))
+    revealing = len(table.log)
+    assert types(table.execute(Done(), GM)) == ["revealed", "resolved"]
+    undone = table.execute(Undo(), GM)
+    assert [u.undoes for u in undone] == [revealing + 2, revealing + 1]  # type: ignore[union-attr]
+    assert table.state == before and table.state.hidden == {"ambusher"}
+    assert shown(table, OVERLAY, len(table.log)) == hidden_view
+    assert table.view(OVERLAY).token == "jena"  # type: ignore[attr-defined]
+    table.execute(Undo(), GM)  # the next undo takes the declaration, not a stray reveal
+    assert table.view(GM).declared is None and table.state.hidden == {"ambusher"}  # type: ignore[attr-defined]
+
+
+def test_a_reveal_by_hand_is_a_step_of_its_own() -> None:
+    table = encounter(("jena", "crew", 0), ("ambusher", "corp", 0))
+    table.execute(Hide(participant="ambusher"), GM)
+    roll_rcs(table, {"jena": (1, 1), "ambusher": (4, 4)})
+    table.execute(Reveal(participant="ambusher"), GM)
+    table.execute(Declare(character="jena", action="long", what="runs", target="door"), GM)
+    table.execute(Done(), GM)  # the token moves onto the ambusher, seen already: no reveal
+    for _ in range(2):
+        assert len(table.execute(Undo(), GM)) == 1
+        assert not table.state.hidden
+    assert len(table.execute(Undo(), GM)) == 1
+    assert table.state.hidden == {"ambusher"}, "the third undo takes back the reveal by hand"
+
+
+def test_an_undo_reaching_behind_its_window_still_takes_the_reveal_with_the_step() -> None:
+    """A table restored from a snapshot knows no standing event before it: the undo reads the
+    log back to find the reveal that goes with the step."""
+    played = scene(heroes=2)
+    villain = {"id": "boss", "name": "Doctor Null", "kind": "villain"}
+    played.execute(
+        played.system.commands.validate_python({"type": "join", "member": villain, "hidden": True}),
+        GM,
+    )
+    deal(played, {"h1": "KS", "h2": "QH", "boss": "JC"})
+    played.execute(NextPanel(), GM)
+    played.execute(NextPanel(), GM)
+    before = played.state
+    assert types(played.execute(NextPanel(), GM)) == ["revealed", "panel_played"]
+    restored = Table.restore(played.system, played.options, list(played.log), played.state)
+    assert len(restored.execute(Undo(), GM)) == 2
+    assert restored.state == before and restored.state.hidden == {"boss"}
