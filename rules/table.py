@@ -95,6 +95,11 @@ class Folded(Generic[S]):
     standing: Standing[S]
 
 
+def _revealing(event: object) -> bool:
+    """A reveal that acting caused: it belongs to the step written just after it."""
+    return isinstance(event, hiding.Revealed) and event.acting
+
+
 class Table(Generic[Opts, S, C, E]):
     """One game: its system, its options, its log, and the state the log folds to.
 
@@ -143,22 +148,24 @@ class Table(Generic[Opts, S, C, E]):
     @property
     def reach(self) -> int:
         """The first log position the table may read again without being asked to rebuild
-        from the whole log: a log may let go of the events before it."""
+        from the whole log: a log may let go of the events before it. That is one before the
+        first standing event it reaches: an undo reads it, as it may be a reveal that goes with
+        the step after it."""
         reach = self._standing.reach
-        return len(self.log) if reach is None else reach
+        return len(self.log) if reach is None else max(0, reach - 1)
 
     def decide(self, command: C | Undo, actor: Viewer) -> list[E | Undone]:
         """The events a command leads to, applied to nothing yet (a server makes them durable
         first); raises RuleError naming the rule broken."""
         if isinstance(command, Undo):
             actor.require_gm("undo")
-            standing = self._standing
-            if len(standing.positions) < 2 and not standing.rooted:  # it may stand further back
-                standing, _ = self._rebuilt(len(self.log), self._read([]), None)
-                self._standing = standing  # the same stand, reaching further
-            if not standing.positions:
+            step = self._step(self._standing)
+            if step is None:  # it, or a reveal that goes with it, may stand further back
+                self._standing = self._rebuilt(len(self.log), self._read([]), None)[0]
+                step = self._step(self._standing)  # the same stand, reaching further
+            if not step:
                 raise RuleError("undo", "there is nothing to undo")
-            return [Undone(undoes=position + 1) for position in self._step(standing)]
+            return [Undone(undoes=position + 1) for position in step]
         system, state = self.system, self.state
         hidden = system.hidden(state)
         if not actor.is_gm:
@@ -172,21 +179,24 @@ class Table(Generic[Opts, S, C, E]):
             raise scrubbed from None
         return list(hiding.seen(state, events, system.evolve, system.acting, system.hidden))
 
-    def _step(self, standing: Standing[S]) -> list[int]:
+    def _step(self, standing: Standing[S]) -> list[int] | None:
         """The log positions of the last standing step, latest first: its last event, and the
         reveals its acting caused (the shared rulings, "Undo and reveals"). Those are written
         just before the event that shows the acting, so they are the acting reveals standing
-        right before it in the log; a reveal the GM made by hand is a step of its own."""
+        right before it in the log; a reveal the GM made by hand is a step of its own. None
+        when what ``standing`` reaches cannot tell: a reveal may stand just behind it."""
         positions = standing.positions
+        if not positions:
+            return [] if standing.rooted else None
         step = [positions[-1]]
         for position in reversed(positions[:-1]):
-            event = self.log[position]
-            if position != step[-1] - 1 or not (
-                isinstance(event, hiding.Revealed) and event.acting
-            ):
-                break
+            if position != step[-1] - 1 or not _revealing(self.log[position]):
+                return step
             step.append(position)
-        return step
+        before = step[-1] - 1
+        if standing.rooted or before < 0 or not _revealing(self.log[before]):
+            return step
+        return None
 
     def execute(self, command: C | Undo, actor: Viewer) -> list[E | Undone]:
         """Decide a command and apply its events; on refusal nothing changes."""
