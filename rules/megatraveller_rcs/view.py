@@ -23,6 +23,7 @@ from rules.megatraveller_rcs.events import (
     InitiativeOverridden,
     InitiativeRolled,
     Joined,
+    PoolSet,
     Resolved,
     RollEntered,
     Seized,
@@ -124,17 +125,18 @@ def _pools(enc: Encounter, seen: Callable[[str | None], bool]) -> dict[str, int]
     """The sides' pools as the viewer may know them. A side whose every character is hidden
     from the viewer is not shown at all: its name alone would tell of an ambush. A pool the
     referee did not set is its side's best Tactics, so what a hidden character's skill added
-    is left out."""
+    is left out, and what a hidden character spent is still in the pool."""
     pools: dict[str, int] = {}
     for side, points in enc.pools.items():
         on_side = [c for c in enc.characters if c.side == side]
         if on_side and not any(seen(c.id) for c in on_side):
             continue
-        pools[side] = points
+        unseen = sum(enc.spent_hidden.get(c.id, 0) for c in on_side if not seen(c.id))
+        pools[side] = points + unseen
         if side not in enc.referee_pools:
             best = max((c.tactics for c in on_side), default=0)
             best_seen = max((c.tactics for c in on_side if seen(c.id)), default=0)
-            pools[side] = max(0, points - (best - best_seen))
+            pools[side] = max(0, pools[side] - (best - best_seen))
     return pools
 
 
@@ -194,7 +196,12 @@ def about(event: Event) -> tuple[str | None, ...]:
 
 
 def _censored(event: Event, data: dict[str, Any], hid: frozenset[str]) -> dict[str, Any] | None:
-    """An event about many, the hidden cut out: their rolls, and their places among ties."""
+    """An event about many, the hidden cut out: their rolls, and their places among ties; a
+    pool set for a side of none but the hidden is theirs alone."""
+    if isinstance(event, PoolSet):
+        if event.hidden_side and hid >= set(event.hidden_side):
+            return None
+        data.pop("hidden_side", None)
     if isinstance(event, InitiativeRolled):
         data["rolls"] = [r for r in data["rolls"] if r["character"] not in hid]
     if data.get("tallies"):

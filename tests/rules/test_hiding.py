@@ -20,11 +20,12 @@ from rules.awareness.commands import (
     Sheet,
     Wait,
 )
+from rules.awareness.view import GM_BUSY
 from rules.cards import parse_card
 from rules.errors import RoleError, RuleError
 from rules.four_color.commands import AssignCard, Deal, DealCard, NextPanel, OfferTrade
 from rules.hiding import Hide, Reveal, Revealed, scrubbed
-from rules.megatraveller_rcs.commands import Character, Declare, Seize
+from rules.megatraveller_rcs.commands import Character, Declare, Seize, SetPool, SpendTactics
 from rules.megatraveller_rcs.commands import Join as RcsJoin
 from rules.megatraveller_rcs.commands import Resolve as Done
 from rules.randomness import Source
@@ -321,3 +322,55 @@ def test_an_undo_reaching_behind_its_window_still_takes_the_reveal_with_the_step
     restored = Table.restore(played.system, played.options, list(played.log), played.state)
     assert len(restored.execute(Undo(), GM)) == 2
     assert restored.state == before and restored.state.hidden == {"boss"}
+
+
+def test_a_hidden_declaration_shows_as_the_gm_at_work_as_a_round_to_start_does() -> None:
+    """The shared rulings, "No tells": while the sniper declares, the Kid's phone and the stream
+    are told the table waits on the GM, as they are whenever a round is to start; undoing the
+    sniper's wait brings that back, not an empty table."""
+    table = situation(sheet("kid"), sheet("bart"))
+    table.execute(Join(sheet=sheet("sniper"), hidden=True), GM)
+    for viewer in (player("kid"), OVERLAY):
+        assert table.view(viewer).awaiting == (GM_BUSY,)  # type: ignore[attr-defined]
+    roll_awareness(table, {"sniper": 1, "kid": 4, "bart": 9})
+    for viewer in (player("kid"), OVERLAY):
+        view = table.view(viewer)
+        assert view.declaring is None and view.awaiting == (GM_BUSY,)  # type: ignore[attr-defined]
+    assert table.view(GM).awaiting[0].who == ("sniper",)  # type: ignore[attr-defined]
+    table.execute(Wait(character="sniper", trigger="Kid draws"), GM)
+    assert table.view(player("kid")).awaiting[0].who == ("kid",)  # type: ignore[attr-defined]
+    table.execute(Undo(), GM)
+    assert table.view(player("kid")).awaiting == (GM_BUSY,)  # type: ignore[attr-defined]
+
+
+def test_a_pool_set_for_a_side_of_none_but_the_hidden_reaches_no_one_else() -> None:
+    table = encounter(("jena", "crew", 2))
+    ambusher = Character(id="amb", name="Ambusher", side="assassins", dex=0, movement=0, tactics=2)
+    table.execute(RcsJoin(character=ambusher, hidden=True), GM)
+    since = len(table.log)
+    table.execute(SetPool(side="assassins", points=5), GM)
+    table.execute(SetPool(side="crew", points=3), GM)
+    for viewer in (OVERLAY, player("jena")):
+        assert "assassins" not in shown(table, viewer, since)
+        assert told(table, viewer, list(table.log[since:]))[0] is None
+    assert table.censor(table.log[since], player("amb"))["side"] == "assassins"  # type: ignore[index]
+    assert "hidden_side" not in table.censor(table.log[since], player("amb"))  # type: ignore[operator]
+    assert "hidden_side" not in table.system.events.dump_json(table.log[-1]).decode()
+
+
+def test_a_hidden_characters_spending_leaves_the_pool_as_players_saw_it_till_its_reveal() -> None:
+    table = encounter(("jena", "crew", 0), ("guard", "corp", 3))
+    ambusher = Character(id="amb", name="Ambusher", side="corp", dex=0, movement=0, tactics=1)
+    table.execute(RcsJoin(character=ambusher, hidden=True), GM)
+    roll_rcs(table, {"jena": (1, 1), "guard": (6, 6), "amb": (5, 5)})
+    before = shown(table, OVERLAY)
+    spend = SpendTactics(side="corp", character="amb", points=-2, purpose="initiative")
+    table.execute(spend, GM)
+    assert table.view(GM).pools["corp"] == 1  # type: ignore[attr-defined]
+    for viewer in (OVERLAY, player("jena")):
+        assert table.view(viewer).pools["corp"] == 3  # type: ignore[attr-defined]
+    assert json.loads(shown(table, OVERLAY, len(table.log) - 1)) == [*json.loads(before)[:1], None]
+    table.execute(SpendTactics(side="corp", character="guard", points=1, purpose="other"), GM)
+    assert table.view(OVERLAY).pools["corp"] == 2  # type: ignore[attr-defined]
+    table.execute(Reveal(participant="amb"), GM)
+    assert table.view(OVERLAY).pools["corp"] == 0  # type: ignore[attr-defined]
