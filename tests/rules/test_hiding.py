@@ -13,13 +13,17 @@ from hypothesis import strategies as st
 
 from rules.awareness.commands import (
     Act,
+    EnterInitiative,
     EnterPreemption,
     Join,
+    Mode,
     React,
     Resolve,
+    RollInitiative,
     Sheet,
     Wait,
 )
+from rules.awareness.situation import Phase
 from rules.awareness.view import GM_BUSY
 from rules.cards import parse_card
 from rules.errors import RoleError, RuleError
@@ -374,3 +378,104 @@ def test_a_hidden_characters_spending_leaves_the_pool_as_players_saw_it_till_its
     assert table.view(OVERLAY).pools["corp"] == 2  # type: ignore[attr-defined]
     table.execute(Reveal(participant="amb"), GM)
     assert table.view(OVERLAY).pools["corp"] == 0  # type: ignore[attr-defined]
+
+
+VISIBLE = ("kid", "bart", "marshal")
+WATCHING = (player("kid"), player("bart"), OVERLAY)
+
+
+class Watched:
+    """A table and what each watcher was shown of it, as a subscriber gets it: every event it
+    may see, in order, and the views it was left with, a view unchanged by a step not counted
+    again (an event it may not see reaches it as ``null`` with the view: the GM at work)."""
+
+    def __init__(self, hidden: bool) -> None:
+        self.table = situation(*(sheet(c) for c in VISIBLE))
+        if hidden:
+            self.table.execute(Join(sheet=sheet("sniper"), hidden=True), GM)
+        self.events: dict[Viewer, list[Any]] = {v: [] for v in WATCHING}
+        self.views: dict[Viewer, list[str]] = {v: [] for v in WATCHING}
+
+    def run(self, command: Any, actor: Viewer = GM) -> str | None:
+        """The command's outcome as its sender reads it: None, or the refusal."""
+        try:
+            events = self.table.execute(command, actor)
+        except RuleError as refused:
+            return refused.message
+        for viewer in WATCHING:
+            self.events[viewer] += [e for e in told(self.table, viewer, events) if e is not None]
+            view = self.table.view(viewer).model_dump_json()
+            if self.views[viewer][-1:] != [view]:
+                self.views[viewer].append(view)
+        return None
+
+    def sniper_steps(self) -> None:
+        """The hidden sniper's own steps, the GM's: it waits whenever its declaration comes."""
+        while self.table.state.declaring == "sniper":
+            assert self.run(Wait(character="sniper", trigger="someone draws")) is None
+
+
+def gm_at_work(view: str) -> bool:
+    return bool(json.loads(view)["awaiting"] == [GM_BUSY.model_dump(mode="json")])
+
+
+def shown_but_for_the_gm_at_work(shown: list[str], plain: list[str]) -> bool:
+    """``shown`` is ``plain`` with some views added in which the table waits on the GM."""
+    rest = iter(plain)
+    expected = next(rest, None)
+    for view in shown:
+        if view == expected:
+            expected = next(rest, None)
+        elif not gm_at_work(view):
+            return False
+    return expected is None
+
+
+@given(st.data())
+def test_a_player_is_shown_the_same_game_whether_or_not_someone_hidden_is_at_the_table(
+    data: st.DataObject,
+) -> None:
+    """The shared rulings, "No tells": the same public steps played beside a hidden sniper and
+    without it show each player and the stream the same events and the same views, but for
+    moments the table waits on the GM, a state they see whenever a round is to start. The
+    sniper's own steps are the GM's; it waits, so nothing reveals it."""
+    plain, beside = Watched(hidden=False), Watched(hidden=True)
+
+    def public(command: Any, actor: Viewer = GM) -> None:
+        assert plain.run(command, actor) == beside.run(command, actor)
+        beside.sniper_steps()
+
+    for _ in range(data.draw(st.integers(1, 2), label="rounds")):
+        public(RollInitiative(source=Source.DEVICE))
+        dice = {c: data.draw(st.integers(1, 10), label=f"{c}'s d10") for c in VISIBLE}
+        free = [d for d in range(1, 7) if d not in dice.values()]  # no tie, no panic: it waits
+        sniper = data.draw(st.sampled_from(free), label="sniper's d10")
+        assert beside.run(EnterInitiative(character="sniper", die=sniper, seed=0)) is None
+        for c in data.draw(st.permutations(VISIBLE), label="dice in"):
+            public(EnterInitiative(character=c, die=dice[c], seed=0), player(c))
+        while plain.table.state.phase is Phase.DECLARING:
+            state = plain.table.state
+            if state.exchange is None:
+                c = state.declaring
+                assert c is not None
+                if data.draw(st.booleans(), label=f"{c} acts"):
+                    public(Act(character=c, what="draws", mode=Mode.ALL_OUT_OFFENSIVE))
+                else:
+                    public(Wait(character=c, trigger="someone draws"))
+                continue
+            reactors = [c for c in VISIBLE if state.may_react(c)]
+            if reactors and data.draw(st.booleans(), label="a reaction"):
+                c = data.draw(st.sampled_from(reactors))
+                timing = data.draw(st.sampled_from(["before", "after"]))
+                die = data.draw(st.integers(1, 10)) if timing == "before" else None
+                public(
+                    React(
+                        character=c, to=state.exchange.actor, timing=timing, what="fires", die=die
+                    )
+                )
+            else:
+                public(Resolve(outcome="done"))
+    assert beside.table.state.hidden == {"sniper"}, "the sniper was never revealed"
+    for viewer in WATCHING:
+        assert beside.events[viewer] == plain.events[viewer], viewer
+        assert shown_but_for_the_gm_at_work(beside.views[viewer], plain.views[viewer]), viewer
