@@ -88,9 +88,7 @@ def view(enc: Encounter, viewer: Viewer) -> EncounterView:
         declared=pending if pending is None or seen(pending.character) else None,
         may_seize=tuple(c for c in enc.seizers() if seen(c)),
         pools=_pools(enc, seen),
-        awaiting=tuple(
-            a.model_copy(update={"who": tuple(c for c in a.who if seen(c))}) for a in _awaiting(enc)
-        ),
+        awaiting=tuple(_seen_awaiting(a, seen) for a in _awaiting(enc)),
         hidden=hiding.shown_hidden(viewer, enc.hidden),
     )
 
@@ -170,6 +168,15 @@ def _awaiting(enc: Encounter) -> tuple[Awaiting, ...]:
     if seizers:
         return (*late, Awaiting(what="seize_or_resolve", who=seizers))
     return (*late, Awaiting(what="resolve"))
+
+
+def _seen_awaiting(awaiting: Awaiting, seen: Callable[[str | None], bool]) -> Awaiting:
+    """What the viewer is told the table waits for: no one hidden from them, and a seize only
+    one hidden from them could make is no seize (the GM decides it, as a resolve)."""
+    who = tuple(c for c in awaiting.who if seen(c))
+    if awaiting.what == "seize_or_resolve" and not who:
+        return Awaiting(what="resolve")
+    return awaiting if who == awaiting.who else awaiting.model_copy(update={"who": who})
 
 
 def censor(event: Event, viewer: Viewer, options: RcsOptions) -> dict[str, Any] | None:

@@ -29,9 +29,17 @@ from rules.cards import parse_card
 from rules.errors import RoleError, RuleError
 from rules.four_color.commands import AssignCard, Deal, DealCard, NextPanel, OfferTrade
 from rules.hiding import Hide, Reveal, Revealed, scrubbed
-from rules.megatraveller_rcs.commands import Character, Declare, Seize, SetPool, SpendTactics
+from rules.megatraveller_rcs.commands import (
+    Character,
+    Declare,
+    EnterRoll,
+    Seize,
+    SetPool,
+    SpendTactics,
+)
 from rules.megatraveller_rcs.commands import Join as RcsJoin
 from rules.megatraveller_rcs.commands import Resolve as Done
+from rules.megatraveller_rcs.commands import RollInitiative as RollRcs
 from rules.randomness import Source
 from rules.roles import GM, OVERLAY, Viewer, player
 from rules.table import Table, Undo
@@ -389,12 +397,10 @@ class Watched:
     may see, in order, and the views it was left with, a view unchanged by a step not counted
     again (an event it may not see reaches it as ``null`` with the view: the GM at work)."""
 
-    def __init__(self, hidden: bool) -> None:
-        self.table = situation(*(sheet(c) for c in VISIBLE))
-        if hidden:
-            self.table.execute(Join(sheet=sheet("sniper"), hidden=True), GM)
-        self.events: dict[Viewer, list[Any]] = {v: [] for v in WATCHING}
-        self.views: dict[Viewer, list[str]] = {v: [] for v in WATCHING}
+    def __init__(self, table: AnyTable, watching: tuple[Viewer, ...] = WATCHING) -> None:
+        self.table, self.watching = table, watching
+        self.events: dict[Viewer, list[Any]] = {v: [] for v in watching}
+        self.views: dict[Viewer, list[str]] = {v: [] for v in watching}
 
     def run(self, command: Any, actor: Viewer = GM) -> str | None:
         """The command's outcome as its sender reads it: None, or the refusal."""
@@ -402,17 +408,17 @@ class Watched:
             events = self.table.execute(command, actor)
         except RuleError as refused:
             return refused.message
-        for viewer in WATCHING:
+        for viewer in self.watching:
             self.events[viewer] += [e for e in told(self.table, viewer, events) if e is not None]
             view = self.table.view(viewer).model_dump_json()
             if self.views[viewer][-1:] != [view]:
                 self.views[viewer].append(view)
         return None
 
-    def sniper_steps(self) -> None:
-        """The hidden sniper's own steps, the GM's: it waits whenever its declaration comes."""
-        while self.table.state.declaring == "sniper":
-            assert self.run(Wait(character="sniper", trigger="someone draws")) is None
+    def step(self, command: Any) -> None:
+        """A step of the hidden participant's own, the GM's, which must not reveal it."""
+        assert self.run(command) is None
+        assert self.table.state.hidden, "it was revealed"
 
 
 def gm_at_work(view: str) -> bool:
@@ -439,18 +445,21 @@ def test_a_player_is_shown_the_same_game_whether_or_not_someone_hidden_is_at_the
     without it show each player and the stream the same events and the same views, but for
     moments the table waits on the GM, a state they see whenever a round is to start. The
     sniper's own steps are the GM's; it waits, so nothing reveals it."""
-    plain, beside = Watched(hidden=False), Watched(hidden=True)
+    plain = Watched(situation(*(sheet(c) for c in VISIBLE)))
+    beside = Watched(situation(*(sheet(c) for c in VISIBLE)))
+    beside.table.execute(Join(sheet=sheet("sniper"), hidden=True), GM)
 
     def public(command: Any, actor: Viewer = GM) -> None:
         assert plain.run(command, actor) == beside.run(command, actor)
-        beside.sniper_steps()
+        while beside.table.state.declaring == "sniper":  # it waits when its declaration comes
+            beside.step(Wait(character="sniper", trigger="someone draws"))
 
     for _ in range(data.draw(st.integers(1, 2), label="rounds")):
         public(RollInitiative(source=Source.DEVICE))
         dice = {c: data.draw(st.integers(1, 10), label=f"{c}'s d10") for c in VISIBLE}
         free = [d for d in range(1, 7) if d not in dice.values()]  # no tie, no panic: it waits
         sniper = data.draw(st.sampled_from(free), label="sniper's d10")
-        assert beside.run(EnterInitiative(character="sniper", die=sniper, seed=0)) is None
+        beside.step(EnterInitiative(character="sniper", die=sniper, seed=0))
         for c in data.draw(st.permutations(VISIBLE), label="dice in"):
             public(EnterInitiative(character=c, die=dice[c], seed=0), player(c))
         while plain.table.state.phase is Phase.DECLARING:
@@ -464,7 +473,8 @@ def test_a_player_is_shown_the_same_game_whether_or_not_someone_hidden_is_at_the
                     public(Wait(character=c, trigger="someone draws"))
                 continue
             reactors = [c for c in VISIBLE if state.may_react(c)]
-            if reactors and data.draw(st.booleans(), label="a reaction"):
+            reacting: bool = bool(reactors) and data.draw(st.booleans(), label="a reaction")
+            if reacting:
                 c = data.draw(st.sampled_from(reactors))
                 timing = data.draw(st.sampled_from(["before", "after"]))
                 die = data.draw(st.integers(1, 10)) if timing == "before" else None
@@ -479,3 +489,71 @@ def test_a_player_is_shown_the_same_game_whether_or_not_someone_hidden_is_at_the
     for viewer in WATCHING:
         assert beside.events[viewer] == plain.events[viewer], viewer
         assert shown_but_for_the_gm_at_work(beside.views[viewer], plain.views[viewer]), viewer
+
+
+@given(st.data())
+def test_an_rcs_player_is_shown_the_same_encounter_whether_or_not_an_ambusher_lies_in_wait(
+    data: st.DataObject,
+) -> None:
+    """The same, at RCS, up to the ambusher's reveal: its card last in the line, it spends
+    from its side's pool (the guard's, or a side of its own whose pool the referee sets)
+    while the others take their turns; when the token reaches it, it is revealed. The guard
+    is the referee's, who spends only what its pool holds in both: what the ambusher spent is
+    gone, and its Tactics counted in the pool, and the referee knows it."""
+    side = data.draw(st.sampled_from(["corp", "assassins"]), label="the ambusher's side")
+    crew = (("jena", "crew", 1), ("guard", "corp", 1), ("sarge", "crew", 0))
+    watching = (player("jena"), player("sarge"), OVERLAY)
+    plain, beside = Watched(encounter(*crew), watching), Watched(encounter(*crew), watching)
+    ambusher = Character(id="amb", name="Ambusher", side=side, dex=0, movement=0, tactics=2)
+    beside.table.execute(RcsJoin(character=ambusher, hidden=True), GM)
+    watched = (plain, beside)
+
+    def public(command: Any, actor: Viewer = GM) -> bool:
+        """Run a public step on both; False once it would reveal the ambusher."""
+        if _reveals(beside.table, command, actor):
+            return False
+        assert plain.run(command, actor) == beside.run(command, actor)
+        return True
+
+    def ambushers_step() -> None:
+        pool = beside.table.state.pools.get(side, 0)
+        if side == "assassins" and data.draw(st.booleans(), label="its pool set"):
+            beside.step(SetPool(side=side, points=data.draw(st.integers(0, 4))))
+        elif pool and data.draw(st.booleans(), label="it spends"):
+            points = data.draw(st.integers(1, pool))
+            beside.step(SpendTactics(side=side, character="amb", points=points, purpose="other"))
+
+    for w in watched:
+        w.run(RollRcs(source=Source.GM))
+    beside.step(EnterRoll(character="amb", dice=(6, 6), source=Source.GM, seed=0))  # last: 14
+    for cid, _, _ in crew:
+        pair = (data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6)))
+        assert public(EnterRoll(character=cid, dice=pair, source=Source.GM, seed=0), player(cid))
+    while True:
+        ambushers_step()
+        holder = plain.table.state.holder
+        if holder is None:
+            break
+        if plain.table.state.pending is None:
+            declared = Declare(character=holder, action="long", what="fires", target="x")
+            if not public(declared):
+                break
+        spender = data.draw(st.sampled_from([c for c, _, _ in crew]), label="a spender")
+        mine = next(s for c, s, _ in crew if c == spender)
+        left = min(w.table.state.pools.get(mine, 0) for w in watched)
+        if left and data.draw(st.booleans(), label="spends"):
+            spend = SpendTactics(side=mine, character=spender, points=1, purpose="other")
+            public(spend, GM if spender == "guard" else player(spender))
+        if not public(Done()):
+            break
+    for viewer in watching:
+        assert beside.events[viewer] == plain.events[viewer], viewer
+        assert beside.views[viewer] == plain.views[viewer], viewer
+
+
+def _reveals(table: AnyTable, command: Any, actor: Viewer) -> bool:
+    """Whether the command, if taken, reveals someone: the comparison ends there."""
+    try:
+        return any(isinstance(e, Revealed) for e in table.decide(command, actor))
+    except RuleError:
+        return False
