@@ -161,8 +161,10 @@ class Table(Generic[Opts, S, C, E]):
             actor.require_gm("undo")
             step = self._step(self._standing)
             if step is None:  # it, or a reveal that goes with it, may stand further back
-                self._standing = self._rebuilt(len(self.log), self._read([]), None)[0]
-                step = self._step(self._standing)  # the same stand, reaching further
+                reach = self._standing.reach  # kept, with the reveal just before it
+                keeping = None if reach is None else reach - 1
+                self._standing = self._rebuilt(len(self.log), self._read([]), keeping)[0]
+                step = self._step(self._standing, rebuilt=True)  # the same stand, reaching further
             if not step:
                 raise RuleError("undo", "there is nothing to undo")
             return [Undone(undoes=position + 1) for position in step]
@@ -179,22 +181,24 @@ class Table(Generic[Opts, S, C, E]):
             raise scrubbed from None
         return list(hiding.seen(state, events, system.evolve, system.acting, system.hidden))
 
-    def _step(self, standing: Standing[S]) -> list[int] | None:
+    def _step(self, standing: Standing[S], rebuilt: bool = False) -> list[int] | None:
         """The log positions of the last standing step, latest first: its last event, and the
         reveals its acting caused (the shared rulings, "Undo and reveals"). Those are written
         just before the event that shows the acting, so they are the acting reveals standing
         right before it in the log; a reveal the GM made by hand is a step of its own. None
-        when what ``standing`` reaches cannot tell: a reveal may stand just behind it."""
+        when what ``standing`` reaches cannot tell, a reveal standing just behind it maybe,
+        unless it was just ``rebuilt`` to reach as far as it can."""
         positions = standing.positions
+        certain = standing.rooted or rebuilt
         if not positions:
-            return [] if standing.rooted else None
+            return [] if certain else None
         step = [positions[-1]]
         for position in reversed(positions[:-1]):
             if position != step[-1] - 1 or not _revealing(self.log[position]):
                 return step
             step.append(position)
         before = step[-1] - 1
-        if standing.rooted or before < 0 or not _revealing(self.log[before]):
+        if certain or before < 0 or not _revealing(self.log[before]):
             return step
         return None
 

@@ -42,7 +42,8 @@ from rules.megatraveller_rcs.commands import Resolve as Done
 from rules.megatraveller_rcs.commands import RollInitiative as RollRcs
 from rules.randomness import Source
 from rules.roles import GM, OVERLAY, Viewer, player
-from rules.table import Table, Undo
+from rules.standing import Window
+from rules.table import Table, Undo, Undone
 
 from .awareness.helpers import roll_round as roll_awareness
 from .awareness.helpers import sheet, situation
@@ -334,6 +335,11 @@ def test_an_undo_reaching_behind_its_window_still_takes_the_reveal_with_the_step
     restored = Table.restore(played.system, played.options, list(played.log), played.state)
     assert len(restored.execute(Undo(), GM)) == 2
     assert restored.state == before and restored.state.hidden == {"boss"}
+    # A checkpoint at every step, two kept: the window may hold the Panel, not its reveal.
+    narrow = Table(played.system, played.options, played.log, Window(every=1, kept=2))
+    last = len(played.log)
+    assert narrow.execute(Undo(), GM) == [Undone(undoes=last), Undone(undoes=last - 1)]
+    assert narrow.state == before
 
 
 def test_a_hidden_declaration_shows_as_the_gm_at_work_as_a_round_to_start_does() -> None:
