@@ -5,7 +5,9 @@ Each system is a decider (``initial_state``, ``decide``, ``evolve``, ``view``, `
 and owns undo. Undo needs the log, which a system never sees, so it lives here: an ``Undone``
 event takes the last standing event out of the fold, and the state is the replay of what
 stands. Every command a system decides yields the events of one step, and undo takes back the
-last event, so systems keep "one command, one event" wherever a GM would call it one step.
+last event, so systems keep "one command, one event" wherever a GM would call it one step. The
+one exception is shared by all: a step whose acting revealed someone hidden carries that
+reveal just before it, and undo takes back both (``Table._step``).
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from rules.telling import Story
 
 
 class Undo(BaseModel):
-    """The GM takes back the last event that still stands."""
+    """The GM takes back the last step that still stands: its event, and the reveals its acting
+    caused."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     type: Literal["undo"] = "undo"
@@ -99,6 +102,11 @@ class Folded(Generic[S]):
     standing: Standing[S]
 
 
+def _revealing(event: object) -> bool:
+    """A reveal that acting caused: it belongs to the step written just after it."""
+    return isinstance(event, hiding.Revealed) and event.acting
+
+
 class Table(Generic[Opts, S, C, E]):
     """One game: its system, its options, its log, and the state the log folds to.
 
@@ -147,22 +155,26 @@ class Table(Generic[Opts, S, C, E]):
     @property
     def reach(self) -> int:
         """The first log position the table may read again without being asked to rebuild
-        from the whole log: a log may let go of the events before it."""
+        from the whole log: a log may let go of the events before it. That is one before the
+        first standing event it reaches: an undo reads it, as it may be a reveal that goes with
+        the step after it."""
         reach = self._standing.reach
-        return len(self.log) if reach is None else reach
+        return len(self.log) if reach is None else max(0, reach - 1)
 
     def decide(self, command: C | Undo, actor: Viewer) -> list[E | Undone]:
         """The events a command leads to, applied to nothing yet (a server makes them durable
         first); raises RuleError naming the rule broken."""
         if isinstance(command, Undo):
             actor.require_gm("undo")
-            standing = self._standing
-            if not standing.positions and not standing.rooted:  # it stands further back
-                standing, _ = self._rebuilt(len(self.log), self._read([]), None)
-                self._standing = standing  # the same stand, reaching further
-            if not standing.positions:
+            step = self._step(self._standing)
+            if step is None:  # it, or a reveal that goes with it, may stand further back
+                reach = self._standing.reach  # kept, with the reveal just before it
+                keeping = None if reach is None else reach - 1
+                self._standing = self._rebuilt(len(self.log), self._read([]), keeping)[0]
+                step = self._step(self._standing, rebuilt=True)  # the same stand, reaching further
+            if not step:
                 raise RuleError("undo", "there is nothing to undo")
-            return [Undone(undoes=standing.positions[-1] + 1)]
+            return [Undone(undoes=position + 1) for position in step]
         system, state = self.system, self.state
         hidden = system.hidden(state)
         if not actor.is_gm:
@@ -175,6 +187,27 @@ class Table(Generic[Opts, S, C, E]):
                 raise
             raise scrubbed from None
         return list(hiding.seen(state, events, system.evolve, system.acting, system.hidden))
+
+    def _step(self, standing: Standing[S], rebuilt: bool = False) -> list[int] | None:
+        """The log positions of the last standing step, latest first: its last event, and the
+        reveals its acting caused (the shared rulings, "Undo and reveals"). Those are written
+        just before the event that shows the acting, so they are the acting reveals standing
+        right before it in the log; a reveal the GM made by hand is a step of its own. None
+        when what ``standing`` reaches cannot tell, a reveal standing just behind it maybe,
+        unless it was just ``rebuilt`` to reach as far as it can."""
+        positions = standing.positions
+        certain = standing.rooted or rebuilt
+        if not positions:
+            return [] if certain else None
+        step = [positions[-1]]
+        for position in reversed(positions[:-1]):
+            if position != step[-1] - 1 or not _revealing(self.log[position]):
+                return step
+            step.append(position)
+        before = step[-1] - 1
+        if certain or before < 0 or not _revealing(self.log[before]):
+            return step
+        return None
 
     def execute(self, command: C | Undo, actor: Viewer) -> list[E | Undone]:
         """Decide a command and apply its events; on refusal nothing changes."""

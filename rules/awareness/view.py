@@ -75,10 +75,20 @@ class ExchangeView(BaseModel):
 
 
 class Awaiting(BaseModel):
+    """What the table waits for. ``gm`` is what players and overlays are shown whenever the
+    table waits on the GM for a step they are not told of: a new round to start, and the
+    declaration of someone hidden from them, so that one reads as the other (the shared
+    rulings, "No tells")."""
+
     model_config = ConfigDict(frozen=True)
 
-    what: Literal["roll_initiative", "initiative", "declare", "preemption", "react_or_resolve"]
+    what: Literal[
+        "roll_initiative", "initiative", "declare", "preemption", "react_or_resolve", "gm"
+    ]
     who: tuple[str, ...] = ()
+
+
+GM_BUSY = Awaiting(what="gm")
 
 
 class SituationView(BaseModel):
@@ -204,7 +214,7 @@ def _exchange(
 
 def _awaiting(sit: Situation, viewer: Viewer) -> tuple[Awaiting, ...]:
     if sit.phase in (Phase.SETUP, Phase.ROUND_OVER):
-        return (Awaiting(what="roll_initiative"),)
+        return (Awaiting(what="roll_initiative") if viewer.is_gm else GM_BUSY,)
     if sit.phase is Phase.ROLLING:
         who = tuple(c for c in sit.awaiting_rolls if viewer.plays(c))
         return (Awaiting(what="initiative", who=who),)
@@ -223,8 +233,9 @@ def _declaring_awaits(sit: Situation, viewer: Viewer) -> tuple[Awaiting, ...]:
         reacting = Awaiting(what="react_or_resolve", who=reactors)
         return (Awaiting(what="preemption", who=dice), reacting) if dice else (reacting,)
     declaring = sit.declaring
-    shown = declaring if declaring and hiding.seen_by(viewer, sit.hidden)(declaring) else None
-    return (Awaiting(what="declare", who=(shown,) if shown else ()),)
+    if not hiding.seen_by(viewer, sit.hidden)(declaring):
+        return (GM_BUSY,)
+    return (Awaiting(what="declare", who=(declaring,) if declaring else ()),)
 
 
 def censor(event: Event, viewer: Viewer, options: AwarenessOptions) -> dict[str, Any] | None:

@@ -52,7 +52,7 @@ def decide(enc: Encounter, command: Command, actor: Viewer) -> list[Event]:
             return [_join(enc, command, actor)]
         case SetPool():
             actor.require_gm("set a tactics pool")
-            return [PoolSet(side=command.side, points=command.points)]
+            return [_pool_set(enc, command)]
         case SpendTactics():
             return [_spend(enc, command, actor)]
         case RollInitiative():
@@ -141,6 +141,14 @@ def _among(enc: Encounter, rolled: Roll, rng: random.Random | None) -> dict[str,
     at = rng.randint(0, len(equals))
     group = [*equals[:at], rolled.character, *equals[at:]]
     return {cid: tally for tally, cid in enumerate(group, start=1)}
+
+
+def _pool_set(enc: Encounter, command: SetPool) -> PoolSet:
+    """A pool set for a side whose every character is hidden names that side only to those
+    who may see one of them (the shared rulings): its name alone would tell of an ambush."""
+    side = tuple(c.id for c in enc.characters if c.side == command.side)
+    hidden = side if side and set(side) <= enc.hidden else ()
+    return PoolSet(side=command.side, points=command.points, hidden_side=hidden)
 
 
 def _spend(enc: Encounter, command: SpendTactics, actor: Viewer) -> TacticsSpent:

@@ -92,6 +92,7 @@ class Encounter(BaseModel):
     referee_pools: frozenset[str] = frozenset()  # sides whose pool the referee has set
     source: Source | None = None  # where this round's rolls came from: a latecomer's too
     hidden: frozenset[str] = frozenset()  # characters hidden from players and overlays
+    spent_hidden: dict[str, int] = {}  # points each spent from its side's pool while hidden
 
     def character(self, character_id: str) -> Character | None:
         return next((c for c in self.characters if c.id == character_id), None)
@@ -138,12 +139,16 @@ def evolve(enc: Encounter, event: Event) -> Encounter:
                 joined = joined.model_copy(update={"hidden": enc.hidden | {event.character.id}})
             return _latecomer(joined, event)
         case Hidden() | Revealed():
-            return enc.model_copy(update={"hidden": hiding.evolve(enc.hidden, event)})
+            spent = {c: n for c, n in enc.spent_hidden.items() if c != event.participant}
+            hidden = hiding.evolve(enc.hidden, event)
+            return enc.model_copy(update={"hidden": hidden, "spent_hidden": spent})
         case PoolSet():
+            on_side = {c.id for c in enc.characters if c.side == event.side}
             return enc.model_copy(
                 update={
                     "pools": {**enc.pools, event.side: event.points},
                     "referee_pools": enc.referee_pools | {event.side},
+                    "spent_hidden": {c: n for c, n in enc.spent_hidden.items() if c not in on_side},
                 }
             )
         case TacticsSpent():
@@ -281,8 +286,14 @@ def _move_to(enc: Encounter, character: str, initiative: int) -> Encounter:
 
 
 def _tactics_spent(enc: Encounter, event: TacticsSpent) -> Encounter:
-    pools = {**enc.pools, event.side: enc.pools.get(event.side, 0) - abs(event.points)}
-    enc = enc.model_copy(update={"pools": pools})
+    """Points leave the pool. What a hidden character spends is kept apart too: players see
+    its side's pool as it was until the character is revealed or the pool is set again."""
+    points = abs(event.points)
+    pools = {**enc.pools, event.side: enc.pools.get(event.side, 0) - points}
+    spent = dict(enc.spent_hidden)
+    if event.character in enc.hidden:
+        spent[event.character] = spent.get(event.character, 0) + points
+    enc = enc.model_copy(update={"pools": pools, "spent_hidden": spent})
     if event.purpose == "other":
         return enc
     initiative = enc.cards[event.character].initiative + event.points

@@ -50,6 +50,11 @@ class PoolSet(_Event):
     type: Literal["pool_set"] = "pool_set"
     side: str
     points: int
+    hidden_side: tuple[str, ...] = Field(
+        default=(),
+        description="The side's characters, when every one was hidden: the pool is theirs alone",
+        exclude_if=lambda side: not side,
+    )
 
 
 class TacticsSpent(_Event):

@@ -24,6 +24,7 @@ from rules.megatraveller_rcs.events import (
     InitiativeOverridden,
     InitiativeRolled,
     Joined,
+    PoolSet,
     Resolved,
     RollEntered,
     Seized,
@@ -89,9 +90,7 @@ def view(enc: Encounter, viewer: Viewer) -> EncounterView:
         declared=pending if pending is None or seen(pending.character) else None,
         may_seize=tuple(c for c in enc.seizers() if seen(c)),
         pools=_pools(enc, seen),
-        awaiting=tuple(
-            a.model_copy(update={"who": tuple(c for c in a.who if seen(c))}) for a in _awaiting(enc)
-        ),
+        awaiting=tuple(_seen_awaiting(a, seen) for a in _awaiting(enc)),
         hidden=hiding.shown_hidden(viewer, enc.hidden),
     )
     return shown.model_copy(update={"alerts": alerts.told(viewer, spotted(shown))})
@@ -141,17 +140,18 @@ def _pools(enc: Encounter, seen: Callable[[str | None], bool]) -> dict[str, int]
     """The sides' pools as the viewer may know them. A side whose every character is hidden
     from the viewer is not shown at all: its name alone would tell of an ambush. A pool the
     referee did not set is its side's best Tactics, so what a hidden character's skill added
-    is left out."""
+    is left out, and what a hidden character spent is still in the pool."""
     pools: dict[str, int] = {}
     for side, points in enc.pools.items():
         on_side = [c for c in enc.characters if c.side == side]
         if on_side and not any(seen(c.id) for c in on_side):
             continue
-        pools[side] = points
+        unseen = sum(enc.spent_hidden.get(c.id, 0) for c in on_side if not seen(c.id))
+        pools[side] = points + unseen
         if side not in enc.referee_pools:
             best = max((c.tactics for c in on_side), default=0)
             best_seen = max((c.tactics for c in on_side if seen(c.id)), default=0)
-            pools[side] = max(0, points - (best - best_seen))
+            pools[side] = max(0, pools[side] - (best - best_seen))
     return pools
 
 
@@ -187,6 +187,15 @@ def _awaiting(enc: Encounter) -> tuple[Awaiting, ...]:
     return (*late, Awaiting(what="resolve"))
 
 
+def _seen_awaiting(awaiting: Awaiting, seen: Callable[[str | None], bool]) -> Awaiting:
+    """What the viewer is told the table waits for: no one hidden from them, and a seize only
+    one hidden from them could make is no seize (the GM decides it, as a resolve)."""
+    who = tuple(c for c in awaiting.who if seen(c))
+    if awaiting.what == "seize_or_resolve" and not who:
+        return Awaiting(what="resolve")
+    return awaiting if who == awaiting.who else awaiting.model_copy(update={"who": who})
+
+
 def censor(event: Event, viewer: Viewer, options: RcsOptions) -> dict[str, Any] | None:
     """Nothing in an RCS encounter is secret, whatever the options, but a hidden character."""
     return hiding.censored(event, viewer, about, _censored)
@@ -211,7 +220,12 @@ def about(event: Event) -> tuple[str | None, ...]:
 
 
 def _censored(event: Event, data: dict[str, Any], hid: frozenset[str]) -> dict[str, Any] | None:
-    """An event about many, the hidden cut out: their rolls, and their places among ties."""
+    """An event about many, the hidden cut out: their rolls, and their places among ties; a
+    pool set for a side of none but the hidden is theirs alone."""
+    if isinstance(event, PoolSet):
+        if event.hidden_side and hid >= set(event.hidden_side):
+            return None
+        data.pop("hidden_side", None)
     if isinstance(event, InitiativeRolled):
         data["rolls"] = [r for r in data["rolls"] if r["character"] not in hid]
     if data.get("tallies"):

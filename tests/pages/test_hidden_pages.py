@@ -59,6 +59,10 @@ def test_a_hidden_sniper_reaches_no_phone_or_stream_until_it_fires(
     stream.goto(link(console, "handoff/overlay"))
 
     console.roll_at_the_table({"Kid": 4, "Black Bart": 9, "Sniper": 1})
+    # While the sniper declares, the table is seen waiting on the GM, as between rounds.
+    for page, where in ((phone, "body"), (stream, "#overlay")):
+        text = caught_up(page, console.seq, where)
+        assert "Waiting on the GM…" in text and "Sniper" not in text, text
     console.declare("Sniper", "the Kid draws", wait=True)
     console.declare("Kid", "draws")
     console.preempt("Sniper", "Kid", 10)
@@ -79,3 +83,12 @@ def test_a_hidden_sniper_reaches_no_phone_or_stream_until_it_fires(
     for page, where in ((phone, "body"), (stream, "#overlay")):
         assert "Sniper" in caught_up(page, console.seq, where)
     assert not console.row("Sniper").locator("[data-hidden]").count()
+
+    # One undo takes back the shot that revealed the sniper and the reveal with it.
+    undo = console.page.locator("[data-action=undo]")
+    label = undo.inner_text()
+    assert label.startswith("↶ Undo resolving ") and label.endswith(", hiding Sniper again")
+    console.tap(undo)
+    assert console.gm_get()["view"]["hidden"] == ["sniper"]
+    assert console.row("Sniper").locator("[data-hidden]").count() == 1
+    assert "Sniper" not in caught_up(phone, console.seq)

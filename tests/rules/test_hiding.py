@@ -13,23 +13,37 @@ from hypothesis import strategies as st
 
 from rules.awareness.commands import (
     Act,
+    EnterInitiative,
     EnterPreemption,
     Join,
+    Mode,
     React,
     Resolve,
+    RollInitiative,
     Sheet,
     Wait,
 )
+from rules.awareness.situation import Phase
+from rules.awareness.view import GM_BUSY
 from rules.cards import parse_card
 from rules.errors import RoleError, RuleError
 from rules.four_color.commands import AssignCard, Deal, DealCard, NextPanel, OfferTrade
 from rules.hiding import Hide, Reveal, Revealed, scrubbed
-from rules.megatraveller_rcs.commands import Character, Declare, Seize
+from rules.megatraveller_rcs.commands import (
+    Character,
+    Declare,
+    EnterRoll,
+    Seize,
+    SetPool,
+    SpendTactics,
+)
 from rules.megatraveller_rcs.commands import Join as RcsJoin
 from rules.megatraveller_rcs.commands import Resolve as Done
+from rules.megatraveller_rcs.commands import RollInitiative as RollRcs
 from rules.randomness import Source
 from rules.roles import GM, OVERLAY, Viewer, player
-from rules.table import Table, Undo
+from rules.standing import Window
+from rules.table import Table, Undo, Undone
 
 from .awareness.helpers import roll_round as roll_awareness
 from .awareness.helpers import sheet, situation
@@ -270,3 +284,282 @@ def test_a_side_of_none_but_hidden_rcs_characters_is_not_shown() -> None:
     assert table.view(player("amb")).pools == {"crew": 2, "assassins": 2}  # type: ignore[attr-defined]
     table.execute(Reveal(participant="amb"), GM)
     assert table.view(OVERLAY).pools == {"crew": 2, "assassins": 2}  # type: ignore[attr-defined]
+
+
+def test_one_undo_takes_back_a_step_and_the_reveal_its_acting_caused() -> None:
+    """The shared rulings, "Undo and reveals": the ambusher is hidden again, in one press."""
+    table = encounter(("jena", "crew", 0), ("ambusher", "corp", 0), ("guard", "corp", 0))
+    table.execute(Hide(participant="ambusher"), GM)
+    roll_rcs(table, {"jena": (1, 1), "ambusher": (4, 4), "guard": (6, 6)})
+    table.execute(Declare(character="jena", action="long", what="runs", target="door"), GM)
+    before, hidden_view = table.state, shown(table, OVERLAY, len(table.log))
+    revealing = len(table.log)
+    assert types(table.execute(Done(), GM)) == ["revealed", "resolved"]
+    undone = table.execute(Undo(), GM)
+    assert [u.undoes for u in undone] == [revealing + 2, revealing + 1]  # type: ignore[union-attr]
+    assert table.state == before and table.state.hidden == {"ambusher"}
+    assert shown(table, OVERLAY, len(table.log)) == hidden_view
+    assert table.view(OVERLAY).token == "jena"  # type: ignore[attr-defined]
+    table.execute(Undo(), GM)  # the next undo takes the declaration, not a stray reveal
+    assert table.view(GM).declared is None and table.state.hidden == {"ambusher"}  # type: ignore[attr-defined]
+
+
+def test_a_reveal_by_hand_is_a_step_of_its_own() -> None:
+    table = encounter(("jena", "crew", 0), ("ambusher", "corp", 0))
+    table.execute(Hide(participant="ambusher"), GM)
+    roll_rcs(table, {"jena": (1, 1), "ambusher": (4, 4)})
+    table.execute(Reveal(participant="ambusher"), GM)
+    table.execute(Declare(character="jena", action="long", what="runs", target="door"), GM)
+    table.execute(Done(), GM)  # the token moves onto the ambusher, seen already: no reveal
+    for _ in range(2):
+        assert len(table.execute(Undo(), GM)) == 1
+        assert not table.state.hidden
+    assert len(table.execute(Undo(), GM)) == 1
+    assert table.state.hidden == {"ambusher"}, "the third undo takes back the reveal by hand"
+
+
+def test_an_undo_reaching_behind_its_window_still_takes_the_reveal_with_the_step() -> None:
+    """A table restored from a snapshot knows no standing event before it: the undo reads the
+    log back to find the reveal that goes with the step."""
+    played = scene(heroes=2)
+    villain = {"id": "boss", "name": "Doctor Null", "kind": "villain"}
+    played.execute(
+        played.system.commands.validate_python({"type": "join", "member": villain, "hidden": True}),
+        GM,
+    )
+    deal(played, {"h1": "KS", "h2": "QH", "boss": "JC"})
+    played.execute(NextPanel(), GM)
+    played.execute(NextPanel(), GM)
+    before = played.state
+    assert types(played.execute(NextPanel(), GM)) == ["revealed", "panel_played"]
+    restored = Table.restore(played.system, played.options, list(played.log), played.state)
+    assert len(restored.execute(Undo(), GM)) == 2
+    assert restored.state == before and restored.state.hidden == {"boss"}
+    # A checkpoint at every step, two kept: the window may hold the Panel, not its reveal.
+    narrow = Table(played.system, played.options, played.log, Window(every=1, kept=2))
+    last = len(played.log)
+    assert narrow.execute(Undo(), GM) == [Undone(undoes=last), Undone(undoes=last - 1)]
+    assert narrow.state == before
+
+
+def test_a_hidden_declaration_shows_as_the_gm_at_work_as_a_round_to_start_does() -> None:
+    """The shared rulings, "No tells": while the sniper declares, the Kid's phone and the stream
+    are told the table waits on the GM, as they are whenever a round is to start; undoing the
+    sniper's wait brings that back, not an empty table."""
+    table = situation(sheet("kid"), sheet("bart"))
+    table.execute(Join(sheet=sheet("sniper"), hidden=True), GM)
+    for viewer in (player("kid"), OVERLAY):
+        assert table.view(viewer).awaiting == (GM_BUSY,)  # type: ignore[attr-defined]
+    roll_awareness(table, {"sniper": 1, "kid": 4, "bart": 9})
+    for viewer in (player("kid"), OVERLAY):
+        view = table.view(viewer)
+        assert view.declaring is None and view.awaiting == (GM_BUSY,)  # type: ignore[attr-defined]
+    assert table.view(GM).awaiting[0].who == ("sniper",)  # type: ignore[attr-defined]
+    table.execute(Wait(character="sniper", trigger="Kid draws"), GM)
+    assert table.view(player("kid")).awaiting[0].who == ("kid",)  # type: ignore[attr-defined]
+    table.execute(Undo(), GM)
+    assert table.view(player("kid")).awaiting == (GM_BUSY,)  # type: ignore[attr-defined]
+
+
+def test_a_pool_set_for_a_side_of_none_but_the_hidden_reaches_no_one_else() -> None:
+    table = encounter(("jena", "crew", 2))
+    ambusher = Character(id="amb", name="Ambusher", side="assassins", dex=0, movement=0, tactics=2)
+    table.execute(RcsJoin(character=ambusher, hidden=True), GM)
+    since = len(table.log)
+    table.execute(SetPool(side="assassins", points=5), GM)
+    table.execute(SetPool(side="crew", points=3), GM)
+    for viewer in (OVERLAY, player("jena")):
+        assert "assassins" not in shown(table, viewer, since)
+        assert told(table, viewer, list(table.log[since:]))[0] is None
+    assert table.censor(table.log[since], player("amb"))["side"] == "assassins"  # type: ignore[index]
+    assert "hidden_side" not in table.censor(table.log[since], player("amb"))  # type: ignore[operator]
+    assert "hidden_side" not in table.system.events.dump_json(table.log[-1]).decode()
+
+
+def test_a_hidden_characters_spending_leaves_the_pool_as_players_saw_it_till_its_reveal() -> None:
+    table = encounter(("jena", "crew", 0), ("guard", "corp", 3))
+    ambusher = Character(id="amb", name="Ambusher", side="corp", dex=0, movement=0, tactics=1)
+    table.execute(RcsJoin(character=ambusher, hidden=True), GM)
+    roll_rcs(table, {"jena": (1, 1), "guard": (6, 6), "amb": (5, 5)})
+    before = shown(table, OVERLAY)
+    spend = SpendTactics(side="corp", character="amb", points=-2, purpose="initiative")
+    table.execute(spend, GM)
+    assert table.view(GM).pools["corp"] == 1  # type: ignore[attr-defined]
+    for viewer in (OVERLAY, player("jena")):
+        assert table.view(viewer).pools["corp"] == 3  # type: ignore[attr-defined]
+    assert json.loads(shown(table, OVERLAY, len(table.log) - 1)) == [*json.loads(before)[:1], None]
+    table.execute(SpendTactics(side="corp", character="guard", points=1, purpose="other"), GM)
+    assert table.view(OVERLAY).pools["corp"] == 2  # type: ignore[attr-defined]
+    table.execute(Reveal(participant="amb"), GM)
+    assert table.view(OVERLAY).pools["corp"] == 0  # type: ignore[attr-defined]
+
+
+VISIBLE = ("kid", "bart", "marshal")
+WATCHING = (player("kid"), player("bart"), OVERLAY)
+
+
+class Watched:
+    """A table and what each watcher was shown of it, as a subscriber gets it: every event it
+    may see, in order, and the views it was left with, a view unchanged by a step not counted
+    again (an event it may not see reaches it as ``null`` with the view: the GM at work)."""
+
+    def __init__(self, table: AnyTable, watching: tuple[Viewer, ...] = WATCHING) -> None:
+        self.table, self.watching = table, watching
+        self.events: dict[Viewer, list[Any]] = {v: [] for v in watching}
+        self.views: dict[Viewer, list[str]] = {v: [] for v in watching}
+
+    def run(self, command: Any, actor: Viewer = GM) -> str | None:
+        """The command's outcome as its sender reads it: None, or the refusal."""
+        try:
+            events = self.table.execute(command, actor)
+        except RuleError as refused:
+            return refused.message
+        for viewer in self.watching:
+            self.events[viewer] += [e for e in told(self.table, viewer, events) if e is not None]
+            view = self.table.view(viewer).model_dump_json()
+            if self.views[viewer][-1:] != [view]:
+                self.views[viewer].append(view)
+        return None
+
+    def step(self, command: Any) -> None:
+        """A step of the hidden participant's own, the GM's, which must not reveal it."""
+        assert self.run(command) is None
+        assert self.table.state.hidden, "it was revealed"
+
+
+def gm_at_work(view: str) -> bool:
+    return bool(json.loads(view)["awaiting"] == [GM_BUSY.model_dump(mode="json")])
+
+
+def shown_but_for_the_gm_at_work(shown: list[str], plain: list[str]) -> bool:
+    """``shown`` is ``plain`` with some views added in which the table waits on the GM."""
+    rest = iter(plain)
+    expected = next(rest, None)
+    for view in shown:
+        if view == expected:
+            expected = next(rest, None)
+        elif not gm_at_work(view):
+            return False
+    return expected is None
+
+
+@given(st.data())
+def test_a_player_is_shown_the_same_game_whether_or_not_someone_hidden_is_at_the_table(
+    data: st.DataObject,
+) -> None:
+    """The shared rulings, "No tells": the same public steps played beside a hidden sniper and
+    without it show each player and the stream the same events and the same views, but for
+    moments the table waits on the GM, a state they see whenever a round is to start. The
+    sniper's own steps are the GM's; it waits, so nothing reveals it."""
+    plain = Watched(situation(*(sheet(c) for c in VISIBLE)))
+    beside = Watched(situation(*(sheet(c) for c in VISIBLE)))
+    beside.table.execute(Join(sheet=sheet("sniper"), hidden=True), GM)
+
+    def public(command: Any, actor: Viewer = GM) -> None:
+        assert plain.run(command, actor) == beside.run(command, actor)
+        while beside.table.state.declaring == "sniper":  # it waits when its declaration comes
+            beside.step(Wait(character="sniper", trigger="someone draws"))
+
+    for _ in range(data.draw(st.integers(1, 2), label="rounds")):
+        public(RollInitiative(source=Source.DEVICE))
+        dice = {c: data.draw(st.integers(1, 10), label=f"{c}'s d10") for c in VISIBLE}
+        free = [d for d in range(1, 7) if d not in dice.values()]  # no tie, no panic: it waits
+        sniper = data.draw(st.sampled_from(free), label="sniper's d10")
+        beside.step(EnterInitiative(character="sniper", die=sniper, seed=0))
+        for c in data.draw(st.permutations(VISIBLE), label="dice in"):
+            public(EnterInitiative(character=c, die=dice[c], seed=0), player(c))
+        while plain.table.state.phase is Phase.DECLARING:
+            state = plain.table.state
+            if state.exchange is None:
+                c = state.declaring
+                assert c is not None
+                if data.draw(st.booleans(), label=f"{c} acts"):
+                    public(Act(character=c, what="draws", mode=Mode.ALL_OUT_OFFENSIVE))
+                else:
+                    public(Wait(character=c, trigger="someone draws"))
+                continue
+            reactors = [c for c in VISIBLE if state.may_react(c)]
+            reacting: bool = bool(reactors) and data.draw(st.booleans(), label="a reaction")
+            if reacting:
+                c = data.draw(st.sampled_from(reactors))
+                timing = data.draw(st.sampled_from(["before", "after"]))
+                die = data.draw(st.integers(1, 10)) if timing == "before" else None
+                public(
+                    React(
+                        character=c, to=state.exchange.actor, timing=timing, what="fires", die=die
+                    )
+                )
+            else:
+                public(Resolve(outcome="done"))
+    assert beside.table.state.hidden == {"sniper"}, "the sniper was never revealed"
+    for viewer in WATCHING:
+        assert beside.events[viewer] == plain.events[viewer], viewer
+        assert shown_but_for_the_gm_at_work(beside.views[viewer], plain.views[viewer]), viewer
+
+
+@given(st.data())
+def test_an_rcs_player_is_shown_the_same_encounter_whether_or_not_an_ambusher_lies_in_wait(
+    data: st.DataObject,
+) -> None:
+    """The same, at RCS, up to the ambusher's reveal: its card last in the line, it spends
+    from its side's pool (the guard's, or a side of its own whose pool the referee sets)
+    while the others take their turns; when the token reaches it, it is revealed. The guard
+    is the referee's, who spends only what its pool holds in both: what the ambusher spent is
+    gone, and its Tactics counted in the pool, and the referee knows it."""
+    side = data.draw(st.sampled_from(["corp", "assassins"]), label="the ambusher's side")
+    crew = (("jena", "crew", 1), ("guard", "corp", 1), ("sarge", "crew", 0))
+    watching = (player("jena"), player("sarge"), OVERLAY)
+    plain, beside = Watched(encounter(*crew), watching), Watched(encounter(*crew), watching)
+    ambusher = Character(id="amb", name="Ambusher", side=side, dex=0, movement=0, tactics=2)
+    beside.table.execute(RcsJoin(character=ambusher, hidden=True), GM)
+    watched = (plain, beside)
+
+    def public(command: Any, actor: Viewer = GM) -> bool:
+        """Run a public step on both; False once it would reveal the ambusher."""
+        if _reveals(beside.table, command, actor):
+            return False
+        assert plain.run(command, actor) == beside.run(command, actor)
+        return True
+
+    def ambushers_step() -> None:
+        pool = beside.table.state.pools.get(side, 0)
+        if side == "assassins" and data.draw(st.booleans(), label="its pool set"):
+            beside.step(SetPool(side=side, points=data.draw(st.integers(0, 4))))
+        elif pool and data.draw(st.booleans(), label="it spends"):
+            points = data.draw(st.integers(1, pool))
+            beside.step(SpendTactics(side=side, character="amb", points=points, purpose="other"))
+
+    for w in watched:
+        w.run(RollRcs(source=Source.GM))
+    beside.step(EnterRoll(character="amb", dice=(6, 6), source=Source.GM, seed=0))  # last: 14
+    for cid, _, _ in crew:
+        pair = (data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6)))
+        assert public(EnterRoll(character=cid, dice=pair, source=Source.GM, seed=0), player(cid))
+    while True:
+        ambushers_step()
+        holder = plain.table.state.holder
+        if holder is None:
+            break
+        if plain.table.state.pending is None:
+            declared = Declare(character=holder, action="long", what="fires", target="x")
+            if not public(declared):
+                break
+        spender = data.draw(st.sampled_from([c for c, _, _ in crew]), label="a spender")
+        mine = next(s for c, s, _ in crew if c == spender)
+        left = min(w.table.state.pools.get(mine, 0) for w in watched)
+        if left and data.draw(st.booleans(), label="spends"):
+            spend = SpendTactics(side=mine, character=spender, points=1, purpose="other")
+            public(spend, GM if spender == "guard" else player(spender))
+        if not public(Done()):
+            break
+    for viewer in watching:
+        assert beside.events[viewer] == plain.events[viewer], viewer
+        assert beside.views[viewer] == plain.views[viewer], viewer
+
+
+def _reveals(table: AnyTable, command: Any, actor: Viewer) -> bool:
+    """Whether the command, if taken, reveals someone: the comparison ends there."""
+    try:
+        return any(isinstance(e, Revealed) for e in table.decide(command, actor))
+    except RuleError:
+        return False

@@ -117,7 +117,8 @@ function handoff(shown, onHide) {
     h("button", { type: "button", onclick: onHide }, "Hide"));
 }
 
-/** The events that still stand, so Undo can say what it takes back. */
+/** The events that still stand, so Undo can say what it takes back: the last step's event,
+ * and the reveals its acting caused, written just before it, which one undo takes back too. */
 class Standing {
   constructor() { this.seen = new Map(); }
   add(seq, event) { if (event) this.seen.set(seq, event); }
@@ -130,8 +131,25 @@ class Standing {
         if (at >= 0) stack.splice(at, 1);
       } else stack.push({ seq, event });
     }
-    return stack.at(-1)?.event ?? null;
+    const step = stack.pop();
+    if (!step) return null;
+    const revealing = [];
+    for (let at = step.seq - 1; stack.at(-1)?.seq === at; at--) {
+      const { event } = stack.at(-1);
+      if (event.type !== "revealed" || !event.acting) break;
+      revealing.unshift(stack.pop().event);
+    }
+    return { event: step.event, revealing };
   }
+}
+
+/** What an undo takes back, in the console's words: the step, and whom it revealed. */
+function takenBack(last, who, system) {
+  if (!last) return null;
+  const step = shared(last.event, who) ?? system.describe(last.event, who);
+  if (!step || !last.revealing.length) return step;
+  const names = last.revealing.map((e) => who[e.participant] ?? "someone").join(" and ");
+  return `${step}, hiding ${names} again`;
 }
 
 async function consolePage(id) {
@@ -211,8 +229,7 @@ async function consolePage(id) {
     keeping(next, () => {
       next.querySelector("[data-prompt]").textContent = step.prompt;
       next.querySelector(".controls").replaceChildren(...(step.controls ?? []).filter(Boolean));
-      const last = standing.last();
-      const taken = last && (shared(last, ctx.names) ?? system.describe(last, ctx.names));
+      const taken = takenBack(standing.last(), ctx.names, system);
       next.querySelector(".undo").replaceChildren(taken
         ? h("button", { type: "button", class: "quiet", "data-action": "undo",
             onclick: async () => {

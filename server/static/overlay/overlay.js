@@ -2,7 +2,7 @@
 // follows the table over a WebSocket, reconnecting and resuming from the last sequence seen.
 // It renders the public view it is given; it never holds anything a stream may not show.
 
-import { declaration } from "/static/shared/awareness.js";
+import { GM_BUSY, declaration, gmBusy } from "/static/shared/awareness.js";
 import { Table, h, tableId } from "/static/shared/client.js";
 import { aimed } from "/static/shared/forms.js";
 import { TALLY } from "/static/shared/index-cards.js";
@@ -150,6 +150,7 @@ function awareness(view) {
   if (view.declaring) {
     column.append(h("div", { class: "declaring" }, "Declaring: ", named(nameOf(view.declaring))));
   }
+  if (gmBusy(view)) column.append(h("div", { class: "declaring", "data-gm-busy": "" }, GM_BUSY));
   for (const declared of view.declarations) {
     const who = nameOf(declared.character);
     // What was said, after the name: "acts: …", or only "waits" (never for what: ruling 12).

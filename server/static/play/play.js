@@ -5,7 +5,7 @@
 
 import { Table, h, tableId } from "/static/shared/client.js";
 import {
-  awareness as awarenessPlayed, d10, declaration, declare, reactions,
+  GM_BUSY, awareness as awarenessPlayed, d10, declaration, declare, gmBusy, reactions,
 } from "/static/shared/awareness.js";
 import { aimed, button, card, keeping, linkShown, report } from "/static/shared/forms.js";
 import { declaring, diceFor, rcs as rcsPlayed } from "/static/shared/index-cards.js";
@@ -162,6 +162,7 @@ function awareness(v, ctx, own) {
   });
   const order = [
     v.declaring ? h("p", { class: "now" }, `Declaring now: ${who[v.declaring]}`) : null,
+    gmBusy(v) ? h("p", { class: "now", "data-gm-busy": "" }, GM_BUSY) : null,
     v.exchange ? h("p", {}, `${who[v.exchange.act.character]} acts: ${v.exchange.act.what}`) : null,
     v.exchange ? exchanged(v.exchange, who) : null,
     !v.exchange && v.concluded ? h("p", {}, `${who[v.concluded.act.character]} acted: `

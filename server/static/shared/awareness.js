@@ -29,6 +29,15 @@ export function d10(ctx, id, label, command, name) {
                 { primary: true, name });
 }
 
+/** What players and overlays are shown whenever the table waits on the GM for a step they are
+ * not told of: a new round to start, or the declaration of someone hidden from them, which so
+ * reads as any other moment the GM is busy (the shared rulings, "No tells"). */
+export const GM_BUSY = "Waiting on the GM…";
+
+export function gmBusy(v) {
+  return v.awaiting.some((a) => a.what === "gm");
+}
+
 /** A declaration in words: what an act does, said aloud; a wait, with its trigger only for
  * those who may know it (ruling 12: the view leaves it out for the others). */
 export function declaration(d, name) {

@@ -130,3 +130,31 @@ async def test_a_table_whose_undos_since_its_snapshot_reach_behind_it_loads(
     status, answer = await send(second, table, {"type": "undo"})
     assert status == 200 and answer["events"] == [{"type": "undone", "undoes": LAST - 10}]
     assert held_log(second, table).first > 0
+
+
+async def test_a_restarted_server_takes_back_a_step_and_its_reveal_in_one_undo(
+    aiohttp_client: Any, database: Database
+) -> None:
+    """The shared rulings, "Undo and reveals": the villain's Panel revealed it; a server that
+    loads the table from a snapshot taken just after knows no step before it, reads the log
+    back, and takes back the Panel and the reveal together."""
+    settings = Settings(db=database(), port=0, snapshot_every=1, **UNLIMITED)
+    first: Client = await aiohttp_client(make_app(settings))
+    table = await new_table(first, "four-color")
+    villain = {"id": "boss", "name": "Doctor Null", "kind": "villain"}
+    for command in (
+        HERO,
+        {"type": "join", "member": villain, "hidden": True},
+        {"type": "deal", "source": "gm"},
+        {"type": "deal_card", "card": "2S", "source": "gm"},
+        {"type": "deal_card", "card": "KS", "source": "gm"},
+    ):
+        assert (await send(first, table, command))[0] == 200
+    status, answer = await send(first, table, {"type": "next_panel"})
+    assert [e["type"] for e in answer["events"]] == ["revealed", "panel_played"]
+    await first.close()
+    second: Client = await aiohttp_client(make_app(settings))
+    status, answer = await send(second, table, {"type": "undo"})
+    assert status == 200
+    assert answer["events"] == [{"type": "undone", "undoes": 7}, {"type": "undone", "undoes": 6}]
+    assert hidden((await gm_view(second, table))["view"]) == ["boss"]
