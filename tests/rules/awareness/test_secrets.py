@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from hypothesis import given
@@ -58,8 +59,9 @@ def leaks(data: Any, own: frozenset[str]) -> list[str]:
     return found
 
 
-def candidates(sit: Situation, data: st.DataObject) -> list[tuple[Command | Undo, Viewer]]:
-    pick = data.draw(st.randoms(use_true_random=False), label="pick")
+def candidates(sit: Situation, pick: random.Random) -> list[tuple[Command | Undo, Viewer]]:
+    """Commands the table might plausibly be sent now, each choice ``pick``'s (see the Four
+    Color ``candidates``: a server's test seeds it from one draw per step)."""
     ids = [s.id for s in sit.sheets] or ["nobody"]  # undo may take back the joins
     who, other = pick.choice(ids), pick.choice(ids)
     mode = pick.choice(list(Mode))
@@ -135,7 +137,8 @@ def test_no_player_or_overlay_ever_sees_another_characters_secrets(
         )
     watchers = [(OVERLAY, frozenset[str]()), (player("c0"), frozenset({"c0"}))]
     for _ in range(data.draw(st.integers(10, 80), label="steps")):
-        options = candidates(table.state, data)
+        pick = data.draw(st.randoms(use_true_random=False), label="pick")
+        options = candidates(table.state, pick)
         command, actor = options[data.draw(st.integers(0, len(options) - 1), label="command")]
         try:
             events = table.execute(command, actor)
