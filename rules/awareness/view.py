@@ -231,7 +231,15 @@ def _declaring_awaits(sit: Situation, viewer: Viewer) -> tuple[Awaiting, ...]:
         seen = hiding.seen_by(viewer, sit.hidden)
         dice = tuple(p.character for p in sit.exchange.pending if seen(p.character))
         reacting = Awaiting(what="react_or_resolve", who=reactors)
-        return (Awaiting(what="preemption", who=dice), reacting) if dice else (reacting,)
+        if dice:
+            return (Awaiting(what="preemption", who=dice), reacting)
+        following = sit.next_to_resolve()
+        if following is not None and not seen(following):
+            # The GM resolves someone hidden from this viewer (a hidden pre-emptor, going just
+            # after an act that is done): the table waits on the GM, as it looks at any such
+            # moment, not on an act already resolved.
+            return (GM_BUSY, reacting) if reactors else (GM_BUSY,)
+        return (reacting,)
     declaring = sit.declaring
     if not hiding.seen_by(viewer, sit.hidden)(declaring):
         return (GM_BUSY,)

@@ -361,6 +361,27 @@ def test_a_hidden_declaration_shows_as_the_gm_at_work_as_a_round_to_start_does()
     assert table.view(player("kid")).awaiting == (GM_BUSY,)  # type: ignore[attr-defined]
 
 
+def test_a_hidden_reaction_still_to_resolve_shows_as_the_gm_at_work() -> None:
+    """The sniper answers the Kid's draw just after it: once the draw is resolved, the table
+    waits on the GM to resolve the shot. The Kid's phone and the stream are told the table
+    waits on the GM, not still shown the Kid's resolved act as what the table is at (a turn
+    clock read off it would time the Kid for a turn long done)."""
+    table = situation(sheet("kid"), sheet("bart"))
+    table.execute(Join(sheet=sheet("sniper"), hidden=True), GM)
+    roll_awareness(table, {"sniper": 1, "kid": 4, "bart": 9})
+    table.execute(Wait(character="sniper", trigger="Kid draws"), GM)
+    table.execute(Act(character="kid", what="draws"), player("kid"))
+    table.execute(React(character="sniper", to="kid", timing="after", what="fires"), GM)
+    assert table.state.next_to_resolve() == "kid"
+    for viewer in (player("kid"), OVERLAY):
+        assert table.view(viewer).awaiting != (GM_BUSY,)  # type: ignore[attr-defined]
+    table.execute(Resolve(outcome="the Kid draws"), GM)
+    assert table.state.next_to_resolve() == "sniper" and table.state.hidden == {"sniper"}
+    for viewer in (player("kid"), OVERLAY):
+        assert table.view(viewer).awaiting == (GM_BUSY,)  # type: ignore[attr-defined]
+    assert table.view(GM).awaiting != (GM_BUSY,)  # type: ignore[attr-defined]
+
+
 def test_a_pool_set_for_a_side_of_none_but_the_hidden_reaches_no_one_else() -> None:
     table = encounter(("jena", "crew", 2))
     ambusher = Character(id="amb", name="Ambusher", side="assassins", dex=0, movement=0, tactics=2)

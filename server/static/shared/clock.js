@@ -14,7 +14,9 @@ export function acting(view) {
   switch (view.system) {
     case "four-color": return view.current?.acting ?? null;
     case "megatraveller-rcs": return view.token ?? null;
-    default: return view.declaring ?? view.exchange?.act.character ?? null;
+    // While the table waits on the GM (someone hidden from this page is at work), no one is.
+    default: return view.awaiting?.some((a) => a.what === "gm") ? null
+      : view.declaring ?? view.exchange?.act.character ?? null;
   }
 }
 
