@@ -36,6 +36,11 @@ export function report(message, { tone = "bad", prompt } = {}) {
 
 const UNREACHED = "Not sent: the server cannot be reached just now.";
 
+/** How many of this page's presses went in, and the last: a press refused because the table
+ * moved on is told as such, unless the same press of this page's went in meanwhile. */
+let ownApplied = 0;
+let ownLast = "";
+
 /** Say, at the top of the page, while the table's live link is down (``Table``'s ``onLink``):
  * what is shown may be behind and a press will not go through. Once it is back, the banner
  * goes, and so does a "not sent" notice the outage caused. */
@@ -65,6 +70,7 @@ export async function run(table, command, names = {}) {
   // What was shown before the press: a success clears that, never a notice the redraw of this
   // very press put up meanwhile (on the WebSocket the view comes before the answer).
   const shownBefore = document.getElementById("notice")?.textContent;
+  const ownBefore = ownApplied;
   let answer;
   try {
     answer = await table.send(command);
@@ -82,13 +88,18 @@ export async function run(table, command, names = {}) {
     return false;
   }
   if (ok) {
+    ownApplied += 1;
+    ownLast = JSON.stringify(command);
     if (document.getElementById("notice")?.textContent === shownBefore) report("");
     return true;
   }
   if (status === 409) {
     // Made against a view the table has left (Table's guard): nothing was applied. The page
-    // shows the table as it is now, and points to what it waits for.
+    // shows the table as it is now, and points to what it waits for; unless what moved the
+    // table on was this page's own press of the same thing, made just before (a double tap
+    // whose second tap reached the old button): the first did what was meant, nothing to say.
     await table.refresh();
+    if (ownApplied > ownBefore && ownLast === JSON.stringify(command)) return false;
     const now = document.querySelector("[data-prompt]")?.textContent;
     report("Not done: the table moved on before that reached it, so nothing changed."
       + (now ? ` Where it stands now: ${now}.` : ""), { prompt: now });
