@@ -54,25 +54,29 @@ class UnansweredError(Exception):
 
 class Dealer:
     """The simulated dealer's hand: a shuffled deck, fresh for every page, and the cards it laid
-    on this page. A card on the table it did not lay was dealt (or corrected) by the GM by hand:
-    from then until the next page the dealer stands aside and lays nothing."""
+    on this page. A card on the table it did not lay was dealt (or corrected) by the GM by hand,
+    and a card it laid that has left the table was undone by the GM, who means to deal it
+    again by hand: either way, from then until the next page the dealer stands aside and lays
+    nothing (else an undo would be dealt over at once, with another card)."""
 
     def __init__(self) -> None:
         self.page: int | None = None
         self.deck: list[Card] = []
         self.laid: set[str] = set()
+        self.landed: set[str] = set()  # the cards it laid that the table took
         self.aside = False
 
     def card_for(self, view: dict[str, Any]) -> Card | None:
         """The card to lay now on the table seen as ``view`` (the GM's), if any: the table
         awaits a card, the deck has one, and the GM deals no card by hand this page."""
         if view["page"] != self.page:
-            self.page, self.laid, self.aside = view["page"], set(), False
+            self.page, self.laid, self.landed, self.aside = view["page"], set(), set(), False
             self.deck = list(full_deck())
             random.shuffle(self.deck)
-        held = (*view["order"], *view["jokers"], *view["panels"])
-        if {one["card"] for one in held} - self.laid:
+        held = {one["card"] for one in (*view["order"], *view["jokers"], *view["panels"])}
+        if held - self.laid or self.landed - held:
             self.aside = True
+        self.landed |= self.laid & held
         if self.aside or not view["to_deal"] or not self.deck:
             return None
         card = self.deck.pop()

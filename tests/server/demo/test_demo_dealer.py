@@ -15,6 +15,7 @@ from rules.four_color.scene import Phase
 from rules.four_color.view import view
 from rules.randomness import Source
 from rules.roles import GM
+from rules.table import Undo
 from server.demo.devices import Dealer
 from tests.rules.four_color.helpers import scene
 
@@ -63,3 +64,21 @@ def test_the_dealer_stands_aside_once_the_gm_deals_by_hand_until_the_next_page()
     table.execute(Deal(source=Source.DEVICE), GM)  # the next page: the dealer's again
     assert seen(table)["page"] == 2
     assert dealer.card_for(seen(table)) is not None
+
+
+def test_the_dealer_stands_aside_once_the_gm_undoes_a_card_it_laid() -> None:
+    """The GM takes back a card the reader dealt, to deal it by hand: the reader does not deal
+    the next one over it at once, until the next page."""
+    table = scene(heroes=1, villains=4)
+    dealer = Dealer()
+    table.execute(Deal(source=Source.DEVICE), GM)
+    first = dealer.card_for(seen(table))
+    assert first is not None
+    lay(table, first)
+    assert dealer.card_for(seen(table)) is not None  # its card stands: it goes on dealing
+    table.execute(Undo(), GM)  # the card it laid last is taken back
+    assert seen(table)["to_deal"]
+    assert dealer.card_for(seen(table)) is None
+    while seen(table)["to_deal"]:
+        by_hand(table)
+        assert dealer.card_for(seen(table)) is None
