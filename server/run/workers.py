@@ -100,11 +100,17 @@ def _supervise(argv: Sequence[str], workers: int, stopping: Callable[[], bool]) 
                 # restarted worker that cannot start (the database away for now) is retried.
                 code = CANNOT_START
                 break
-            quick = now - started[index] < SETTLED
+            ran = now - started[index]
+            quick = ran < SETTLED
             pause[index] = min(max(pause[index] * 2, FIRST_PAUSE), LAST_PAUSE) if quick else 0.0
             log.warning(
                 "worker ended: starting again",
-                extra={"worker": index, "code": returned, "in_seconds": pause[index]},
+                extra={
+                    "worker": index,
+                    "code": returned,
+                    "ran_seconds": round(ran, 3),
+                    "in_seconds": pause[index],
+                },
             )
             del running[index]
             due[index] = now + pause[index]
