@@ -11,7 +11,7 @@ import secrets
 import socket
 import sys
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -220,31 +220,46 @@ def _gm_link(flags: dict[str, Any], table: str, name: str) -> int:
     except ValueError:
         print("seize: --name: must be 1 to 80 characters, not only spaces", file=sys.stderr)
         return 2
-    try:
-        settings = Settings(**flags)
-    except ValueError as wrong:
-        print(f"seize: {_one_line(wrong)}", file=sys.stderr)
-        return 2
 
-    async def mint_link() -> str:
-        store = open_store(settings.db)
-        await store.open()
-        try:
-            table_id = (await _table(store, table)).id
-            token = mint()
-            await store.add_tokens([token_row(token, table_id, GM, GM_DEVICE_LABEL, device.name)])
-            return console_url(settings.base_url, table_id, token)
-        finally:
-            await store.close()
+    async def mint_link(store: Store, settings: Settings) -> str:
+        table_id = (await _table(store, table)).id
+        token = mint()
+        await store.add_tokens([token_row(token, table_id, GM, GM_DEVICE_LABEL, device.name)])
+        return console_url(settings.base_url, table_id, token)
 
-    try:
-        link = asyncio.run(mint_link())
-    except (LookupError, StoreUnavailableError, StoreRefusedError, SchemaTooNewError) as wrong:
-        print(f"seize: {wrong}", file=sys.stderr)
+    link = _on_the_store(flags, mint_link)
+    if link is None:
         return 2
     print(link)
     print("Whoever holds this link runs the table: give it to no one else.", file=sys.stderr)
     return 0
+
+
+def _on_the_store(
+    flags: dict[str, Any], work: Callable[[Store, Settings], Awaitable[str]]
+) -> str | None:
+    """What ``work`` answers on the store the settings name (as ``seize serve`` would open
+    it), opened around it; None, with the reason printed in one line, when the settings, the
+    store or the table asked for are wrong."""
+    try:
+        settings = Settings(**flags)
+    except ValueError as wrong:
+        print(f"seize: {_one_line(wrong)}", file=sys.stderr)
+        return None
+
+    async def opened() -> str:
+        store = open_store(settings.db)
+        await store.open()
+        try:
+            return await work(store, settings)
+        finally:
+            await store.close()
+
+    try:
+        return asyncio.run(opened())
+    except (LookupError, StoreUnavailableError, StoreRefusedError, SchemaTooNewError) as wrong:
+        print(f"seize: {wrong}", file=sys.stderr)
+        return None
 
 
 async def _table(store: Store, table: str) -> TableRow:
@@ -262,30 +277,18 @@ async def _table(store: Store, table: str) -> TableRow:
 def _export(flags: dict[str, Any], table: str, viewer: Viewer, form: str) -> int:
     """Print ``table``'s story as ``viewer`` saw it, as a recap (``markdown``) or as the API's
     export (``json``)."""
-    try:
-        settings = Settings(**flags)
-    except ValueError as wrong:
-        print(f"seize: {_one_line(wrong)}", file=sys.stderr)
-        return 2
 
-    async def tell() -> str:
-        store = open_store(settings.db)
-        await store.open()
-        try:
-            row = await _table(store, table)
-            system = SYSTEMS[row.system]
-            options = system.options_model.model_validate_json(row.options)
-            teller = await chronicle(store, row.id, system, options, viewer, keeping=True)
-        finally:
-            await store.close()
+    async def tell(store: Store, _: Settings) -> str:
+        row = await _table(store, table)
+        system = SYSTEMS[row.system]
+        options = system.options_model.model_validate_json(row.options)
+        teller = await chronicle(store, row.id, system, options, viewer, keeping=True)
         if form == "markdown":
             return recap(teller.told(), row.name, seen_as(teller))
         return json.dumps({**answer(row.id, row.name, teller), "events": teller.shown}, indent=1)
 
-    try:
-        told = asyncio.run(tell())
-    except (LookupError, StoreUnavailableError, StoreRefusedError, SchemaTooNewError) as wrong:
-        print(f"seize: {wrong}", file=sys.stderr)
+    told = _on_the_store(flags, tell)
+    if told is None:
         return 2
     sys.stdout.write(told if told.endswith("\n") else told + "\n")
     return 0
