@@ -23,7 +23,7 @@ from tests.waiting import until
 
 from .conftest import Table
 from .console_driver import TABLET, Console
-from .test_console_races import HeldSocket, opened, rcs_declared, seq
+from .test_console_races import HeldSocket, opened, pumped, rcs_declared, seq
 
 QUICK = (0.05, 0.15)
 """Gaps in seconds of a finger tapping twice: the second tap was never meant for a new button."""
@@ -41,8 +41,16 @@ COUNTING = """
     if (JSON.parse(data).type === "command") window.commands++;
     return send.call(this, data);
   };
+  window.read = 0;
+  const json = Response.prototype.json;
+  Response.prototype.json = async function () {
+    const body = await json.call(this);
+    window.read++;
+    return body;
+  };
 """
-"""Counted in the page: taps (the clicks they make), and commands it sent on its socket."""
+"""Counted in the page: taps (the clicks they make), commands it sent on its socket, and answers
+it read over HTTP (a press refused as too late reads the table and its events afresh)."""
 
 
 @pytest.fixture
@@ -153,6 +161,7 @@ def tapped_twice(
     button said."""
     socket = opened(console, table)
     before = seq(table)
+    read = console.page.evaluate("window.read")
     button = console.page.locator(target)
     first = button.inner_text()
     box = button.bounding_box()
@@ -170,6 +179,11 @@ def tapped_twice(
     else:
         second.tap()  # a hand presses a button it can press
     settled(console, socket)
+    if any(reply.get("status") == 409 for reply in socket.replies):
+        # The second tap reached the old button and was refused as too late: the page reads
+        # the table afresh (two answers), then says what it says. A condition polled runs
+        # after what those answers' reading set going, so the notice is read once it is final.
+        until(lambda: console.page.evaluate("window.read") >= read + 2, "no fresh reading")
     return seq(table) - before, first
 
 
@@ -182,6 +196,8 @@ def test_a_double_tap_takes_one_step(
     steps, first = tapped_twice(console, build(server), target, gap)
     assert first == label
     assert steps == 1, f"{steps} steps taken by one double tap"
+    # Nothing went wrong that the GM should read about: the first tap did what was meant.
+    assert console.page.inner_text("#notice") == ""
 
 
 @pytest.mark.parametrize("step", list(STEPS))
@@ -205,3 +221,27 @@ def test_a_double_tap_on_end_turn_ends_one_turn(
     assert first == "End Jena's turn"
     assert steps == 1
     assert table.view(table.gm)["view"]["declared"] is None
+
+
+def test_a_second_tap_on_the_step_just_taken_says_nothing(
+    console: Console, server: ServerProcess
+) -> None:
+    """The second tap reaches the very button the first pressed, before the console has drawn
+    what came of it (its news held on the way): that press is refused as too late, nothing
+    changes, and the console says nothing of it, for the first tap did what was meant. Were
+    the table moved on by another device, it would say so (``test_console_races``)."""
+    table = four_color_page(server)
+    socket = opened(console, table)
+    before = seq(table)
+    read = console.page.evaluate("window.read")
+    socket.holding = True
+    button = console.page.locator(PRIMARY)
+    button.tap()
+    pumped(console.page, lambda: len(socket.replies) >= 1, "the first tap unanswered")
+    button.tap()
+    pumped(console.page, lambda: len(socket.replies) >= 2, "the second tap unanswered")
+    assert socket.replies[1].get("status") == 409, socket.replies[1]
+    until(lambda: console.page.evaluate("window.read") >= read + 2, "no fresh reading")
+    assert seq(table) == before + 1
+    assert console.page.inner_text("#notice") == ""
+    socket.release(console.page)

@@ -36,10 +36,11 @@ export function report(message, { tone = "bad", prompt } = {}) {
 
 const UNREACHED = "Not sent: the server cannot be reached just now.";
 
-/** How many of this page's presses went in, and the last: a press refused because the table
- * moved on is told as such, unless the same press of this page's went in meanwhile. */
-let ownApplied = 0;
+/** The last of this page's presses that went in, and those still awaiting an answer: a press
+ * refused because the table moved on is told as such, unless the same press of this page's
+ * went in before it or was on its way when it was made. */
 let ownLast = "";
+const onTheirWay = new Map();
 
 /** Say, at the top of the page, while the table's live link is down (``Table``'s ``onLink``):
  * what is shown may be behind and a press will not go through. Once it is back, the banner
@@ -70,7 +71,9 @@ export async function run(table, command, names = {}) {
   // What was shown before the press: a success clears that, never a notice the redraw of this
   // very press put up meanwhile (on the WebSocket the view comes before the answer).
   const shownBefore = document.getElementById("notice")?.textContent;
-  const ownBefore = ownApplied;
+  const pressed = JSON.stringify(command);
+  const twin = (onTheirWay.get(pressed) ?? 0) > 0; // the same press, made just before
+  onTheirWay.set(pressed, (onTheirWay.get(pressed) ?? 0) + 1);
   let answer;
   try {
     answer = await table.send(command);
@@ -80,6 +83,10 @@ export async function run(table, command, names = {}) {
     report(`${UNREACHED} Check the connection, then press again.`,
       { prompt: document.querySelector("[data-prompt]")?.textContent });
     return false;
+  } finally {
+    const left = onTheirWay.get(pressed) - 1;
+    if (left) onTheirWay.set(pressed, left);
+    else onTheirWay.delete(pressed);
   }
   const { ok, status, body } = answer;
   if (status === 401) {
@@ -88,8 +95,7 @@ export async function run(table, command, names = {}) {
     return false;
   }
   if (ok) {
-    ownApplied += 1;
-    ownLast = JSON.stringify(command);
+    ownLast = pressed;
     if (document.getElementById("notice")?.textContent === shownBefore) report("");
     return true;
   }
@@ -97,9 +103,10 @@ export async function run(table, command, names = {}) {
     // Made against a view the table has left (Table's guard): nothing was applied. The page
     // shows the table as it is now, and points to what it waits for; unless what moved the
     // table on was this page's own press of the same thing, made just before (a double tap
-    // whose second tap reached the old button): the first did what was meant, nothing to say.
+    // whose second tap reached the old button): the first did what was meant, or says itself
+    // why not, and there is nothing to say here.
     await table.refresh();
-    if (ownApplied > ownBefore && ownLast === JSON.stringify(command)) return false;
+    if (twin || ownLast === pressed) return false;
     const now = document.querySelector("[data-prompt]")?.textContent;
     report("Not done: the table moved on before that reached it, so nothing changed."
       + (now ? ` Where it stands now: ${now}.` : ""), { prompt: now });
