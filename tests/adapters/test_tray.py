@@ -215,6 +215,14 @@ async def test_refused_lines_are_counted_by_reason_in_the_devices_report(
     assert report["rolls"] == 1 and report["asking"] is None
 
 
+def as_at_a_terminal() -> None:
+    """Ctrl-C as a terminal delivers it: a run started in the background (``cmd &`` in a
+    script, ``nohup``) passes its children SIGINT ignored, and a Python started so never
+    hears Ctrl-C at all; the adapter's Ctrl-C is what is under test, not how the tests were
+    started."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 async def test_seize_adapter_tray_logs_each_refused_line_as_json(
     client: Client, tmp_path: Path
 ) -> None:
@@ -228,6 +236,7 @@ async def test_seize_adapter_tray_logs_each_refused_line_as_json(
         *("--server", str(client.make_url("")), "--table", table["id"]),
         *("--token", table["gm_token"]),
         stderr=asyncio.subprocess.PIPE,
+        preexec_fn=as_at_a_terminal,
     )
 
     async def logged(message: str) -> dict[str, Any]:
