@@ -561,6 +561,8 @@ class Relay:
         self.held: list[tuple[Any, str | bytes]] = []
         self.relayed = 0
         """How many of the server's messages have been handed to a page."""
+        self.told: dict[int, int] = {}
+        """For each socket open, the sequence of the last news handed to its page."""
         page.route_web_socket(re.compile(r"/ws\b"), self._relay)
         page.on("response", self._response)
 
@@ -573,6 +575,12 @@ class Relay:
         to_server = to_page.connect_to_server()
         to_server.on_message(lambda message: self._from_server(to_page, message))
         to_page.on_message(lambda message: self._from_page(to_page, to_server, message))
+        self.told[id(to_page)] = 0
+        to_page.on_close(lambda *_: self.told.pop(id(to_page), None))
+
+    def heard(self, seq: int) -> bool:
+        """Whether every page's open socket has been handed the table's news up to ``seq``."""
+        return bool(self.told) and min(self.told.values()) >= seq
 
     def _from_page(self, to_page: Any, to_server: Any, message: str | bytes) -> None:
         self.sent.append(json.loads(message))
@@ -581,11 +589,14 @@ class Relay:
             to_page.close()
 
     def _from_server(self, to_page: Any, message: str | bytes) -> None:
-        if self.holding and json.loads(message)["type"] not in ("answer", "refused"):
+        news = json.loads(message)
+        if self.holding and news["type"] not in ("answer", "refused"):
             self.held.append((to_page, message))
         else:
             to_page.send(message)
             self.relayed += 1
+            if news["type"] not in ("answer", "refused") and id(to_page) in self.told:
+                self.told[id(to_page)] = max(self.told[id(to_page)], news.get("seq") or 0)
 
     def release(self) -> None:
         self.holding = False
@@ -623,6 +634,10 @@ def test_the_gms_hiding_travels_on_the_socket_lands_once_and_a_refusal_is_shown(
         {"type": "reveal", "participant": "guard"},
     ]
     assert relay.posted == []
+    # The pages have heard of the reveal: else, still seeing the Guard hidden, the background
+    # page would find the GM's hiding already done in Seize and rightly send nothing.
+    revealed = int(table.view(table.gm)["seq"])
+    room.until(lambda: relay.heard(revealed), "the pages never heard of the reveal")
 
     relay.holding = True  # the background page has not heard that the table hid the Guard
     table.send({"type": "hide", "participant": "guard"})
