@@ -459,6 +459,34 @@ def test_the_tokens_follow_an_awareness_round(
     follows(room, table)
 
 
+def test_a_players_popover_shows_the_gm_at_work_while_someone_hidden_declares(
+    room_of: Callable[..., Room], server: ServerProcess
+) -> None:
+    """The shared rulings, "No tells": while the hidden sniper declares, the Kid's popover says
+    the table waits on the GM, as the phone and the stream do, and marks no one acting; once
+    the sniper has waited and the Kid declares, it says so no more."""
+    table = Table(server, "awareness")
+    people = {"kid": "Kid", "marshal": "Marshal"}
+    sheet = {"perception": 5, "stealth": 5, "coordination": 5}
+    for pid, name in {**people, "sniper": "Sniper"}.items():
+        joining = {"type": "join", "sheet": {"id": pid, "name": name, **sheet}}
+        table.send({**joining, "hidden": True} if pid == "sniper" else joining)
+    room = room_of(table, people)
+    _, pages = seated(room, table, player_links(table, "kid"))
+    table.send({"type": "roll_initiative", "source": "gm"})
+    for pid, die in (("sniper", 1), ("kid", 3), ("marshal", 7)):
+        table.send({"type": "enter_initiative", "character": pid, "die": die, "source": "gm"})
+    follows(room, table)
+    kid = popover(pages["kid"])
+    kid.locator("[data-gm-busy]").wait_for()
+    assert kid.locator("[aria-current=true]").count() == 0
+    assert "Sniper" not in kid.locator("body").inner_text()
+    table.send({"type": "wait", "character": "sniper", "trigger": "the Kid draws"})
+    follows(room, table)
+    kid.locator("[data-gm-busy]").wait_for(state="detached")
+    assert "Your declaration" in kid.locator("#yours").inner_text()
+
+
 def test_of_two_gms_only_one_writes(room_of: Callable[..., Room], server: ServerProcess) -> None:
     table = Table(server, "four-color")
     table.send({"type": "join", "member": {"id": "peter", "name": "Spider-Man", "kind": "hero"}})

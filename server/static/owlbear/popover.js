@@ -7,7 +7,9 @@
 // popover links the tokens the GM chose there.
 
 import OBR from "@owlbear-rodeo/sdk";
-import { awareness, d10, declare, reactions } from "/static/shared/awareness.js";
+import {
+  GM_BUSY, awareness, d10, declare, gmBusy, reactions,
+} from "/static/shared/awareness.js";
 import { Table, h } from "/static/shared/client.js";
 import { button, card, keeping, report } from "/static/shared/forms.js";
 import { declaring, diceFor, rcs } from "/static/shared/index-cards.js";
@@ -216,6 +218,8 @@ function playerView(view) {
     h("ul", { id: "yours" }, own.filter((id) => ctx.names[id]).map((id) => mine(id, ctx.names[id],
       ...PLAYS[view.system](view, id)))),
     h("h2", {}, "The table"),
+    ...(view.system === "awareness" && gmBusy(view)
+      ? [h("p", { class: "now", "data-gm-busy": "" }, GM_BUSY)] : []),
     h("ol", { class: "order" }, Object.entries(ctx.names).filter(([id]) => id !== "editor")
       .map(([id, name]) => h("li", { "data-id": id,
                                      "aria-current": acting.has(id) ? "true" : undefined },
@@ -227,7 +231,8 @@ function playerView(view) {
 function actingNow(view) {
   if (view.system === "four-color") return [view.current?.acting ?? view.current?.holder];
   if (view.system === "megatraveller-rcs") return [view.token];
-  return [view.declaring, view.exchange?.act.character];
+  // While the table waits on the GM (someone hidden from this player at work), no one is.
+  return gmBusy(view) ? [] : [view.declaring, view.exchange?.act.character];
 }
 
 OBR.onReady(async () => {
