@@ -156,15 +156,16 @@ def test_the_userscript_follows_the_table_and_sends_the_gms_next(
     shoot(page, "roll20-stand-in")
 
 
-def commands_posted(page: Any) -> list[str]:
-    """The Idempotency-Key of every command the page POSTs, as it is sent."""
+def commands_posted(page: Any, when: str = "request") -> list[str]:
+    """The Idempotency-Key of every command the page POSTs, as it is sent (or, with ``when``
+    "requestfinished", once its answer has come)."""
     keys: list[str] = []
 
     def seen(request: Any) -> None:
         if request.method == "POST" and request.url.endswith("/commands"):
             keys.append(request.headers["idempotency-key"])
 
-    page.on("request", seen)
+    page.on(when, seen)
     return keys
 
 
@@ -177,6 +178,7 @@ def test_the_gms_next_travels_on_the_tables_socket_and_lands_once_if_it_drops(
     table = dealt(server)
     socket = HeldSocket(page)
     posted = commands_posted(page)
+    answered = commands_posted(page, "requestfinished")
     bridged(page, server, table)
     socket.followed(page)
     seq = table.view(table.gm)["seq"]
@@ -197,6 +199,9 @@ def test_the_gms_next_travels_on_the_tables_socket_and_lands_once_if_it_drops(
     socket.cutting = False
     assert [sent["command"] for sent in socket.sent][1:] == [{"type": "next_panel"}]
     assert posted == [socket.sent[1]["idempotency_key"]]
+    # The POST answered, the command has been applied by one way or the other; until then the
+    # bridge's order and Seize's may agree only because neither has moved yet.
+    heard(page, lambda: answered == posted)
     eventually(lambda: turnorder(page) == served(table))
     assert table.view(table.gm)["seq"] == seq + 2, "applied once, not once per way in"
     assert len(table.view(table.gm)["view"]["panels"]) == 2
