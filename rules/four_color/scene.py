@@ -149,14 +149,14 @@ def evolve(scene: Scene, event: Event) -> Scene:
         case Dealt():
             deck = deck_for_deal(scene, len(event.cards))
             page = _new_page(scene, event.page, (), deck, event.source)
-            return _settle(_receive(page, event.cards))
+            return settled(_receive(page, event.cards))
         case DealStarted():
             deck = deck_for_deal(scene, len(event.recipients))
-            return _settle(_new_page(scene, event.page, event.recipients, deck, event.source))
+            return settled(_new_page(scene, event.page, event.recipients, deck, event.source))
         case CardDealt():
-            return _settle(_receive(scene, (Dealing(to=event.to, card=event.card),)))
+            return settled(_receive(scene, (Dealing(to=event.to, card=event.card),)))
         case PanelPlayed():
-            return _settle(_panel_played(scene, event))
+            return settled(_panel_played(scene, event))
         case CardAssigned():
             return _update(scene, event.card, acting=event.acting, element=event.element)
         case TradeOffered():
@@ -169,7 +169,7 @@ def evolve(scene: Scene, event: Event) -> Scene:
         case TradeDeclined():
             return _close_offer(scene, event.offer)
         case CardOverridden():
-            return _settle(_overridden(scene, event))
+            return settled(_overridden(scene, event))
         case SceneEnded():
             return scene.model_copy(update={"phase": Phase.ENDED, "offers": ()})
         case Hidden() | Revealed():
@@ -224,8 +224,9 @@ def _receive(scene: Scene, dealings: tuple[Dealing, ...]) -> Scene:
     )
 
 
-def _settle(scene: Scene) -> Scene:
+def settled(scene: Scene) -> Scene:
     """Move the page on once nothing is owed: to Panels, and to its end once all is played.
+    (The views settle a scene seen without its hidden members the same way: ``view.py``.)
 
     When the last ranked card is done, a table that discards unplayed jokers discards them; so
     does every table when no villain or mob is in the scene for a joker to act for (ruling 5

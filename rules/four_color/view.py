@@ -9,6 +9,7 @@ in the roster, the order, the deal or a trade, until its Panel reveals it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -31,7 +32,15 @@ from rules.four_color.events import (
     TradeDeclined,
     TradeOffered,
 )
-from rules.four_color.scene import FourColorOptions, Holding, Offer, Panel, Phase, Scene
+from rules.four_color.scene import (
+    FourColorOptions,
+    Holding,
+    Offer,
+    Panel,
+    Phase,
+    Scene,
+    settled,
+)
 from rules.roles import Viewer
 
 
@@ -82,30 +91,53 @@ def _in_hand(holding: Holding) -> CardInHand:
 
 def view(scene: Scene, viewer: Viewer) -> SceneView:
     seen = hiding.seen_by(viewer, scene.hidden)
-    order = scene.ranked_in_hand()
-    jokers = scene.jokers_in_hand()
+    plain = without_the_unseen(scene, seen)
+    order = plain.ranked_in_hand()
+    jokers = plain.jokers_in_hand()
     secret = 0
     if not viewer.is_gm:
         secret = sum(1 for h in order if h.is_secret) + len(jokers)
-        order = [h for h in order if not h.is_secret and seen(h.holder) and seen(h.acting)]
+        order = [h for h in order if not h.is_secret and seen(h.acting)]
         jokers = []
-    panels = tuple(p for p in scene.panels if seen(p.acting))
+    panels = plain.panels
     shown = SceneView(
         options=scene.options,
-        phase=scene.phase,
+        phase=plain.phase,
         page=scene.page,
-        members=tuple(m for m in scene.members if seen(m.id)),
+        members=plain.members,
         order=tuple(_in_hand(h) for h in order),
         panels=panels,
         current=panels[-1] if panels and panels[-1] == scene.panels[-1] else None,
         hidden_cards=secret,
         jokers=tuple(_in_hand(h) for h in jokers),
-        to_deal=tuple(m for m in scene.to_deal if seen(m)),
-        offers=tuple(o for o in scene.offers if seen(o.hero) and seen(o.partner)),
-        awaiting=awaiting(scene, viewer),
+        to_deal=plain.to_deal,
+        offers=plain.offers,
+        awaiting=awaiting(plain, viewer),
         hidden=hiding.shown_hidden(viewer, scene.hidden),
     )
     return shown.model_copy(update={"alerts": alerts.told(viewer, spotted(shown))})
+
+
+def without_the_unseen(scene: Scene, seen: Callable[[str | None], bool]) -> Scene:
+    """The scene as it would stand had no member hidden from the viewer joined (the shared
+    rulings, "No tells"): their cards, their place in the deal and their offers gone, and the
+    page moved on as it then would have, its deal done or every Panel played. So a table that
+    waits for a hidden villain's card, or for its Panel after the last one players know of,
+    looks to them as it does whenever the Editor is busy, and its jokers count for nothing. An
+    extra card the Editor gave a hidden villain stays in the Editor's secret count."""
+    if all(seen(m.id) for m in scene.members):
+        return scene
+    return settled(
+        scene.model_copy(
+            update={
+                "members": tuple(m for m in scene.members if seen(m.id)),
+                "to_deal": tuple(m for m in scene.to_deal if seen(m)),
+                "holdings": tuple(h for h in scene.holdings if seen(h.holder)),
+                "panels": tuple(p for p in scene.panels if seen(p.acting)),
+                "offers": tuple(o for o in scene.offers if seen(o.hero) and seen(o.partner)),
+            }
+        )
+    )
 
 
 def spotted(shown: SceneView) -> list[tuple[alerts.Kind, str | None]]:
@@ -121,15 +153,15 @@ def spotted(shown: SceneView) -> list[tuple[alerts.Kind, str | None]]:
 
 
 def awaiting(scene: Scene, viewer: Viewer) -> tuple[Awaiting, ...]:
-    """What the table waits for, as this viewer may know it."""
+    """What the table waits for, as this viewer may know it (``scene`` as the viewer sees it:
+    ``without_the_unseen``)."""
     if scene.phase in (Phase.SETUP, Phase.PAGE_DONE):
         return (Awaiting(what="deal" if scene.phase is Phase.SETUP else "new_page_or_end"),)
-    seen = hiding.seen_by(viewer, scene.hidden)
-    waits = [Awaiting(what="card", who=who if seen(who) else None) for who in scene.to_deal[:1]]
+    waits = [Awaiting(what="card", who=who) for who in scene.to_deal[:1]]
     waits += [
         Awaiting(what="trade_answer", who=o.partner)
         for o in scene.offers
-        if (viewer.plays(o.partner) or viewer.plays(o.hero)) and seen(o.partner) and seen(o.hero)
+        if viewer.plays(o.partner) or viewer.plays(o.hero)
     ]
     if scene.phase is Phase.PANELS and not scene.to_deal:
         waits.append(_next_up(scene, viewer))

@@ -27,7 +27,19 @@ from rules.awareness.situation import Phase
 from rules.awareness.view import GM_BUSY
 from rules.cards import parse_card
 from rules.errors import RoleError, RuleError
-from rules.four_color.commands import AssignCard, Deal, DealCard, NextPanel, OfferTrade
+from rules.four_color import FOUR_COLOR, FourColorOptions
+from rules.four_color.commands import (
+    AssignCard,
+    Deal,
+    DealCard,
+    Kind,
+    Member,
+    NextPanel,
+    OfferTrade,
+)
+from rules.four_color.commands import Join as FourColorJoin
+from rules.four_color.scene import FULL_DECK
+from rules.four_color.scene import Phase as FourColorPhase
 from rules.hiding import Hide, Reveal, Revealed, scrubbed
 from rules.megatraveller_rcs.commands import (
     Character,
@@ -584,3 +596,52 @@ def _reveals(table: AnyTable, command: Any, actor: Viewer) -> bool:
         return any(isinstance(e, Revealed) for e in table.decide(command, actor))
     except RuleError:
         return False
+
+
+@given(st.data())
+def test_a_four_color_player_is_shown_the_same_page_whether_or_not_a_villain_lies_in_wait(
+    data: st.DataObject,
+) -> None:
+    """The same at the Four Color Hack, up to the hidden villain's Panel. Dealt by hand, its card
+    comes when its place in the deal does (before, between or after the villains players know),
+    while players see the Editor at the deal; after the last Panel they know of, the page looks
+    done to them, as it would be without it. Its joker is no secret card of theirs to count."""
+    place = data.draw(st.integers(0, 2), label="its place among the villains")
+    joker = data.draw(st.sampled_from(["play_last", "discard"]), label="unplayed jokers")
+    known = [Member(id=f"h{n}", name=f"Hero {n}", kind=Kind.HERO) for n in (1, 2, 3)]
+    known += [Member(id=f"v{n}", name=f"Villain {n}", kind=Kind.VILLAIN) for n in (1, 2)]
+    watching = (player("h1"), player("h2"), OVERLAY)
+    plain, beside = (Watched(FOUR_COLOR.table(FourColorOptions(unplayed_joker=joker)), watching)
+                     for _ in range(2))  # fmt: skip
+    lurker = Member(id="amb", name="Ambusher", kind=Kind.VILLAIN)
+    at = len(known) - 2 + place
+    for w, members in ((plain, known), (beside, [*known[:at], lurker, *known[at:]])):
+        for member in members:
+            w.table.execute(FourColorJoin(member=member, hidden=member is lurker), GM)
+
+    def public(command: Any) -> bool:
+        """Run a GM's public step on both; False once it would reveal the ambusher."""
+        if _reveals(beside.table, command, GM):
+            return False
+        assert plain.run(command) == beside.run(command)
+        return True
+
+    pile = iter(data.draw(st.permutations(list(FULL_DECK)), label="the deck as it falls"))
+    public(Deal(source=Source.GM))
+    while beside.table.state.to_deal:
+        to = beside.table.state.to_deal[0]
+        member = beside.table.state.member(to)
+        card = next(c for c in pile if not (member and member.is_hero and c.is_joker))
+        dealt = DealCard(card=card, source=Source.GM)
+        beside.step(dealt) if to == "amb" else public(dealt)
+    while plain.table.state.phase is FourColorPhase.PANELS:
+        state = plain.table.state
+        top = (state.ranked_in_hand() or state.jokers_in_hand())[0]
+        if top.acting is None and top.element is None:
+            acting = data.draw(st.sampled_from(["v1", "v2", None]), label="the Editor's choice")
+            public(AssignCard(card=top.card, acting=acting, element=None if acting else "Storm"))
+        if not public(NextPanel()):
+            break
+    for viewer in watching:
+        assert beside.events[viewer] == plain.events[viewer], viewer
+        assert beside.views[viewer] == plain.views[viewer], viewer
