@@ -52,6 +52,21 @@ class Query:
 
 
 @dataclass(frozen=True)
+class Swapped:
+    """A table of values kept per table and key, each written only over the one it replaces
+    (``SqlStore._swap``): its columns, in order, and the column stamped when it is written."""
+
+    table: str
+    key: str
+    value: str
+    stamp: str | None = None
+
+
+DEVICE_REPORTS = Swapped("device_reports", "device", "report", stamp="reported")
+TABLE_SETTINGS = Swapped("table_settings", "name", "value")
+
+
+@dataclass(frozen=True)
 class Dialect:
     """What one database spells otherwise than the other. The fields of type ``str`` are the
     words a statement names as ``{word}``."""
@@ -304,25 +319,28 @@ class SqlStore(ABC):
     async def swap_device_report(
         self, table_id: str, device: str, before: str | None, report: str
     ) -> bool:
-        values = {"table_id": table_id, "device": device, "before": before, "report": report}
-        if before is None:
-            swap = ("insert into device_reports values (:table_id, :device, :report, {clock})"
-                    " on conflict (table_id, device) do nothing returning device")  # fmt: skip
-        else:
-            swap = ("update device_reports set report = :report, reported = {clock}"
-                    " where table_id = :table_id and device = :device and report = :before"
-                    " returning device")  # fmt: skip
-        return bool(await self._write(Query(swap, values)))
+        return await self._swap(DEVICE_REPORTS, table_id, device, before, report)
 
     async def swap_setting(self, table_id: str, name: str, before: str | None, value: str) -> bool:
-        values = {"table_id": table_id, "name": name, "before": before, "value": value}
+        return await self._swap(TABLE_SETTINGS, table_id, name, before, value)
+
+    async def _swap(
+        self, kept: Swapped, table_id: str, key: str, before: str | None, value: str
+    ) -> bool:
+        """Write a row of ``kept`` only if it still holds ``before`` (None: if there is none
+        yet), in one statement, so two servers sharing the store never both win; whether it
+        was written."""
+        column, held = kept.key, kept.value
         if before is None:
-            swap = ("insert into table_settings values (:table_id, :name, :value)"
-                    " on conflict (table_id, name) do nothing returning name")  # fmt: skip
+            stamped = ", {clock}" if kept.stamp else ""
+            swap = (f"insert into {kept.table} values (:table_id, :key, :value{stamped})"
+                    f" on conflict (table_id, {column}) do nothing returning {column}")  # fmt: skip
         else:
-            swap = ("update table_settings set value = :value"
-                    " where table_id = :table_id and name = :name and value = :before"
-                    " returning name")  # fmt: skip
+            stamped = f", {kept.stamp} = {{clock}}" if kept.stamp else ""
+            swap = (f"update {kept.table} set {held} = :value{stamped}"
+                    f" where table_id = :table_id and {column} = :key and {held} = :before"
+                    f" returning {column}")  # fmt: skip
+        values = {"table_id": table_id, "key": key, "before": before, "value": value}
         return bool(await self._write(Query(swap, values)))
 
     # Reads -------------------------------------------------------------------------------
