@@ -32,10 +32,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -215,6 +217,41 @@ async def _tags(url: str, count: int, ntag: Ntag) -> tuple[list[float], list[flo
 DICE_OWNERS = 3
 
 
+@contextlib.asynccontextmanager
+async def station_on(
+    url: str, made: dict[str, Any], air: Air, owners: dict[str, str]
+) -> AsyncIterator[tuple[aiohttp.ClientSession, DiceStation]]:
+    """The die station for the dice in ``air``, each registered to its owner (die id to owner),
+    running against the table until the block ends, and every die connected before it begins."""
+    scanner, radio = air.backends()
+    station = DiceStation(
+        TableLink(url, made["id"], made["gm_token"]),
+        TableRegistry(url, made["id"], made["gm_token"]),
+        scanner_backend=scanner, client_backend=radio,
+    )  # fmt: skip
+    registry = {die: {"owner": owner} for die, owner in owners.items()}
+    gm = {"Authorization": f"Bearer {made['gm_token']}"}
+    async with aiohttp.ClientSession() as session:
+        dice = f"{url}/api/tables/{made['id']}/dice"
+        async with session.put(dice, json={"dice": registry}, headers=gm):
+            pass
+        stop = asyncio.Event()
+        running = asyncio.create_task(station.run(stop))
+        while len(station.dice) < len(owners) or not all(
+            d.connected for d in station.dice.values()
+        ):
+            await asyncio.sleep(0.01)
+        try:
+            yield session, station
+        finally:
+            stop.set()
+            await running
+
+
+def die_id(die: SimulatedPixel) -> str:
+    return f"pixels-{die.identity.pixel_id:08x}"
+
+
 async def dice_rolls(url: str, made: dict[str, Any], count: int) -> tuple[list[float], list[float]]:
     """``count`` 2D6 rolls from the owners' Pixels dice, each taken back by the GM's undo."""
     air = Air()
@@ -222,58 +259,42 @@ async def dice_rolls(url: str, made: dict[str, Any], count: int) -> tuple[list[f
             for n in range(DICE_OWNERS)}  # fmt: skip
     gm = {"Authorization": f"Bearer {made['gm_token']}"}
     base = f"{url}/api/tables/{made['id']}"
-    scanner, radio = air.backends()
-    station = DiceStation(
-        TableLink(url, made["id"], made["gm_token"]),
-        TableRegistry(url, made["id"], made["gm_token"]),
-        scanner_backend=scanner, client_backend=radio,
-    )  # fmt: skip
+    owners = {die_id(d): owner for owner, pair in dice.items() for d in pair}
     committed: list[float] = []
-    send = station.link.send
-
-    async def timed(command: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        answer = await send(command)
-        committed.append(time.perf_counter())
-        return answer
-
-    station.link.send = timed  # type: ignore[method-assign]
-    registry = {f"pixels-{d.identity.pixel_id:08x}": {"owner": owner}
-                for owner, pair in dice.items() for d in pair}  # fmt: skip
     to_event, to_overlay = [], []
-    async with aiohttp.ClientSession() as session:
-        async with session.put(f"{base}/dice", json={"dice": registry}, headers=gm):
-            pass
-        stop = asyncio.Event()
-        running = asyncio.create_task(station.run(stop))
-        while len(station.dice) < 2 * DICE_OWNERS or not all(
-            d.connected for d in station.dice.values()
-        ):
-            await asyncio.sleep(0.01)
+    overlay_token = {"Authorization": f"Bearer {made['overlay_token']}"}
+    async with (
+        station_on(url, made, air, owners) as (session, station),
+        session.ws_connect(f"{base}/ws", headers=overlay_token) as overlay,
+    ):
         link = station.link
         assert isinstance(link, TableLink)
-        async with session.ws_connect(
-            f"{base}/ws", headers={"Authorization": f"Bearer {made['overlay_token']}"}
-        ) as overlay:
-            await overlay.receive_json()
-            for n in range(WARM_UP + count):
-                first, second = dice[f"c{n % DICE_OWNERS}"]
-                first.roll(1 + n % 6)
-                start = time.perf_counter()
-                second.roll(1 + (n * 5) % 6)
-                seen = await asyncio.wait_for(overlay.receive_json(), 10)
-                arrived = time.perf_counter()
-                while len(committed) <= n:  # the station's answer may come after the overlay's
-                    await asyncio.sleep(0.0005)
-                if n >= WARM_UP:
-                    to_event.append((committed[-1] - start) * 1000)
-                    to_overlay.append((arrived - start) * 1000)
-                async with session.post(f"{base}/commands", json={"type": "undo"}, headers=gm):
-                    undone = (await overlay.receive_json())["seq"]
-                while (link.seen or 0) < undone:  # the station sees the roll awaited again
-                    await asyncio.sleep(0.001)
-                assert seen["seq"] < undone
-        stop.set()
-        await running
+        send = link.send
+
+        async def timed(command: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+            answer = await send(command)
+            committed.append(time.perf_counter())
+            return answer
+
+        link.send = timed  # type: ignore[method-assign]
+        await overlay.receive_json()
+        for n in range(WARM_UP + count):
+            first, second = dice[f"c{n % DICE_OWNERS}"]
+            first.roll(1 + n % 6)
+            start = time.perf_counter()
+            second.roll(1 + (n * 5) % 6)
+            seen = await asyncio.wait_for(overlay.receive_json(), 10)
+            arrived = time.perf_counter()
+            while len(committed) <= n:  # the station's answer may come after the overlay's
+                await asyncio.sleep(0.0005)
+            if n >= WARM_UP:
+                to_event.append((committed[-1] - start) * 1000)
+                to_overlay.append((arrived - start) * 1000)
+            async with session.post(f"{base}/commands", json={"type": "undo"}, headers=gm):
+                undone = (await overlay.receive_json())["seq"]
+            while (link.seen or 0) < undone:  # the station sees the roll awaited again
+                await asyncio.sleep(0.001)
+            assert seen["seq"] < undone
     return to_event, to_overlay
 
 
@@ -282,38 +303,24 @@ async def foundry_rolls(url: str, made: dict[str, Any], count: int) -> list[floa
     air = Air()
     d20 = air.add(SimulatedPixel.make(0x20F1, "GM's d20", px.DieType.D20))
     gm = {"Authorization": f"Bearer {made['gm_token']}"}
-    base = f"{url}/api/tables/{made['id']}"
-    scanner, radio = air.backends()
-    station = DiceStation(
-        TableLink(url, made["id"], made["gm_token"]),
-        TableRegistry(url, made["id"], made["gm_token"]),
-        scanner_backend=scanner, client_backend=radio,
-    )  # fmt: skip
     delays: list[float] = []
-    async with aiohttp.ClientSession() as session:
-        die = {f"pixels-{d20.identity.pixel_id:08x}": {"owner": "gm"}}
-        async with session.put(f"{base}/dice", json={"dice": die}, headers=gm):
-            pass
-        stop = asyncio.Event()
-        running = asyncio.create_task(station.run(stop))
-        while not station.dice or not all(d.connected for d in station.dice.values()):
-            await asyncio.sleep(0.01)
-        async with session.ws_connect(f"{base}/ws", headers=gm) as ws:
-            await ws.receive_json()  # the view
-            for n in range(WARM_UP + count):
-                ident = f"d{n}"
-                await ws.send_json({"type": "dice", "id": ident, "owner": "gm", "sides": 20})
-                while (await asyncio.wait_for(ws.receive_json(), 10)).get("id") != ident:
-                    pass  # the request is open once asked
-                start = time.perf_counter()
-                d20.roll(1 + n % 20)
-                while (answer := await asyncio.wait_for(ws.receive_json(), 10)).get("id") != ident:
-                    pass
-                assert answer["type"] == "dice-rolled", answer
-                if n >= WARM_UP:
-                    delays.append((time.perf_counter() - start) * 1000)
-        stop.set()
-        await running
+    async with (
+        station_on(url, made, air, {die_id(d20): "gm"}) as (session, _),
+        session.ws_connect(f"{url}/api/tables/{made['id']}/ws", headers=gm) as ws,
+    ):
+        await ws.receive_json()  # the view
+        for n in range(WARM_UP + count):
+            ident = f"d{n}"
+            await ws.send_json({"type": "dice", "id": ident, "owner": "gm", "sides": 20})
+            while (await asyncio.wait_for(ws.receive_json(), 10)).get("id") != ident:
+                pass  # the request is open once asked
+            start = time.perf_counter()
+            d20.roll(1 + n % 20)
+            while (answer := await asyncio.wait_for(ws.receive_json(), 10)).get("id") != ident:
+                pass
+            assert answer["type"] == "dice-rolled", answer
+            if n >= WARM_UP:
+                delays.append((time.perf_counter() - start) * 1000)
     return delays
 
 
