@@ -4,7 +4,8 @@
 
 import { h } from "/static/shared/client.js";
 import {
-  button, inline, input, joining, labelled, listed, possessive, rollInitiative, run, select,
+  button, inline, input, joining, labelled, listed, possessive, rollInitiative, roundStage, run,
+  select,
 } from "/static/shared/forms.js";
 
 const STATES = [["surprised", "Surprised"], ["startled", "Startled"], ["alert", "Alert"],
@@ -334,7 +335,7 @@ export const awareness = {
   title: "Awareness one-pager",
   empty: "No one yet: add the characters below.",
   names,
-  stage: (v) => (v.phase === "setup" ? "before the first round" : `round ${v.round}`),
+  stage: roundStage,
   next,
   roster,
   aside,

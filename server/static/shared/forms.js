@@ -222,6 +222,11 @@ export function joining(ctx, fields, build) {
   return form;
 }
 
+/** Where a dice system's fight stands, for the console's header: between rounds it says the
+ * last is over, as the panel below says the next begins. */
+export const roundStage = (v) => (v.phase === "setup" ? "before the first round"
+  : v.phase === "round_over" ? `round ${v.round} is over` : `round ${v.round}`);
+
 /** Both dice systems' first step of a round: the engine rolls, or the table does. */
 export function rollInitiative(v, ctx, roundOver) {
   const round = v.phase === "setup" ? 1 : v.round + 1;

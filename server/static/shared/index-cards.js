@@ -4,7 +4,7 @@
 import { h } from "/static/shared/client.js";
 import {
   NO_ONE, aimed, button, inline, input, joining, labelled, listed, possessive, rollInitiative,
-  run, select,
+  roundStage, run, select,
 } from "/static/shared/forms.js";
 
 const dice = (v) => `${v.options.initiative_dice}D${v.options.die_sides}`;
@@ -211,7 +211,7 @@ export const rcs = {
   title: "MegaTraveller RCS",
   empty: "No one yet: add the characters below.",
   names,
-  stage: (v) => (v.phase === "setup" ? "before the first round" : `round ${v.round}`),
+  stage: roundStage,
   next,
   roster,
   aside,
