@@ -22,7 +22,9 @@ from tests.server.conftest import Client, new_table, send
 from tests.server.http.test_socket_commands import following
 from tests.waiting import JOB_PATIENCE, eventually, eventually_async, within
 
-from .test_dice_station import die_id, events, register, registry_of, station_for, view
+from .foundry_table import COMBAT, JENA, TableDice, open_for
+from .stations import die_id
+from .test_dice_station import events, register, registry_of, station_for, view
 from .test_tray import rcs_awaiting_rolls
 
 ROOT = Path(__file__).parents[2]
@@ -146,8 +148,7 @@ async def rolled_in_foundry(process: asyncio.subprocess.Process) -> Any:
 
 async def requested(client: Client, table: dict[str, Any], owner: str) -> None:
     async def open_for_owner() -> bool:
-        kept = await registry_of(client, table)
-        return any(one["owner"] == owner for one in kept["requests"].values())
+        return open_for(await registry_of(client, table), owner)
 
     await eventually_async(open_for_owner, f"no dice request for {owner} was opened")
 
@@ -159,30 +160,21 @@ async def test_foundry_rolls_filled_by_simulated_pixels_through_the_station(
     """An attack in Foundry filled by the roller's own die: the GM's with advantage, and a
     player's through the active GM's client; neither enters the table's initiative."""
     table = await new_table(client, "megatraveller-rcs")
-    for cid in ("fvttJenaToken", "guard"):  # Jena joined from her token in Foundry
-        character = {"id": cid, "name": cid, "side": cid, "dex": 0, "movement": 0}
-        await send(client, table, {"type": "join", "character": character})
-    await send(client, table, {"type": "roll_initiative", "source": "device"})
-    for cid, dice in (("fvttJenaToken", [3, 4]), ("guard", [5, 5])):  # the cards: the combat
-        roll = {"type": "enter_roll", "character": cid, "dice": dice, "source": "gm"}
-        await send(client, table, roll)
-    air = Air()
-    gm_d20 = air.add(SimulatedPixel.make(0x20D1, "GM's d20", px.DieType.D20))
-    jena_d20 = air.add(SimulatedPixel.make(0x20D2, "Jena's d20", px.DieType.D20))
-    await register(client, table, {"window": 0.2, "dice": {
-        die_id(gm_d20): {"owner": "gm"}, die_id(jena_d20): {"owner": "fvttJenaToken"},
-    }})  # fmt: skip
-    async with station_for(client, table, air) as station:
+    for command in COMBAT:
+        await send(client, table, command)
+    dice = TableDice()
+    await register(client, table, dice.registered())
+    async with station_for(client, table, dice.air) as station:
         attack = await foundry_rolls(client, table, "2d20kh + 4")
         await requested(client, table, "gm")
-        gm_d20.roll(15)
-        gm_d20.roll(8)
+        dice.gm.roll(15)
+        dice.gm.roll(8)
         rolled = await rolled_in_foundry(attack)
         assert rolled == {"total": 19, "results": [{"result": 15, "active": True},
                                                    {"result": 8, "active": False}]}  # fmt: skip
         players = await foundry_rolls(client, table, "1d20", "p1")
-        await requested(client, table, "fvttJenaToken")
-        jena_d20.roll(13)
-        assert await rolled_in_foundry(players) == {"faces": [13], "dice": [die_id(jena_d20)]}
+        await requested(client, table, JENA)
+        dice.jena.roll(13)
+        assert await rolled_in_foundry(players) == {"faces": [13], "dice": [die_id(dice.jena)]}
         assert station.status.answered == 2 and station.status.rolls == 0
     assert [e["type"] for e in await events(client, table)].count("roll_entered") == 2

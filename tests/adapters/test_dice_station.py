@@ -6,8 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from bleak.backends.device import BLEDevice
@@ -21,29 +20,14 @@ from server.devices.reports import MAX_REPORT
 from tests.server.conftest import Client, bearer, send
 from tests.waiting import eventually, eventually_async, within
 
+from .stations import die_id, station_at
 from .test_tray import awareness_awaiting_rolls, rcs_awaiting_rolls
 
 
-@asynccontextmanager
-async def station_for(
+def station_for(
     client: Client, table: dict[str, Any], air: Air, **options: Any
-) -> AsyncIterator[DiceStation]:
-    server = str(client.make_url(""))
-    scanner, radio = air.backends()
-    station = DiceStation(
-        TableLink(server, table["id"], table["gm_token"]),
-        TableRegistry(server, table["id"], table["gm_token"]),
-        scanner_backend=scanner, client_backend=radio, **options,
-    )  # fmt: skip
-    stop = asyncio.Event()
-    running = asyncio.create_task(station.run(stop))
-    try:
-        await eventually(lambda: all(d.connected for d in station.dice.values())
-                         and len(station.dice) == min(len(air.dice), station.limit))  # fmt: skip
-        yield station
-    finally:
-        stop.set()
-        await running
+) -> AbstractAsyncContextManager[DiceStation]:
+    return station_at(str(client.make_url("")), table["id"], table["gm_token"], air, **options)
 
 
 async def register(client: Client, table: dict[str, Any], change: dict[str, Any]) -> Any:
@@ -66,10 +50,6 @@ async def events(client: Client, table: dict[str, Any]) -> list[dict[str, Any]]:
     )
     body: dict[str, Any] = await answer.json()
     return [entry["event"] for entry in body["events"] if entry["event"] is not None]
-
-
-def die_id(die: SimulatedPixel) -> str:
-    return f"pixels-{die.identity.pixel_id:08x}"
 
 
 def cards(table_view: dict[str, Any]) -> dict[str, list[int]]:

@@ -10,11 +10,18 @@
 // loop; ``close()`` ends in ``onclose``), and Seize behind it and behind ``fetch`` applies a
 // command once per idempotency key, however it came. Each ``world()`` installs fresh globals and
 // loads a fresh copy of the module.
+//
+// It runs in Node and in a browser's page alike (tests/pages/test_foundry_dice.py): a page keeps
+// its own ``window``, ``document`` and elements, which cannot be replaced there, and Node is given
+// the stand-in's. The module is imported from beside this file (``../../server/vtt/foundry``), so
+// a page serves both from the same tree.
 
 let loaded = 0;
 let ids = 0;
 const newId = () => `sid${String(++ids).padStart(13, "0")}`;
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+/** A browser's page has a document of its own (read before any world installs Node's). */
+const inPage = typeof globalThis.document === "object";
 
 class Collection extends Map {
   get contents() { return [...this.values()]; }
@@ -747,14 +754,20 @@ export class Roll {
 }
 
 /** Foundry's module socket (``game.socket``, a module with ``"socket": true``): what this client
- * emits goes to every other client, never back to itself (``world.emitted``); ``relay`` is a
- * message from another client arriving here. */
-function moduleSocket() {
+ * emits goes to every other client, never back to itself (``world.emitted``, and ``others`` if the
+ * world's other clients are there: a BroadcastChannel between their pages, which delivers to every
+ * page but the sender, as Foundry's server does); ``relay`` is a message from another client
+ * arriving here. */
+function moduleSocket(others) {
   const listeners = {};
   world.relay = (name, message) => { for (const fn of listeners[name] ?? []) fn(message); };
+  others?.addEventListener("message", ({ data }) => world.relay(data.name, data.message));
   return {
     on: (name, fn) => (listeners[name] ??= []).push(fn),
-    emit: (name, message) => world.emitted.push({ name, message: structuredClone(message) }),
+    emit: (name, message) => {
+      world.emitted.push({ name, message: structuredClone(message) });
+      others?.postMessage({ name, message });
+    },
   };
 }
 
@@ -782,14 +795,16 @@ export const browser = () => ({ client: {} });
  *   name, hidden}]}), viewing (the id of the scene on the canvas), actors ({id, name, system,
  *   type, memberIds}), served (the dialect Seize serves),
  *   status (the HTTP status Seize answers with), answers (what the GM types into a dialog),
- *   storage (the browser's and the world database's settings, to load again with)
+ *   storage (the browser's and the world database's settings, to load again with), seize (a
+ *   real Seize's reach: the runtime's own {WebSocket, fetch}), others (the world's other clients,
+ *   a BroadcastChannel: see ``moduleSocket``)
  */
 export async function load({ generation = 13, worldId = "world-a", system = CoreCombat,
                              combatant = CoreCombatant, tracker = CoreCombatTracker,
                              user = { id: "gm1", isActiveGM: true }, users = [],
                              combats = [], scenes = [], viewing = null, actors = [], served,
                              status = 200, answers = {}, storage = undefined,
-                             seize = null } = {}) {
+                             seize = null, others = null } = {}) {
   // A real Seize on loopback in place of the stand-in's: the module reaches it with the
   // runtime's own WebSocket and fetch.
   const reach = seize ?? { WebSocket: StandInSocket, fetch: standInFetch };
@@ -854,7 +869,7 @@ export async function load({ generation = 13, worldId = "world-a", system = Core
       users: Object.assign(collection([{ isGM: true, ...user }, ...users].map((one) => ({
         ...one, get character() { return globalThis.game.actors.get(one.characterId) ?? null; },
       }))), { activeGM: user.isActiveGM ? user : { id: "anotherGm", isGM: true } }),
-      socket: moduleSocket(),
+      socket: moduleSocket(others),
       combats: collection(combats),
       scenes: collection(sceneDocs),
       actors: collection(actorDocs),
@@ -896,18 +911,21 @@ export async function load({ generation = 13, worldId = "world-a", system = Core
         return config.callback([form(config.content)]);
       },
     },
-    window: { prompt: () => { throw new Error("prompt() is and will not be supported."); } },
-    HTMLElement: class {},
-    document: {
-      createElement: () => ({
-        listeners: [], children: [],
-        addEventListener(type, fn) { this.listeners.push(fn); },
-        append(child) { this.children.push(child); },
-      }),
-    },
+    ...(inPage ? {} : {
+      window: {},
+      HTMLElement: class {},
+      document: {
+        createElement: () => ({
+          listeners: [], children: [],
+          addEventListener(type, fn) { this.listeners.push(fn); },
+          append(child) { this.children.push(child); },
+        }),
+      },
+    }),
     WebSocket: reach.WebSocket,
     fetch: reach.fetch,
   });
+  globalThis.window.prompt = () => { throw new Error("prompt() is and will not be supported."); };
   loaded += 1;
   await import(`../../server/vtt/foundry/scripts/seize.mjs?world=${loaded}`);
   world.call("init");
@@ -957,7 +975,8 @@ export async function d20(combatantId, generation = 13) {
   await settle();
 }
 
-/** The tracker's rendering, with the module's bar in it; ``click`` presses one of its buttons. */
+/** The tracker's rendering, with the module's bar in it; ``click`` presses one of its buttons.
+ * In Node, whose elements are the stand-in's. */
 export function tracker() {
   const root = Object.assign(new globalThis.HTMLElement(), {
     bar: null, querySelector: () => null, prepend(bar) { this.bar = bar; },

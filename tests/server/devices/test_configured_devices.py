@@ -23,7 +23,8 @@ from server.devices.local_link import LocalLink
 from server.http.context import SEIZE
 from server.run.cli import main
 from server.settings import DeviceSetting, Settings
-from tests.adapters.test_dice_station import die_id, register
+from tests.adapters.stations import die_id
+from tests.adapters.test_dice_station import register
 from tests.adapters.test_tray import rcs_awaiting_rolls
 from tests.server.conftest import Client, bearer
 from tests.server.process import ServerProcess, call
