@@ -47,13 +47,14 @@ from aiohttp import web
 
 from adapters import pixels_protocol as px
 from adapters.card_reader import CardAdapter
-from adapters.dice import DiceStation, TableRegistry
+from adapters.dice import DiceStation
 from adapters.link import TableLink
 from adapters.simulators.dice import Air, SimulatedPixel
 from adapters.simulators.tray import TraySimulator
 from server.run.app import make_app
 from server.settings import Settings
 from tests.adapters.nfc_driver import Senses
+from tests.adapters.stations import die_id, station_at
 from tests.adapters.test_card_reader import Ntag
 from tests.server.process import UNLIMITED, ServerProcess, call, free_port
 
@@ -223,33 +224,14 @@ async def station_on(
 ) -> AsyncIterator[tuple[aiohttp.ClientSession, DiceStation]]:
     """The die station for the dice in ``air``, each registered to its owner (die id to owner),
     running against the table until the block ends, and every die connected before it begins."""
-    scanner, radio = air.backends()
-    station = DiceStation(
-        TableLink(url, made["id"], made["gm_token"]),
-        TableRegistry(url, made["id"], made["gm_token"]),
-        scanner_backend=scanner, client_backend=radio,
-    )  # fmt: skip
     registry = {die: {"owner": owner} for die, owner in owners.items()}
     gm = {"Authorization": f"Bearer {made['gm_token']}"}
     async with aiohttp.ClientSession() as session:
         dice = f"{url}/api/tables/{made['id']}/dice"
         async with session.put(dice, json={"dice": registry}, headers=gm):
             pass
-        stop = asyncio.Event()
-        running = asyncio.create_task(station.run(stop))
-        while len(station.dice) < len(owners) or not all(
-            d.connected for d in station.dice.values()
-        ):
-            await asyncio.sleep(0.01)
-        try:
+        async with station_at(url, made["id"], made["gm_token"], air) as station:
             yield session, station
-        finally:
-            stop.set()
-            await running
-
-
-def die_id(die: SimulatedPixel) -> str:
-    return f"pixels-{die.identity.pixel_id:08x}"
 
 
 async def dice_rolls(url: str, made: dict[str, Any], count: int) -> tuple[list[float], list[float]]:
