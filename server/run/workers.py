@@ -40,10 +40,12 @@ FIGURES_EVERY = 1.0
 """Seconds between a worker's leaving its metrics for the others: ``/metrics`` answered by
 any worker has every worker's figures, the others' this old at most."""
 SETTLED = 5.0
-"""Seconds a worker must have run for its death to be a crash worth an immediate restart;
-one that dies sooner is started again after a pause that doubles each time, from
-``FIRST_PAUSE`` to ``LAST_PAUSE``, so a worker that cannot start (the database away) does not
-spin, nor fill the log."""
+"""Seconds a worker must have served for its death to be a crash worth an immediate restart;
+one that dies sooner, or before it ever served (its figures never left: ``share_figures``), is
+started again after a pause that doubles each time, from ``FIRST_PAUSE`` to ``LAST_PAUSE``, so
+a worker that cannot start (the database away) does not spin, nor fill the log. Counted from
+its serving, not from its start: on a slow or busy machine a worker may take longer than this
+to import and read its settings, and one failing there is still one that cannot start."""
 FIRST_PAUSE, LAST_PAUSE = 1.0, 30.0
 GRACE = 10.0
 """Seconds workers have to finish (say goodbye to subscribers, flush writes) on shutdown."""
@@ -79,8 +81,9 @@ def supervise(argv: Sequence[str], workers: int) -> int:
 
 
 def _supervise(argv: Sequence[str], workers: int, stopping: Callable[[], bool]) -> int:
+    started = {index: (time.monotonic(), time.time()) for index in range(workers)}
     running = {index: _start(argv, index, again=False) for index in range(workers)}
-    started = {index: time.monotonic() for index in running}
+    serving: dict[int, float] = {}  # since when each running worker has served
     pause = dict.fromkeys(running, 0.0)
     due: dict[int, float] = {}  # ended workers, and when each starts again
     restarted: set[int] = set()
@@ -90,25 +93,29 @@ def _supervise(argv: Sequence[str], workers: int, stopping: Callable[[], bool]) 
         now = time.monotonic()
         for index in [index for index, when in due.items() if when <= now]:
             del due[index]
-            running[index], started[index] = _start(argv, index, again=True), now
+            started[index] = (now, time.time())
+            running[index] = _start(argv, index, again=True)
         for index, process in list(running.items()):
             returned = process.poll()
             if returned is None:
+                if index not in serving and _figures_since(index, started[index][1]):
+                    serving[index] = now
                 continue
             if returned == CANNOT_START and index not in restarted:
                 # It said why (a setting, the database) and the others will say the same. A
                 # restarted worker that cannot start (the database away for now) is retried.
                 code = CANNOT_START
                 break
-            ran = now - started[index]
-            quick = ran < SETTLED
+            served = now - serving.pop(index, now)
+            quick = served < SETTLED
             pause[index] = min(max(pause[index] * 2, FIRST_PAUSE), LAST_PAUSE) if quick else 0.0
             log.warning(
                 "worker ended: starting again",
                 extra={
                     "worker": index,
                     "code": returned,
-                    "ran_seconds": round(ran, 3),
+                    "ran_seconds": round(now - started[index][0], 3),
+                    "served_seconds": round(served, 3),
                     "in_seconds": pause[index],
                 },
             )
@@ -121,12 +128,25 @@ def _supervise(argv: Sequence[str], workers: int, stopping: Callable[[], bool]) 
     return code
 
 
+def _figures(index: int | None) -> Path:
+    return Path(os.environ[FIGURES]) / f"{index}.json"
+
+
+def _figures_since(index: int, started: float) -> bool:
+    """Whether worker ``index`` left its figures since ``started`` (by the file clock): it got
+    through its settings and its database, and serves."""
+    try:
+        return _figures(index).stat().st_mtime >= started
+    except FileNotFoundError:
+        return False
+
+
 async def share_figures(app: web.Application) -> AsyncIterator[None]:
     """Leave this worker's metrics where the others find them, every ``FIGURES_EVERY`` seconds:
     a scrape reaches one worker (whichever the kernel gives the connection to), and must count
     them all, or a counter would seem to go back each time it reached another."""
     seize, index = app[SEIZE], worker_index()
-    mine = Path(os.environ[FIGURES]) / f"{index}.json"
+    mine = _figures(index)
 
     async def leave() -> None:
         while True:
