@@ -29,8 +29,8 @@ from server.devices.local_link import LocalLink, LocalRegistry
 
 if TYPE_CHECKING:
     from adapters.deck import DeckMap
-    from adapters.dice import Registry
     from adapters.link import Link
+    from adapters.registry import Registry
     from server.settings import DeviceSetting
 
 COMMANDS = {"adapter", "sim", "deck"}
@@ -280,8 +280,8 @@ def dice_station(args: argparse.Namespace, **backends: Any) -> Adapter:
     """A die station feeding the table named by ``args`` over the network; ``backends`` may
     replace bleak's radio (the simulated dice)."""
     _need_bleak()
-    from adapters.dice import TableRegistry  # noqa: PLC0415
     from adapters.link import TableLink  # noqa: PLC0415
+    from adapters.registry import TableRegistry  # noqa: PLC0415
 
     told = shells(dict(one.partition("=")[::2] for one in args.shell))
     return station(
