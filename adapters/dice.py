@@ -33,7 +33,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 import aiohttp
 from bleak import BleakClient, BleakScanner
@@ -46,6 +46,7 @@ from adapters import godice_protocol as go
 from adapters import pixels_protocol as px
 from adapters.dice_bytes import DiceBytesError
 from adapters.link import Link, View, asked, awaited, unanswered
+from adapters.registry import Registry
 
 log = logging.getLogger("seize.dice")
 
@@ -65,48 +66,6 @@ REPORT_ROOM = 2048
 notices give way first."""
 GM = "gm"
 BLINK_COLOUR = (0, 200, 255)
-
-
-class Registry(Protocol):
-    """The table's die registry (``GET``/``PUT /api/tables/{id}/dice``)."""
-
-    async def load(self) -> dict[str, Any]: ...
-
-    async def change(self, change: dict[str, Any]) -> dict[str, Any]: ...
-
-    async def close(self) -> None: ...
-
-
-class TableRegistry:
-    """The registry of a table on a server, with the table's GM token."""
-
-    def __init__(self, server: str, table: str, token: str) -> None:
-        self.url = f"{server.rstrip('/')}/api/tables/{table}/dice"
-        self.headers = {"Authorization": f"Bearer {token}"}
-        self._session: aiohttp.ClientSession | None = None
-
-    def _client(self) -> aiohttp.ClientSession:
-        if self._session is None:
-            self._session = aiohttp.ClientSession(
-                headers=self.headers, timeout=aiohttp.ClientTimeout(total=10)
-            )
-        return self._session
-
-    async def load(self) -> dict[str, Any]:
-        async with self._client().get(self.url) as answer:
-            answer.raise_for_status()
-            body: dict[str, Any] = await answer.json()
-            return body
-
-    async def change(self, change: dict[str, Any]) -> dict[str, Any]:
-        async with self._client().put(self.url, json=change) as answer:
-            answer.raise_for_status()
-            body: dict[str, Any] = await answer.json()
-            return body
-
-    async def close(self) -> None:
-        if self._session is not None:
-            await self._session.close()
 
 
 @dataclass

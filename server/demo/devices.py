@@ -101,6 +101,7 @@ class DemoDevices:
     async def run(self, stop: asyncio.Event) -> None:
         from adapters.card_reader import CardAdapter  # noqa: PLC0415 - hardware extras
         from adapters.link import TableLink  # noqa: PLC0415
+        from adapters.registry import TableRegistry  # noqa: PLC0415
         from adapters.simulators.tray import TraySimulator  # noqa: PLC0415
         from adapters.tray import TrayAdapter  # noqa: PLC0415
 
@@ -112,7 +113,10 @@ class DemoDevices:
             port = _free_udp_port()
             tag = held.enter_context(_tag_simulator(port))
             tray_adapter = TrayAdapter(
-                str(tray.link), TableLink(self.base, *self.dice), name="demo tray"
+                str(tray.link),
+                TableLink(self.base, *self.dice),
+                TableRegistry(self.base, *self.dice),
+                name="demo tray",
             )
             reader = CardAdapter(
                 f"udp:127.0.0.1:{port}",

@@ -16,8 +16,9 @@ import logging
 import random
 from typing import Any
 
-from adapters.dice import DiceStation, TableRegistry
+from adapters.dice import DiceStation
 from adapters.link import TableLink
+from adapters.registry import TableRegistry
 from adapters.simulators.dice import Air, SimulatedDie, SimulatedGoDice, SimulatedPixel, roll_any
 
 

@@ -29,8 +29,8 @@ from server.devices.local_link import LocalLink, LocalRegistry
 
 if TYPE_CHECKING:
     from adapters.deck import DeckMap
-    from adapters.dice import Registry
     from adapters.link import Link
+    from adapters.registry import Registry
     from server.settings import DeviceSetting
 
 COMMANDS = {"adapter", "sim", "deck"}
@@ -248,18 +248,19 @@ def adapter(
     kind: str,
     device: str,
     link: Link,
+    registry: Registry,
     *,
     deck: DeckMap | None = None,
     seat: str | None = None,
     name: str | None = None,
 ) -> Adapter:
     """An adapter for one device feeding one table through ``link``, ready to run until its
-    stop event."""
+    stop event; a tray reads the table's die ``registry`` for the dice requests it answers."""
     name = name or kind
     if kind == "tray":
         from adapters.tray import TrayAdapter  # noqa: PLC0415
 
-        return TrayAdapter(device, link, name=name).run
+        return TrayAdapter(device, link, registry, name=name).run
     if kind == "station":
         from adapters.station import StationAdapter  # noqa: PLC0415
 
@@ -280,8 +281,8 @@ def dice_station(args: argparse.Namespace, **backends: Any) -> Adapter:
     """A die station feeding the table named by ``args`` over the network; ``backends`` may
     replace bleak's radio (the simulated dice)."""
     _need_bleak()
-    from adapters.dice import TableRegistry  # noqa: PLC0415
     from adapters.link import TableLink  # noqa: PLC0415
+    from adapters.registry import TableRegistry  # noqa: PLC0415
 
     told = shells(dict(one.partition("=")[::2] for one in args.shell))
     return station(
@@ -319,8 +320,9 @@ def prepare(device: DeviceSetting, **backends: Any) -> Starter:
     deck = load_deck(device.deck)
     place = str(device.device)  # every kind but dice has one (DeviceSetting)
     return lambda link: adapter(
-        device.kind, place, link, deck=deck, seat=device.seat, name=device.name
-    )
+        device.kind, place, link, LocalRegistry(link), deck=deck, seat=device.seat,
+        name=device.name,
+    )  # fmt: skip
 
 
 async def _dice(args: argparse.Namespace) -> int:
@@ -367,6 +369,7 @@ async def _dice(args: argparse.Namespace) -> int:
 async def _adapter(args: argparse.Namespace) -> int:
     """A device beside a server elsewhere: it reaches the table over the network."""
     from adapters.link import TableLink  # noqa: PLC0415
+    from adapters.registry import TableRegistry  # noqa: PLC0415
 
     if args.kind == "dice":
         await dice_station(args)(asyncio.Event())
@@ -375,6 +378,7 @@ async def _adapter(args: argparse.Namespace) -> int:
         args.kind,
         args.device,
         TableLink(args.server, args.table, args.token),
+        TableRegistry(args.server, args.table, args.token),
         deck=load_deck(args.deck),
         seat=args.seat,
         name=args.name,

@@ -67,12 +67,15 @@ def asked(
 
 
 def answered(book: dict[str, Any], answers: Any) -> dict[str, Any]:
-    """The registry with requests answered (a station's change): each answer names an open
-    request and gives its faces, as many as asked and each on the die, and the dice that
-    rolled them. Raises RequestError naming the answer at fault."""
+    """The registry with requests answered (a station's or a tray's change): each answer
+    names an open request and gives its faces, as many as asked and each on the die, and the
+    dice that rolled them. The claim a request opened closes with its answer: the roll it
+    waited for has come (from the tray, say), and the next die nobody owns stays no one's.
+    Raises RequestError naming the answer at fault."""
     if not isinstance(answers, dict):
         raise RequestError("answers", "an object of request id to faces and dice")
     requests, kept = dict(book.get("requests", {})), dict(book.get("answers", {}))
+    claims = book["claims"]
     for rid, answer in answers.items():
         field = f"answers.{rid}"
         request = requests.pop(rid, None)
@@ -96,7 +99,9 @@ def answered(book: dict[str, Any], answers: Any) -> dict[str, Any]:
             raise RequestError(f"{field}.dice", "the id of the die that rolled each face")
         kept[rid] = {"owner": request["owner"], "faces": faces, "dice": dice,
                      "until": request["until"], "claim": request["claim"]}  # fmt: skip
-    return {**book, "requests": requests, "answers": kept}
+        if request["claim"]:
+            claims = [one for one in claims if one != request["owner"]]
+    return {**book, "requests": requests, "answers": kept, "claims": claims}
 
 
 def taken(book: dict[str, Any], rid: str) -> dict[str, Any]:

@@ -11,8 +11,9 @@ from contextlib import asynccontextmanager
 from types import TracebackType
 from typing import Any
 
-from adapters.dice import DiceStation, StationStatus, TableRegistry
+from adapters.dice import DiceStation, StationStatus
 from adapters.link import TableLink
+from adapters.registry import TableRegistry
 from adapters.simulators.dice import Air, SimulatedGoDice, SimulatedPixel
 from tests.waiting import PATIENCE, eventually, until
 

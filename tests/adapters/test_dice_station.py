@@ -13,8 +13,9 @@ from bleak.backends.device import BLEDevice
 
 from adapters import godice_protocol as go
 from adapters import pixels_protocol as px
-from adapters.dice import MAX_DICE, NOTICES, DiceStation, TableRegistry, recognised
+from adapters.dice import MAX_DICE, NOTICES, DiceStation, recognised
 from adapters.link import TableLink, awaited
+from adapters.registry import TableRegistry
 from adapters.simulators.dice import Air, SimulatedGoDice, SimulatedPixel
 from server.devices.reports import MAX_REPORT
 from tests.server.conftest import Client, bearer, send

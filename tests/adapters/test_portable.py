@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from adapters.link import TableLink
+from adapters.registry import TableRegistry
 from adapters.simulators.tray import TraySimulator
 from adapters.tray import TrayAdapter
 from server.run.cli import main
@@ -44,7 +45,8 @@ async def test_a_tray_delivers_rolls_through_a_reader_thread_when_the_loop_canno
     path = tmp_path / "seize-tray"
     tray = TraySimulator(path).plug()
     link = TableLink(str(client.make_url("")), table["id"], table["gm_token"])
-    adapter = TrayAdapter(str(path), link, max_pause=0.2)
+    registry = TableRegistry(str(client.make_url("")), table["id"], table["gm_token"])
+    adapter = TrayAdapter(str(path), link, registry, max_pause=0.2)
     stop = asyncio.Event()
     running = asyncio.create_task(adapter.run(stop))
     try:

@@ -11,9 +11,11 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from adapters.link import TableLink
+from adapters.link import Link, TableLink
+from adapters.registry import Registry, TableRegistry
 from adapters.simulators.tray import TraySimulator
 from adapters.tray import TrayAdapter
+from server.devices.local_link import LocalLink, LocalRegistry
 from server.http.context import SEIZE
 from tests.server.conftest import Client, bearer, new_table, send
 from tests.waiting import eventually, within
@@ -23,11 +25,20 @@ from .conftest import Gate
 
 @asynccontextmanager
 async def tray_at(
-    client: Client, table: dict[str, Any], path: Path
+    client: Client, table: dict[str, Any], path: Path, *, inside: bool = False
 ) -> AsyncIterator[tuple[TraySimulator, TrayAdapter]]:
+    """The tray of ``table``, reaching it over the network as ``seize adapter tray`` does, or
+    ``inside`` the server as ``seize serve`` runs it."""
     simulator = TraySimulator(path).plug()
-    link = TableLink(str(client.make_url("")), table["id"], table["gm_token"])
-    adapter = TrayAdapter(str(path), link, max_pause=0.2)
+    link: Link
+    registry: Registry
+    if inside:
+        link = LocalLink(client.app[SEIZE], table["id"], table["gm_token"])
+        registry = LocalRegistry(link)
+    else:
+        link = TableLink(str(client.make_url("")), table["id"], table["gm_token"])
+        registry = TableRegistry(str(client.make_url("")), table["id"], table["gm_token"])
+    adapter = TrayAdapter(str(path), link, registry, max_pause=0.2)
     stop = asyncio.Event()
     running = asyncio.create_task(adapter.run(stop))
     await eventually(lambda: adapter.status.connected)

@@ -19,7 +19,7 @@ from adapters.simulators.tray import TraySimulator
 from adapters.tray import TrayAdapter
 from server.devices import commands as hardware
 from server.devices.dice import MAX_DICE
-from server.devices.local_link import LocalLink
+from server.devices.local_link import LocalLink, LocalRegistry
 from server.http.context import SEIZE
 from server.run.cli import main
 from server.settings import DeviceSetting, Settings
@@ -227,7 +227,8 @@ async def test_a_device_in_the_server_outlives_a_failing_database(
     seize = client.app[SEIZE]
     path = tmp_path / "seize-tray"
     tray = TraySimulator(path).plug()
-    adapter = TrayAdapter(str(path), LocalLink(seize, table["id"], table["gm_token"]))
+    link = LocalLink(seize, table["id"], table["gm_token"])
+    adapter = TrayAdapter(str(path), link, LocalRegistry(link))
     stop = asyncio.Event()
     running = asyncio.create_task(adapter.run(stop))
     database = sqlite3.connect(settings.db)

@@ -117,6 +117,18 @@ async def test_a_table_waits_on_a_bounded_number_of_requests(client: Client) -> 
     assert (refused["status"], refused["problem"]["field"]) == (409, "dice")
 
 
+def test_an_answer_closes_the_claim_its_request_opened_and_no_other() -> None:
+    """The roll a claim waited for has come (from the tray, say): the next die nobody owns
+    stays no one's. A claim the console opened stays open."""
+    book = asked({**DEFAULTS, "claims": ["guard"]}, "r1", "jena", 20, 1, 100.0)
+    book = asked(book, "r2", "guard", 20, 1, 100.0)  # the guard's claim was open already
+    assert book["claims"] == ["guard", "jena"]
+    book = answered(book, {"r2": {"faces": [3], "dice": ["tray:tray1"]}})
+    assert book["claims"] == ["guard", "jena"]
+    book = answered(book, {"r1": {"faces": [17], "dice": ["tray:tray1"]}})
+    assert book["claims"] == ["guard"] and set(book["answers"]) == {"r1", "r2"}
+
+
 OWNERS = ["gm", "jena", "guard"]
 
 
