@@ -11,8 +11,9 @@ rolled together are one roll, and whether the acting character's die blinks.
 
 A die connected on a player's phone (the player page's Web Bluetooth) is no station's: the
 phone registers it to its player's character and reports how it is (``phone``: connected,
-battery), so the GM's console shows it with the station's dice. A player's token reads and
-changes the registry for the player's own characters only: their dice, their claims, and the
+battery), so the GM's console shows it with the station's dice, and answers the player's own
+dice requests. A player's token reads and changes the registry for the player's own characters
+only: their dice, their claims, the answers to their requests (with their dice), and the
 options to read (the phone honours ``blink``); everything else is the GM's.
 """
 
@@ -111,11 +112,11 @@ def changed(
 ) -> dict[str, Any]:
     """The registry after ``change``: ``dice`` sets (or, with null, forgets) each die named,
     ``claims`` replaces the owners waiting to claim a die with their next roll, ``window`` and
-    ``blink`` set the options, ``answers`` answers dice requests (a station's, with the GM's
-    token: ``server/devices/dice_requests.py``). ``mine``, for a player's change, are the
-    player's characters: the change may touch only their dice and their claims, no option and
-    no request. Raises RegistryError naming the field at fault (NotYoursError for what is not
-    the player's)."""
+    ``blink`` set the options, ``answers`` answers dice requests (``dice_requests.answered``).
+    ``mine``, for a player's change, are the player's characters: the change may touch only
+    their dice, their claims and their requests (answered with their dice: a phone's), no
+    option. Raises RegistryError naming the field at fault (NotYoursError for what is not the
+    player's)."""
     if not isinstance(change, dict) or not set(change) <= {"dice", "claims", "answers", *OPTIONS}:
         raise RegistryError("body", "an object of dice, claims, window, blink and answers")
     after = {**current, "dice": dict(current["dice"])}
@@ -148,7 +149,7 @@ def changed(
         raise NotYoursError(option, "the GM sets the table's dice options")
     if "answers" in change:
         if mine is not None:
-            raise NotYoursError("answers", "the GM's die station answers dice requests")
+            _answering_own(after, change["answers"], mine)
         try:
             after = dice_requests.answered(after, change["answers"])
         except RequestError as refused:
@@ -208,6 +209,27 @@ def _phone(state: Any, field: str) -> dict[str, Any]:
         if not isinstance(fields[flag], bool):
             raise RegistryError(f"{field}.{flag}", "true or false")
     return {"connected": fields["connected"], "battery": battery, "charging": fields["charging"]}
+
+
+def _answering_own(book: dict[str, Any], answers: Any, mine: Collection[str]) -> None:
+    """A player answers only their own characters' requests, and with dice registered to their
+    own characters (the dice on their phone), never another's request or die: checked before
+    the answers' form, so that nothing of another's request is told. What is not a request, an
+    answer or a die's id is left for ``dice_requests.answered`` to refuse."""
+    if not isinstance(answers, dict):
+        return
+    for rid, answer in answers.items():
+        request = book["requests"].get(rid)
+        if request is not None and request["owner"] not in mine:
+            message = "this dice request is another character's: their own dice answer it"
+            raise NotYoursError(f"answers.{rid}", message)
+        dice = answer.get("dice") if isinstance(answer, dict) else None
+        if isinstance(dice, list) and any(
+            isinstance(die, str) and book["dice"].get(die, {}).get("owner") not in mine
+            for die in dice
+        ):
+            message = "a player answers with the dice registered to their own characters"
+            raise NotYoursError(f"answers.{rid}.dice", message)
 
 
 def _queued(before: list[str], asked: list[str], mine: Collection[str]) -> list[str]:
@@ -294,8 +316,9 @@ _REGISTRY_SCHEMA = {
         "blink": {"type": "boolean"},
         "requests": {"type": "object", "description": "Dice requests open (read only)",
                      "additionalProperties": {"type": "object"}},
-        "answers": {"type": "object", "description": "A station's answers to dice requests, "
-                    "by request: faces and the dice that rolled them (GM)",
+        "answers": {"type": "object", "description": "Answers to dice requests, by request: "
+                    "faces and the dice that rolled them (GM; a player, their own characters' "
+                    "requests with their own dice)",
                     "additionalProperties": {"type": "object", "properties": {
                         "faces": {"type": "array", "items": {"type": "integer"}},
                         "dice": {"type": "array", "items": {"type": "string"}}}}},
@@ -308,8 +331,8 @@ ROUTES = [
         "GET",
         "/api/tables/{table_id}/dice",
         read,
-        "The table's die registry: each die's owner, the open claims, the dice options (GM); "
-        "a player's own dice and claims, and the options",
+        "The table's die registry: each die's owner, the open claims and dice requests, the "
+        "dice options (GM); a player's own dice, claims and requests, and the options",
         "readDice",
         {200: Content("The registry", _REGISTRY_SCHEMA), **refusals(401, 403, 404, 429)},
         roles=PLAYERS,
@@ -319,8 +342,8 @@ ROUTES = [
         "/api/tables/{table_id}/dice",
         change,
         "Register dice to their owners, open claims, set the dice options, answer dice requests "
-        "(GM); register and report dice, and open claims, for the player's own characters "
-        "(a player)",
+        "(GM); register and report dice, open claims and answer dice requests, for the "
+        "player's own characters (a player)",
         "changeDice",
         {
             200: Content("The registry after the change, as the caller reads it", _REGISTRY_SCHEMA),

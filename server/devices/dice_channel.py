@@ -11,8 +11,9 @@ on the same socket, ``dice-rolled`` with the faces once the owner's dice have ro
 ``dice-timed-out`` when ``wait`` seconds passed first, so the VTT rolls by itself. The GM's
 token asks for anyone's roll; a player's only for their own characters'. The request is kept in
 the die registry, where the station reads it (``server/devices/dice_requests.py``), so any
-server's station answers it; an answer written in this process wakes the socket at once, one
-from another server is found at the socket's next look at the store. See docs/api.md.
+server's station, or the owner's phone, answers it; an answer written in this process wakes the
+socket at once, one from another server is found at the socket's next look at the store. See
+docs/api.md.
 """
 
 from __future__ import annotations

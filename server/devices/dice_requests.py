@@ -5,8 +5,9 @@ whose, so the request is kept in the table's die registry (``server/devices/dice
 the owners, where the die station reads it: the owner's next roll of as many dice of those
 faces answers the request instead of becoming initiative or an unasked-roll notice. An owner
 with no die yet opens a claim with the request ("roll the die you will use"). Kept in the
-registry, a request is seen by every server and every station on the database, and an answer
-written by a station on one server reaches the socket that asked on another.
+registry, a request is seen by every server and every station on the database, and by the
+owner's player's page, whose own die (on their phone) answers it with the player's token; an
+answer written through one server reaches the socket that asked on another.
 
 Pure: the registry before and after, and a clock passed in. The channel that asks and waits is
 ``server/devices/dice_channel.py``.
@@ -67,10 +68,10 @@ def asked(
 
 
 def answered(book: dict[str, Any], answers: Any) -> dict[str, Any]:
-    """The registry with requests answered (a station's or a tray's change): each answer
-    names an open request and gives its faces, as many as asked and each on the die, and the
-    dice that rolled them. The claim a request opened closes with its answer: the roll it
-    waited for has come (from the tray, say), and the next die nobody owns stays no one's.
+    """The registry with requests answered (a station's, a tray's or a phone's change): each
+    answer names an open request and gives its faces, as many as asked and each on the die,
+    and the dice that rolled them. The claim a request opened closes with its answer: the roll
+    it waited for has come (from the tray, say), and the next die nobody owns stays no one's.
     Raises RequestError naming the answer at fault."""
     if not isinstance(answers, dict):
         raise RequestError("answers", "an object of request id to faces and dice")

@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from concurrent.futures import Future
 from contextlib import asynccontextmanager
 from types import TracebackType
-from typing import Any
+from typing import Any, Self, TypeVar
 
 from adapters.dice import DiceStation, StationStatus
 from adapters.link import TableLink
 from adapters.registry import TableRegistry
 from adapters.simulators.dice import Air, SimulatedGoDice, SimulatedPixel
 from tests.waiting import PATIENCE, eventually, until
+
+T = TypeVar("T")
 
 
 def die_id(die: SimulatedPixel) -> str:
@@ -44,15 +46,41 @@ async def station_at(
         await running
 
 
-class StationAside:
-    """``station_at`` on an event loop of its own, in a thread: for a test driving a browser
-    with Playwright's synchronous API, which holds the test's thread and a loop of its own. The
-    dice are rolled on the station's loop, where the simulated radio answers."""
+class Aside:
+    """An event loop of its own, in a thread, for a test whose thread a synchronous browser
+    holds (Playwright's synchronous API keeps a loop of its own there): what runs on it (a
+    station, a VTT's socket) is reached with ``run``."""
 
-    def __init__(self, server: str, table: str, token: str, air: Air) -> None:
-        self.where = (server, table, token, air)
+    def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+
+    def __enter__(self) -> Self:
+        self.thread.start()
+        return self
+
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        """``coroutine`` run on the loop, and its result, under the shared deadline."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=PATIENCE)
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=PATIENCE)
+        self.loop.close()
+
+
+class StationAside(Aside):
+    """``station_at`` on an event loop of its own, in a thread, beside a synchronous browser.
+    The dice are rolled on the station's loop, where the simulated radio answers."""
+
+    def __init__(self, server: str, table: str, token: str, air: Air) -> None:
+        super().__init__()
+        self.where = (server, table, token, air)
         self.stop = asyncio.Event()
         self.ready: DiceStation | None = None
         self.running: Future[None] | None = None
@@ -62,8 +90,8 @@ class StationAside:
             self.ready = station
             await self.stop.wait()
 
-    def __enter__(self) -> StationAside:
-        self.thread.start()
+    def __enter__(self) -> Self:
+        super().__enter__()
         running = self.running = asyncio.run_coroutine_threadsafe(self._run(), self.loop)
         until(lambda: self.ready is not None or running.done(), "the station never started")
         if running.done():
@@ -89,6 +117,4 @@ class StationAside:
         try:
             self.running.result(timeout=PATIENCE)
         finally:
-            self.loop.call_soon_threadsafe(self.loop.stop)
-            self.thread.join(timeout=PATIENCE)
-            self.loop.close()
+            super().__exit__(kind, error, trace)

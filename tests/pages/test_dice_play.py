@@ -3,7 +3,9 @@ where Web Bluetooth exists, and plainly why not elsewhere; a roll from the die e
 player's own pending roll with the die's id, and a roll nobody asked for is not entered. The
 die is registered to the player's character with the player's token, and the GM's console
 shows it, its battery and connection as the phone reports them; the die blinks at the
-player's turn unless the table turned that off.
+player's turn unless the table turned that off. A VTT's dice request for the player's own
+character, asked on the table's socket as the Foundry module asks it, is answered by the die's
+next roll, before her own pending roll, and another character's never is.
 
 The die is a peripheral of Chromium's Bluetooth emulation (the DevTools ``BluetoothEmulation``
 domain, on the browser's session; ``DeviceAccess`` answers the chooser), reached by the
@@ -22,9 +24,13 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import aiohttp
 import pytest
 
 from adapters import pixels_protocol as px
+from server.devices.dice_requests import LONGEST_WAIT
+from tests.adapters.stations import Aside
+from tests.adapters.test_dice_requests import ask, next_of
 from tests.server.process import ServerProcess, call
 from tests.waiting import PACE, PAGE_PATIENCE, PATIENCE, until
 
@@ -158,6 +164,11 @@ def roll(die: Die, number: int) -> None:
         die.until(lambda: not die.saying)
 
 
+def blinks(die: Die) -> list[int]:
+    """The flashes of each blink the die was told, oldest first (``Blink``'s second byte)."""
+    return [data[1] for data in die.written if data[:1] == bytes([px.MessageType.BLINK])]
+
+
 def rolls_entered(table: Table) -> list[dict[str, Any]]:
     status, answer = call(f"{table.url}/events?after=0", token=table.gm)
     assert status == 200, answer
@@ -258,16 +269,13 @@ def test_the_phones_die_blinks_on_deck_otherwise_than_at_her_turn(
         table.send({"type": "enter_roll", "character": character, "dice": dice, "source": "gm"})
     assert table.view()["view"]["token"] == "guard"
 
-    def blinks() -> list[int]:
-        return [data[1] for data in die.written if data[:1] == bytes([px.MessageType.BLINK])]
-
-    die.until(lambda: blinks() == [1])  # on deck: one flash
+    die.until(lambda: blinks(die) == [1])  # on deck: one flash
     assert phone.locator("[data-deck-told=jena]").count() == 1
     table.send({"type": "declare", "character": "guard", "action": "long", "what": "runs",
                 "target": "door"})  # fmt: skip
     table.send({"type": "resolve"})
     assert table.view()["view"]["token"] == "jena"
-    die.until(lambda: blinks() == [1, 3])  # her turn: three
+    die.until(lambda: blinks(die) == [1, 3])  # her turn: three
 
 
 @pytest.mark.parametrize(
@@ -290,3 +298,70 @@ def test_where_no_die_can_connect_the_page_says_why(
     phone.goto(link)
     phone.locator("[data-dice-said]").get_by_text(why).wait_for()
     assert phone.locator("[data-action=connect-die]").count() == 0
+
+
+class VttSocket(Aside):
+    """The table's socket with the GM's token, as the Foundry module holds it: dice asked for
+    and the replies read (``ask``, ``next_of``) on a loop beside the browser."""
+
+    def __init__(self, table: Table) -> None:
+        super().__init__()
+        self.url = f"{table.url}/ws?token={table.gm}"
+
+    async def _open(self) -> tuple[aiohttp.ClientSession, aiohttp.ClientWebSocketResponse]:
+        session = aiohttp.ClientSession()
+        ws = await session.ws_connect(self.url)
+        assert (await ws.receive_json())["type"] == "view"
+        return session, ws
+
+    def __enter__(self) -> VttSocket:
+        super().__enter__()
+        self.session, self.ws = self.run(self._open())
+        return self
+
+    def ask(self, ident: str, **request: Any) -> dict[str, Any]:
+        return self.run(ask(self.ws, ident, **request))
+
+    def next_of(self, ident: str) -> dict[str, Any]:
+        return self.run(next_of(self.ws, ident))
+
+    def __exit__(self, *raised: Any) -> None:
+        self.run(self.session.close())
+        super().__exit__(*raised)
+
+
+def test_the_phones_die_answers_her_own_dice_request_before_her_roll_never_the_guards(
+    browser: Any, phone: Any, server: ServerProcess
+) -> None:
+    """A VTT asks the table for the Guard's d6, then for two of Jena's (advantage) while her
+    2D6 is awaited too: the die on her phone blinks twice for hers, and her next two rolls
+    answer it, with the die's id, instead of entering her 2D6; the Guard's request, older,
+    is never hers to answer, and her roll after goes to her 2D6 as before."""
+    table = guard_and_jena(server)
+    link = hand_to(table, "jena")
+    table.send({"type": "roll_initiative", "source": "gm"})
+    phone.goto(link)
+    die = Die(browser, phone)
+    phone.locator("[data-action=connect-die]").click()
+    die.until(phone.locator(f"[data-die={DIE_ID}]").get_by_text("ready").is_visible)
+    until(lambda: DIE_ID in registry(table)["dice"])  # hers: her request opens no claim
+    said = phone.locator("[data-dice-said]")
+    with VttSocket(table) as vtt:
+        assert vtt.ask("g1", owner="guard", sides=6, wait=LONGEST_WAIT)["claim"] is True
+        asked = vtt.ask("j1", owner="jena", sides=6, count=2, wait=LONGEST_WAIT)
+        assert asked == {"type": "dice-asked", "id": "j1", "dice": [DIE.name], "claim": False}
+        die.until(said.get_by_text("The GM asks Jena for 2d6: roll them.").is_visible)
+        die.until(lambda: blinks(die) == [2])  # twice: a request, not her turn (three)
+        roll(die, 4)
+        die.until(said.get_by_text("4: roll again for the other 1.").is_visible)
+        roll(die, 2)
+        die.until(said.get_by_text("Your d6 rolled 4 and 2 for the GM's request.").is_visible)
+        rolled = vtt.next_of("j1")
+        assert rolled == {"type": "dice-rolled", "id": "j1", "faces": [4, 2],
+                          "dice": [DIE_ID, DIE_ID]}  # fmt: skip
+        assert rolls_entered(table) == []  # not her 2D6
+        roll(die, 5)
+        die.until(said.get_by_text("5: roll again for the other 1.").is_visible)  # her 2D6
+        kept = registry(table)
+        assert [one["owner"] for one in kept["requests"].values()] == ["guard"]
+        assert (kept["answers"], rolls_entered(table)) == ({}, [])

@@ -4,6 +4,13 @@
 // nobody asked of this player is said on the page and never entered. The dice blink when the
 // turn reaches the player, unless the table has turned that off (its registry's ``blink``).
 //
+// A VTT's roll (Foundry's "Seize table dice": an attack, a save) asked of one of the player's
+// characters is a dice request in the registry, which the player's token reads (its own alone):
+// while a die is connected the page looks at it every two seconds (requests are kept beside the
+// devices' reports, not as the table's events, so its socket never carries them; the die station
+// looks the same way), blinks the dice for each new one, and the next roll of as many dice of
+// those faces answers the oldest, before any initiative roll, with the player's token.
+//
 // Each die is registered in the table's die registry to the player's character, and the page
 // reports how it is (connected, battery) whenever that changes, so the GM's console lists it
 // with the station's dice; the player's token may do that for its own characters only.
@@ -63,6 +70,16 @@ export function pending(view, own) {
   return null;
 }
 
+/** The oldest dice request of the player's own characters (``own``) in the registry ``book``
+ * that dice of ``sides`` faces answer (any faces, without ``sides``), as the die station
+ * chooses it: what the next roll answers. */
+export function requested(book, own, sides) {
+  const [request, asked] = Object.entries(book?.requests ?? {}).find(([, one]) =>
+    own.has(one.owner) && (sides === undefined || one.sides === sides)) ?? [];
+  return request ? { request, character: asked.owner, sides: asked.sides, count: asked.count }
+    : null;
+}
+
 /** The character whose turn it is, as the die station follows it: the Taking Turn Token's
  * holder (RCS), the one awaited to declare (awareness). */
 export function acting(view) {
@@ -70,8 +87,14 @@ export function acting(view) {
   return view.awaiting.find((wait) => wait.what === "declare")?.who[0] ?? null;
 }
 
-/** What a pending roll is for, to tell one from another. */
-const asking = (ask) => (ask ? `${ask.type} ${ask.character}` : "");
+/** What a pending roll or a request is for, to tell one from another. */
+const asking = (ask) => (ask ? ask.request ?? `${ask.type} ${ask.character}` : "");
+
+/** As many dice as asked: "a d20", "2d20". */
+const some = (count, sides) => (count === 1 ? `a d${sides}` : `${count}d${sides}`);
+
+/** Seconds between looks at the registry for dice requests while a die is connected. */
+const REQUESTS_EVERY = 2;
 
 /** The number a die shows: a d10's "0" is 10. */
 const number = (face, sides) => (sides === 10 && face === 0 ? 10 : face);
@@ -119,11 +142,26 @@ export function dice(ctx) {
   window.addEventListener("pagehide", () => {
     for (const pixel of lines.keys()) if (pixel.status === "ready") told(pixel, false);
   });
+  const own = () => new Set(ctx.table.you?.participants ?? []);
   const held = [];  // the dice of this roll so far: { face, id }
-  let heldFor = "";
+  let holding = null;  // what they are for: a pending roll, or a request
+  /** A roll short of dice is dropped once the table no longer asks for it: the GM typed it,
+   * or the request was answered or timed out. */
+  const lapsed = () => {
+    const asked = holding?.request ? holding.request in (book?.requests ?? {})
+      : asking(pending(ctx.view, own())) === asking(holding);
+    if (asked) return;
+    held.length = 0;
+    holding = null;
+  };
   const rolled = async (pixel, face) => {
-    const ask = pending(ctx.view, new Set(ctx.table.you?.participants ?? []));
     const shown = number(face, pixel.dieFaceCount);
+    if (!held.length) await registry();  // a request made since the last look
+    // A request these faces answer comes first, then the table's own roll; else a request of
+    // other faces, to say which die it wants.
+    const sides = pixel.dieType === "d00" ? null : pixel.dieFaceCount;
+    const ask = requested(book, own(), sides) ?? pending(ctx.view, own())
+      ?? requested(book, own());
     if (!ask) {
       said.textContent = `${pixel.name} rolled ${shown}: no roll is asked of you, so it was not `
         + "entered.";
@@ -133,20 +171,63 @@ export function dice(ctx) {
       said.textContent = `${pixel.name} is a d${pixel.dieFaceCount}: a d${ask.sides} is asked.`;
       return;
     }
-    if (asking(ask) !== heldFor) held.length = 0;  // a roll short of dice for another ask
-    heldFor = asking(ask);
+    if (asking(ask) !== asking(holding)) held.length = 0;  // a roll short of dice for another
+    holding = ask;
     held.push({ face: shown, id: dieId(pixel) });
     if (held.length < ask.count) {
       said.textContent = `${shown}: roll again for the other ${ask.count - held.length}.`;
       return;
     }
     const faces = held.map((one) => one.face);
-    const ids = [...new Set(held.map((one) => one.id))];
+    const dice = held.map((one) => one.id);
     held.length = 0;
+    holding = null;
+    if (ask.request) {
+      const { ok, message } = await registry({ answers: { [ask.request]: { faces, dice } } });
+      said.textContent = ok ? `Your d${ask.sides} rolled ${faces.join(" and ")} for the GM's `
+        + "request." : `Not handed to the GM: ${message}`;
+      return;
+    }
     const rolledWith = ask.type === "enter_roll" ? { dice: faces } : { die: faces[0] };
     const { ok, body } = await ctx.table.send({ type: ask.type, character: ask.character,
-      ...rolledWith, source: "device", dice_ids: ids });
+      ...rolledWith, source: "device", dice_ids: [...new Set(dice)] });
     said.textContent = ok ? `Entered: ${faces.join(" and ")}.` : `Not entered: ${body.message}`;
+  };
+  /** Every die connected here blinks, if the table allows (``blink``, as last read). */
+  const flash = (colour, options) => {
+    if (book?.blink === false) return;
+    for (const pixel of lines.keys()) {
+      if (pixel.status !== "ready") continue;
+      pixel.blink(window.pixelsWebConnect.Color[colour], options)
+        .catch(() => {});  // a die that does not answer has only missed a blink
+    }
+  };
+  // The dice requests, looked for while a die is connected: each new one is said, and the dice
+  // blink twice in cyan, told apart from the turn's three blue flashes and on deck's one orange.
+  const called = new Set();  // the requests already said
+  const look = async () => {
+    await registry();
+    lapsed();
+    const open = Object.entries(book?.requests ?? {}).filter(([, one]) => own().has(one.owner));
+    for (const rid of called) if (!open.some(([id]) => id === rid)) called.delete(rid);
+    const fresh = open.filter(([rid]) => !called.has(rid));
+    for (const [rid, one] of fresh) {
+      called.add(rid);
+      said.textContent = `The GM asks ${ctx.names?.[one.owner] ?? "you"} for `
+        + `${some(one.count, one.sides)}: roll ${one.count === 1 ? "it" : "them"}.`;
+    }
+    if (fresh.length) flash("brightCyan", { count: 2, duration: 1500 });
+  };
+  let looking = null;
+  const watch = () => {
+    const connected = [...lines.keys()].some((pixel) => pixel.status === "ready");
+    if (connected && !looking) {
+      looking = setInterval(look, REQUESTS_EVERY * 1000);
+      look();
+    } else if (!connected && looking) {
+      clearInterval(looking);
+      looking = null;
+    }
   };
   const connect = async () => {
     said.textContent = "";
@@ -164,6 +245,7 @@ export function dice(ctx) {
         let wasReady = false;
         pixel.addPropertyListener("status", () => {
           drawn();
+          watch();
           if (pixel.status === "ready" || pixel.status === "disconnected") tell(pixel);
           if (pixel.status === "ready") wasReady = true;
           if (pixel.status !== "disconnected" || !wasReady) return;
@@ -196,14 +278,8 @@ export function dice(ctx) {
   // cut to what the player may see) is one slow orange blink, told apart from the turn's three
   // blue. ``data-turn-told`` and ``data-deck-told`` name the character the page has answered.
   const blinking = async (character, told, colour, options) => {
-    const ready = [...lines.keys()].filter((pixel) => pixel.status === "ready");
-    if (ready.length) await registry();
-    if (book?.blink !== false) {
-      for (const pixel of ready) {
-        pixel.blink(window.pixelsWebConnect.Color[colour], options)
-          .catch(() => {});  // a die that does not answer has only missed a blink
-      }
-    }
+    if ([...lines.keys()].some((pixel) => pixel.status === "ready")) await registry();
+    flash(colour, options);
     section.dataset[told] = character;
   };
   const yourTurn = (character) => blinking(character, "turnTold", "brightBlue",
@@ -213,10 +289,7 @@ export function dice(ctx) {
   let turn = null;
   let deck = null;
   ctx.onView = (view) => {
-    // A roll short of dice is dropped once the table no longer asks for it (the GM typed it).
-    if (asking(pending(view, new Set(ctx.table.you?.participants ?? []))) !== heldFor) {
-      held.length = 0;
-    }
+    lapsed();
     const next = (view.alerts ?? []).find((alert) => alert.kind === "on_deck")?.character ?? null;
     if (next !== deck) {
       deck = next;

@@ -1,16 +1,18 @@
 """The dice request channel's refusals and roles: a bad request is refused naming its field and
 opens nothing; the GM asks for anyone's dice, a player for their own characters' only, an
-overlay for none; only the GM's token answers a request, with faces the die has."""
+overlay for none; an answer gives faces the die has, and a player answers only their own
+characters' requests, with their own dice."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
-from server.devices.dice import DEFAULTS
+from server.devices.dice import DEFAULTS, NotYoursError, RegistryError, changed
 from server.devices.dice_requests import (
     MAX_REQUESTS,
     RequestError,
@@ -20,7 +22,7 @@ from server.devices.dice_requests import (
     taken,
 )
 from tests.adapters.test_dice_requests import ask, next_of
-from tests.adapters.test_dice_station import registry_of
+from tests.adapters.test_dice_station import register, registry_of
 from tests.adapters.test_tray import rcs_awaiting_rolls
 from tests.server.conftest import Client, bearer
 from tests.server.http.test_socket_commands import following, player_token
@@ -74,26 +76,20 @@ async def test_the_gm_asks_for_anyone_a_player_for_their_own_an_overlay_for_none
     assert [one["owner"] for one in (await mine.json())["requests"].values()] == ["jena"]
 
 
-async def test_only_the_gms_token_answers_and_with_faces_the_die_has(client: Client) -> None:
+async def test_the_gm_answers_with_faces_the_die_has(client: Client) -> None:
     table = await rcs_awaiting_rolls(client)
-    jena = await player_token(client, table, "jena")
     async with following(client, table, table["gm_token"]) as ws:
         await ask(ws, "d1", owner="jena", sides=20, count=2)
         (rid,) = (await registry_of(client, table))["requests"]
         url = f"/api/tables/{table['id']}/dice"
-        for token, answer, status, field in (
-            (jena, {"faces": [20, 20], "dice": ["a", "b"]}, 403, "answers"),
-            (
-                table["gm_token"],
-                {"faces": [21, 3], "dice": ["a", "b"]},
-                422,
-                f"answers.{rid}.faces",
-            ),
-            (table["gm_token"], {"faces": [3], "dice": ["a"]}, 422, f"answers.{rid}.faces"),
-            (table["gm_token"], {"faces": [3, 4], "dice": ["a"]}, 422, f"answers.{rid}.dice"),
+        for answer, field in (
+            ({"faces": [21, 3], "dice": ["a", "b"]}, f"answers.{rid}.faces"),
+            ({"faces": [3], "dice": ["a"]}, f"answers.{rid}.faces"),
+            ({"faces": [3, 4], "dice": ["a"]}, f"answers.{rid}.dice"),
         ):
-            put = await client.put(url, json={"answers": {rid: answer}}, headers=bearer(token))
-            assert (put.status, (await put.json())["field"]) == (status, field)
+            put = await client.put(url, json={"answers": {rid: answer}},
+                                   headers=bearer(table["gm_token"]))  # fmt: skip
+            assert (put.status, (await put.json())["field"]) == (422, field)
         put = await client.put(url, json={"answers": {"nope": {"faces": [1], "dice": ["a"]}}},
                                headers=bearer(table["gm_token"]))  # fmt: skip
         assert (put.status, (await put.json())["field"]) == (422, "answers.nope")
@@ -106,6 +102,54 @@ async def test_only_the_gms_token_answers_and_with_faces_the_die_has(client: Cli
             [20, 1],
             ["a", "b"],
         )
+
+
+DICE = {"pixels-j": {"owner": "jena"}, "pixels-g": {"owner": "guard"}, "pixels-m": {"owner": "gm"}}
+
+
+async def test_a_player_answers_their_own_characters_requests_with_their_own_dice_only(
+    client: Client,
+) -> None:
+    """The phone's answer: Jena's player answers Jena's request with Jena's die; the guard's
+    request, the guard's die, the GM's, a die nobody registered are refused as the roles' rule
+    naming the answer, and nothing is kept, not even the part that was hers."""
+    table = await rcs_awaiting_rolls(client)
+    await register(client, table, {"dice": DICE})
+    jena = await player_token(client, table, "jena")
+    url = f"/api/tables/{table['id']}/dice"
+    async with following(client, table, table["gm_token"]) as ws:
+        await ask(ws, "g1", owner="guard", sides=20)
+        await ask(ws, "j1", owner="jena", sides=20, count=2)
+        asked = (await registry_of(client, table))["requests"]
+        guards, hers = (next(r for r, one in asked.items() if one["owner"] == who)
+                        for who in ("guard", "jena"))  # fmt: skip
+        own = {"faces": [17, 4], "dice": ["pixels-j", "pixels-j"]}
+        for answers, status, field in (
+            ({guards: {"faces": [5], "dice": ["pixels-j"]}}, 403, f"answers.{guards}"),
+            ({guards: {"faces": [99], "dice": []}}, 403, f"answers.{guards}"),  # told nothing
+            ({hers: {"faces": [17, 4], "dice": ["pixels-j", "pixels-g"]}}, 403,
+             f"answers.{hers}.dice"),
+            ({hers: {"faces": [17, 4], "dice": ["pixels-m", "pixels-j"]}}, 403,
+             f"answers.{hers}.dice"),
+            ({hers: {"faces": [17, 4], "dice": ["pixels-j", "pixels-new"]}}, 403,
+             f"answers.{hers}.dice"),
+            ({hers: own, guards: {"faces": [5], "dice": ["pixels-j"]}}, 403,
+             f"answers.{guards}"),
+            ({hers: {"faces": [17, 21], "dice": ["pixels-j", "pixels-j"]}}, 422,
+             f"answers.{hers}.faces"),
+            ({"nope": {"faces": [1], "dice": ["pixels-j"]}}, 422, "answers.nope"),
+        ):  # fmt: skip
+            before = await registry_of(client, table)
+            put = await client.put(url, json={"answers": answers}, headers=bearer(jena))
+            problem = await put.json()
+            assert (put.status, problem["field"]) == (status, field), problem
+            assert problem.get("rule") == ("roles" if status == 403 else None)
+            assert await registry_of(client, table) == before
+        put = await client.put(url, json={"answers": {hers: own}}, headers=bearer(jena))
+        assert put.status == 200
+        assert list((await put.json())["answers"]) == [hers]  # her share: her answer alone
+        assert await next_of(ws, "j1") == {"type": "dice-rolled", "id": "j1", **own}
+        assert list((await registry_of(client, table))["requests"]) == [guards]  # still open
 
 
 async def test_a_table_waits_on_a_bounded_number_of_requests(client: Client) -> None:
@@ -173,3 +217,58 @@ def test_requests_and_answers_stay_bounded_and_a_claim_leaves_with_its_request(
         opened = {one["owner"] for one in waiting if one["claim"]}
         assert set(book["claims"]) <= opened | {"gm"}
         assert "jena" not in opened  # she has a die: she never claims one
+
+
+BOOK = {**DEFAULTS,
+        "dice": {die: {**entry, "name": die} for die, entry in DICE.items()},
+        "requests": {"rj": {"owner": "jena", "sides": 6, "count": 1, "until": 0, "claim": False},
+                     "rg": {"owner": "guard", "sides": 6, "count": 2, "until": 0, "claim": True}},
+        "claims": ["guard"]}  # fmt: skip
+COUNTS = {"rj": 1, "rg": 2, "gone": 1}
+
+
+def answering(rid: str) -> st.SearchStrategy[tuple[str, Any]]:
+    """An answer to ``rid``: mostly of the form asked, with any of the dice; now and then of
+    another count or faces off the d6, or of no form at all."""
+    count, die = COUNTS[rid], st.sampled_from([*DICE, "pixels-new"])
+    well = st.fixed_dictionaries(
+        {
+            "faces": st.lists(st.integers(1, 6), min_size=count, max_size=count),
+            "dice": st.lists(die, min_size=count, max_size=count),
+        }
+    )
+    off = st.none() | st.fixed_dictionaries(
+        {"faces": st.lists(st.integers(0, 7), max_size=3), "dice": st.lists(die, max_size=3)}
+    )
+    return st.tuples(st.just(rid), st.one_of(well, well, well, off))
+
+
+@given(st.lists(st.sampled_from(list(COUNTS)).flatmap(answering), min_size=1, max_size=2).map(dict))
+@example({"rj": {"faces": [3], "dice": ["pixels-g"]}})
+@example({"rg": {"faces": [3, 4], "dice": ["pixels-j", "pixels-j"]}})
+def test_a_player_is_refused_only_what_is_not_theirs_or_what_the_gm_is_refused_too(
+    answers: dict[str, Any],
+) -> None:
+    """Jena's player and the GM send the same answers: hers is refused as not hers exactly
+    when it reaches for the guard's request or any die but hers, and is otherwise kept or
+    refused as the GM's is. Either way the registry given is never changed."""
+    kept = json.dumps(BOOK, sort_keys=True)
+    owners = {"jena", "guard", "gm"}
+    try:
+        by_gm: dict[str, Any] | None = changed(BOOK, {"answers": answers}, owners)
+    except RegistryError:
+        by_gm = None
+    theirs = "rg" in answers or any(
+        isinstance(answer, dict) and set(answer.get("dice", [])) - {"pixels-j"}
+        for answer in answers.values()
+    )
+    try:
+        by_jena = changed(BOOK, {"answers": answers}, owners, frozenset({"jena"}))
+    except NotYoursError as refused:
+        assert theirs and refused.field.startswith("answers.")
+    except RegistryError as refused:
+        assert not theirs and by_gm is None and refused.field.startswith("answers")
+    else:
+        assert not theirs and by_jena == by_gm
+        assert all(one["owner"] == "jena" for one in by_jena["answers"].values())
+    assert json.dumps(BOOK, sort_keys=True) == kept
