@@ -9,22 +9,25 @@ from itertools import pairwise
 from typing import Any
 
 from tests.server.process import ServerProcess
+from tests.waiting import until
 
 from .conftest import Table, shoot
 from .console_driver import no_sideways_scroll, small_targets, speaks_the_game
 from .test_play import at_seq, first_panel, hand_to, rcs_character
 
 
-def box(locator: Any) -> dict[str, float]:
-    """Where ``locator``'s one element is on screen: it must be shown."""
-    found = locator.bounding_box()
-    assert found is not None, f"not on screen: {locator}"
-    return dict(found)
+def boxes(locators: tuple[Any, ...]) -> list[dict[str, float]]:
+    """Where each locator's one element is on screen; none while one is not shown."""
+    found = [locator.bounding_box() for locator in locators]
+    return [dict(one) for one in found] if all(one is not None for one in found) else []
 
 
 def above(page: Any, *locators: Any) -> None:
-    """Each one ends above where the next begins, top to bottom."""
-    for upper, lower in pairwise([box(locator) for locator in locators]):
+    """Each one is shown and ends above where the next begins, top to bottom. Read again until
+    all are on screen at once: a redraw takes an element off for a moment (the socket's first
+    view redraws what the page fetched), and one read in that moment is no box at all."""
+    shown = until(lambda: boxes(locators), lambda: f"not all on screen: {locators}")
+    for upper, lower in pairwise(shown):
         assert upper["y"] + upper["height"] <= lower["y"], (upper, lower)
 
 
