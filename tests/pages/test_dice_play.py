@@ -350,12 +350,12 @@ def test_the_phones_die_answers_her_own_dice_request_before_her_roll_never_the_g
         assert vtt.ask("g1", owner="guard", sides=6, wait=LONGEST_WAIT)["claim"] is True
         asked = vtt.ask("j1", owner="jena", sides=6, count=2, wait=LONGEST_WAIT)
         assert asked == {"type": "dice-asked", "id": "j1", "dice": [DIE.name], "claim": False}
-        die.until(said.get_by_text("The GM asks Jena for 2d6: roll them.").is_visible)
+        die.until(said.get_by_text("A roll is asked of Jena: 2d6. Roll them.").is_visible)
         die.until(lambda: blinks(die) == [2])  # twice: a request, not her turn (three)
         roll(die, 4)
         die.until(said.get_by_text("4: roll again for the other 1.").is_visible)
         roll(die, 2)
-        die.until(said.get_by_text("Your d6 rolled 4 and 2 for the GM's request.").is_visible)
+        die.until(said.get_by_text("Your d6 rolled 4 and 2, for the roll asked of you.").is_visible)
         rolled = vtt.next_of("j1")
         assert rolled == {"type": "dice-rolled", "id": "j1", "faces": [4, 2],
                           "dice": [DIE_ID, DIE_ID]}  # fmt: skip

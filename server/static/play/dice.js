@@ -184,8 +184,8 @@ export function dice(ctx) {
     holding = null;
     if (ask.request) {
       const { ok, message } = await registry({ answers: { [ask.request]: { faces, dice } } });
-      said.textContent = ok ? `Your d${ask.sides} rolled ${faces.join(" and ")} for the GM's `
-        + "request." : `Not handed to the GM: ${message}`;
+      said.textContent = ok ? `Your d${ask.sides} rolled ${faces.join(" and ")}, for the roll `
+        + "asked of you." : `Not handed over: ${message}`;
       return;
     }
     const rolledWith = ask.type === "enter_roll" ? { dice: faces } : { die: faces[0] };
@@ -213,8 +213,8 @@ export function dice(ctx) {
     const fresh = open.filter(([rid]) => !called.has(rid));
     for (const [rid, one] of fresh) {
       called.add(rid);
-      said.textContent = `The GM asks ${ctx.names?.[one.owner] ?? "you"} for `
-        + `${some(one.count, one.sides)}: roll ${one.count === 1 ? "it" : "them"}.`;
+      said.textContent = `A roll is asked of ${ctx.names?.[one.owner] ?? "you"}: `
+        + `${some(one.count, one.sides)}. Roll ${one.count === 1 ? "it" : "them"}.`;
     }
     if (fresh.length) flash("brightCyan", { count: 2, duration: 1500 });
   };
