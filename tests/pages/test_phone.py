@@ -159,3 +159,43 @@ def test_awareness_a_wait_from_last_round_is_recalled_while_the_dice_come_in(
     assert phone.get_by_text("Kid is still waiting for: the draw", exact=True).is_visible()
     assert phone.get_by_text("Roll for Kid").count() == 0
     assert "the Kid draws" not in phone.inner_text("body")
+
+
+def test_four_color_the_table_says_where_the_page_is_before_a_card_is_shown(
+    phone: Any, server: ServerProcess
+) -> None:
+    """Before any card is on the table, the phone's table says why, not an empty box: no page
+    dealt yet, then the cards being dealt, until the first shows."""
+    table = Table(server, "four-color")
+    for hero in ("peter", "sue"):
+        table.send({"type": "join", "member": {"id": hero, "name": hero.title(), "kind": "hero"}})
+    link = hand_to(table, "peter")
+    phone.goto(link)
+    at_seq(phone, table.view()["seq"])
+    assert phone.locator("[data-page=setup]").inner_text() == "No page dealt yet"
+    at_seq(phone, table.send({"type": "deal", "source": "gm"})["seq"])
+    dealing = phone.locator("[data-page=dealing]")
+    assert dealing.inner_text() == "Page 1: the cards are being dealt"
+    at_seq(phone, table.send({"type": "deal_card", "card": "KH"})["seq"])
+    assert dealing.count() == 0  # Peter's K♥ is in the order now
+
+
+def test_rcs_the_phone_says_what_tally_marks_mean_where_they_show(
+    phone: Any, server: ServerProcess
+) -> None:
+    """Jena and the Guard roll the same: the tie is broken once at random, shown as tally
+    marks, and the phone says what they mean, as the console does."""
+    table = Table(server, "megatraveller-rcs")
+    for cid, side in (("jena", "crew"), ("guard", "corp")):
+        table.send(rcs_character(cid, side))
+    link = hand_to(table, "jena")
+    table.send({"type": "roll_initiative", "source": "gm"})
+    table.send({"type": "enter_roll", "character": "jena", "dice": [3, 4], "source": "gm"})
+    seq = table.send({"type": "enter_roll", "character": "guard", "dice": [4, 3],
+                      "source": "gm"})["seq"]  # fmt: skip
+    phone.goto(link)
+    at_seq(phone, seq)
+    assert "|" in phone.locator(".order").inner_text()
+    legend = phone.locator("[data-legend=tally]")
+    assert legend.inner_text().startswith("| tally marks: a tie of equal initiatives")
+    above(phone, phone.locator(".order"), legend)

@@ -8,7 +8,7 @@ import {
   GM_BUSY, awareness as awarenessPlayed, d10, declaration, declare, gmBusy, reactions,
 } from "/static/shared/awareness.js";
 import { aimed, button, card, keeping, linkShown, report } from "/static/shared/forms.js";
-import { declaring, diceFor, rcs as rcsPlayed } from "/static/shared/index-cards.js";
+import { TALLY, declaring, diceFor, rcs as rcsPlayed } from "/static/shared/index-cards.js";
 import { fourColor as fourColorPlayed } from "/static/shared/panels.js";
 import { alerting } from "/static/play/alerts.js";
 import { dice } from "/static/play/dice.js";
@@ -35,6 +35,15 @@ const gathering = (ids, who) => {
   const named = ids.filter((id) => who[id]).map((id) => who[id]);
   return named.length ? h("p", { class: "gathering", "data-gathering": "" },
     `Dice still to come for: ${named.join(", ")}`) : null;
+};
+
+/** What a Four Color page's table says while no card is in play or still to play. */
+const PAGE = {
+  setup: () => "No page dealt yet",
+  dealing: (v) => `Page ${v.page}: the cards are being dealt`,
+  panels: (v) => `Page ${v.page}`,
+  page_done: (v) => `Page ${v.page} is done: the Editor turns the page`,
+  ended: () => "The scene is over",
 };
 
 function fourColor(v, ctx, own) {
@@ -77,6 +86,8 @@ function fourColor(v, ctx, own) {
       ` ${who[c.acting] ?? who[c.holder] ?? ""}`))),
     v.hidden_cards ? h("p", { class: "muted" }, `The Editor holds ${v.hidden_cards} more `
       + `card${v.hidden_cards === 1 ? "" : "s"}, face down`) : null,
+    v.current || v.order.length || v.hidden_cards ? null
+      : h("p", { class: "muted", "data-page": v.phase }, PAGE[v.phase](v)),
   ];
   return { cards, order };
 }
@@ -119,6 +130,7 @@ function rcs(v, ctx, own) {
     class: [e.token && "token", e.tapped && "tapped"].filter(Boolean).join(" ") || undefined },
   `${who[e.character]} ${e.initiative}${e.tally ? ` ${"|".repeat(e.tally)}` : ""}`,
   e.token ? " · holds the token" : e.tapped ? " · tapped" : ""))),
+  v.line.some((e) => e.tally) ? h("p", { class: "muted", "data-legend": "tally" }, TALLY) : null,
   v.declared ? h("p", {}, `${who[v.declared.character]} declares: ${v.declared.what}`
     + aimed(v.declared)) : null];
   return { cards, order, gathered: [gathering(rolling, who)] };
