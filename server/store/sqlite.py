@@ -24,9 +24,6 @@ from server.store.sql import SQLITE, Query, Rows, SqlStore
 Write = tuple[tuple[Query, ...], asyncio.Future[Rows]]
 BUSY_MS = 5000
 """Milliseconds a connection waits on another process's lock before it answers "locked"."""
-CHECKPOINT_EVERY = 1.0
-"""Seconds between the checkpointer's turns while commits come: the WAL is copied back into
-the file at most this often, in one fsync of the file, whatever the commit rate."""
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -71,11 +68,6 @@ class SqliteStore(SqlStore):
         self.path = path
         self._queue: queue.SimpleQueue[Write | None] = queue.SimpleQueue()
         self._writer = threading.Thread(target=self._write_loop, name="seize-store", daemon=True)
-        self._committed = threading.Event()
-        self._closing = threading.Event()
-        self._checkpointer = threading.Thread(
-            target=self._checkpoint_loop, name="seize-checkpoint", daemon=True
-        )
 
     async def open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -86,7 +78,6 @@ class SqliteStore(SqlStore):
             self._read.close()
             raise
         self._writer.start()
-        self._checkpointer.start()
 
     async def _migrate(self) -> None:
         """Migrate in one transaction on the reading connection, the writer not yet started."""
@@ -102,9 +93,6 @@ class SqliteStore(SqlStore):
         """Finish queued writes and close the file."""
         self._queue.put(None)
         await asyncio.to_thread(self._writer.join)
-        self._closing.set()
-        self._committed.set()
-        await asyncio.to_thread(self._checkpointer.join)
         self._read.close()
 
     async def ping(self) -> None:
@@ -121,7 +109,6 @@ class SqliteStore(SqlStore):
 
     def _write_loop(self) -> None:
         connection = _connect(self.path)
-        connection.execute("pragma wal_autocheckpoint=0")  # the checkpointer's, not a commit's
         while True:
             item = self._queue.get()
             if item is None:
@@ -137,22 +124,6 @@ class SqliteStore(SqlStore):
                     break
                 batch.append(following)
             self._commit(connection, batch)
-            self._committed.set()
-        connection.close()
-
-    def _checkpoint_loop(self) -> None:
-        """Copy the WAL back into the file beside the writer, on a connection of its own.
-
-        SQLite's own checkpoint runs inside the commit that fills the WAL past 1000 pages, so
-        that one command waits for the copy and a second fsync: a p99 many times the disk's. A
-        passive checkpoint here never waits for the writer or a reader, and the writer never
-        waits for it; the WAL is reused from its start once a checkpoint has copied it all."""
-        connection = _connect(self.path)
-        while self._committed.wait() and not self._closing.is_set():
-            self._committed.clear()
-            connection.execute("pragma wal_checkpoint(passive)")
-            if self._closing.wait(CHECKPOINT_EVERY):
-                break
         connection.close()
 
     @staticmethod

@@ -39,7 +39,6 @@ class Watched:
         self.release.set()
         self.waiting = threading.Event()
         self._writes = 0
-        self.opened_by = threading.current_thread().name
 
     def execute(self, text: str, *values: Any) -> sqlite3.Cursor:
         writer = threading.current_thread().name == "seize-store"
@@ -76,8 +75,7 @@ async def test_commands_sent_together_share_one_commit_and_are_answered_only_aft
     tables = [await new_table(client, "megatraveller-rcs") for _ in range(4)]
     for table in tables:
         await send(client, table, {"type": "join", "character": CHARACTER})
-    # The reading connection opened first; the writer's is the one its thread opened.
-    (writer,) = [c for c in connections if c.opened_by == "seize-store"]
+    writer = connections[-1]  # the reading connection opened first, the writer's last
 
     async def answered(n: int) -> None:
         status, _ = await send(client, tables[n], POOL)
