@@ -157,6 +157,15 @@ class Die:
         return sum(data[:1] == bytes([message]) for data in self.written)
 
 
+def connected(browser: Any, phone: Any, link: str) -> Die:
+    """The player's page opened at ``link``, its die connected and ready."""
+    phone.goto(link)
+    die = Die(browser, phone)
+    phone.locator("[data-action=connect-die]").click()
+    die.until(phone.locator(f"[data-die={DIE_ID}]").get_by_text("ready").is_visible)
+    return die
+
+
 def roll(die: Die, number: int) -> None:
     """The die lands with ``number`` up: a d6's face index is its number less one."""
     for state, index in ((px.RollState.ROLLING, 0), (px.RollState.ROLLED, number - 1)):
@@ -237,10 +246,7 @@ def test_a_table_that_turned_blinks_off_keeps_the_phones_die_dark_at_her_turn(
     table = guard_and_jena(server)
     link = hand_to(table, "jena")
     table.send({"type": "roll_initiative", "source": "gm"})
-    phone.goto(link)
-    die = Die(browser, phone)
-    phone.locator("[data-action=connect-die]").click()
-    die.until(phone.locator(f"[data-die={DIE_ID}]").get_by_text("ready").is_visible)
+    die = connected(browser, phone, link)
     assert call(f"{table.url}/dice", "PUT", {"blink": False}, table.gm)[0] == 200
     for character, dice in (("jena", [3, 5]), ("guard", [6, 6])):
         table.send({"type": "enter_roll", "character": character, "dice": dice, "source": "gm"})
@@ -261,10 +267,7 @@ def test_the_phones_die_blinks_on_deck_otherwise_than_at_her_turn(
     table = guard_and_jena(server)
     link = hand_to(table, "jena")
     table.send({"type": "roll_initiative", "source": "gm"})
-    phone.goto(link)
-    die = Die(browser, phone)
-    phone.locator("[data-action=connect-die]").click()
-    die.until(phone.locator(f"[data-die={DIE_ID}]").get_by_text("ready").is_visible)
+    die = connected(browser, phone, link)
     for character, dice in (("jena", [6, 6]), ("guard", [1, 1])):
         table.send({"type": "enter_roll", "character": character, "dice": dice, "source": "gm"})
     assert table.view()["view"]["token"] == "guard"
@@ -340,10 +343,7 @@ def test_the_phones_die_answers_her_own_dice_request_before_her_roll_never_the_g
     table = guard_and_jena(server)
     link = hand_to(table, "jena")
     table.send({"type": "roll_initiative", "source": "gm"})
-    phone.goto(link)
-    die = Die(browser, phone)
-    phone.locator("[data-action=connect-die]").click()
-    die.until(phone.locator(f"[data-die={DIE_ID}]").get_by_text("ready").is_visible)
+    die = connected(browser, phone, link)
     until(lambda: DIE_ID in registry(table)["dice"])  # hers: her request opens no claim
     said = phone.locator("[data-dice-said]")
     with VttSocket(table) as vtt:
