@@ -256,7 +256,9 @@ class RedisBus(Polling):
     async def _listen(self, follower: Follower) -> None:
         """Follow the wanted tables' channels; while Redis is away, poll, and try again."""
         while True:
-            pubsub = self._client.pubsub()
+            # Held untyped, as ``_hear`` takes it: redis-py types its PubSub in part, and which
+            # part changes between releases (``aclose`` gained its types in 8.x).
+            pubsub: Any = self._client.pubsub()
             try:
                 await self._hear(pubsub, follower)
             except (RedisError, OSError) as lost:
@@ -268,7 +270,7 @@ class RedisBus(Polling):
                 self._wait = min(self._wait * 2, LAST_RETRY)
             finally:
                 with contextlib.suppress(RedisError, OSError):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]  # untyped in redis-py
+                    await pubsub.aclose()
 
     async def _hear(self, pubsub: Any, follower: Follower) -> None:
         subscribed: set[str] = set()
