@@ -1,7 +1,8 @@
 """Server benchmark. Prints figures; asserts nothing.
 
     .venv/bin/python -m bench.server_bench [--quick] [--db postgresql://…] [--setup NAME]
-        [--part fan-out|throughput|memory] [--save FILE] [--compare FILE]
+        [--part fan-out|throughput|memory|many-tables] [--tables N] [--save FILE]
+        [--compare FILE]
 
 The server runs in its own process over a fresh SQLite file (synchronous=FULL), or over the
 PostgreSQL database ``--db`` names (its tables are created there if missing); the sender and
@@ -39,6 +40,16 @@ table after 1,000 and 10,000 events, which should not grow it; and a soak of 1,0
 each of 200 tables, the server's resident memory at the start, half way and the end, which
 should stay flat.
 
+Last, many tables each in a fight (``--part many-tables``): at each of 25, 50, 100 and 200
+tables (``--tables N``, repeatable, for others), every table followed by six subscribers on the
+overlay's link and sent one durable command every 2 s on its GM's WebSocket, the tables' turns
+spread evenly over the 2 s, for 30 s (6 s with ``--quick``); on one worker (uvloop) and on two
+workers with Redis, each started afresh. For each: the server's CPU (every process of it, from
+/proc, as above) per command and per delivery, over the whole run, idle time included; and each
+delivery's time from its command sent, p50 and p99. Then the crossover: the fewest tables from
+which on two workers' CPU per command (and, apart, their p99) is below one worker's at every
+count measured, or that there is none up to the most measured.
+
 ``--save FILE`` writes every figure printed to a JSON file; ``--compare FILE`` prints the figures
 of such a file beside today's, with their ratio. The machine's other work shows in every figure:
 repeat a run before believing a difference.
@@ -61,7 +72,7 @@ import time
 import urllib.request
 import uuid
 from collections.abc import Callable, Coroutine, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import AsyncExitStack, ExitStack, contextmanager
 from dataclasses import dataclass
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Event as EventType
@@ -97,6 +108,11 @@ async def new_table(session: aiohttp.ClientSession, url: str) -> Table:
     return table
 
 
+def ws_url(table: Table) -> str:
+    """The table's WebSocket, which every role follows it on."""
+    return f"{table['url'].replace('http', 'ws', 1)}/ws"
+
+
 async def command(
     session: aiohttp.ClientSession, table: Table, body: dict[str, Any] | None = None
 ) -> int:
@@ -127,8 +143,7 @@ async def throughput(url: str, seconds: float, tables: int) -> tuple[float, int]
     """Commands per second from one sender per table, each on a connection of its own (as a GM's
     console keeps one), so with several workers a table's commands go to one of them; and how
     many were refused as stale (another worker appended first) and sent again."""
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
-        made = [await new_table(session, url) for _ in range(tables)]
+    made = await _tables(url, tables)
     done = stale = 0
     deadline = time.monotonic() + seconds
 
@@ -151,16 +166,26 @@ async def throughput(url: str, seconds: float, tables: int) -> tuple[float, int]
     return done / (time.monotonic() - start), stale
 
 
+@dataclass(frozen=True)
+class Follow:
+    """``count`` subscribers of one table, on its WebSocket ``url`` with ``token``, each
+    waiting for the sequence ``final``."""
+
+    url: str
+    token: str
+    count: int
+    final: int
+
+
+Seen = tuple[dict[str, dict[int, list[int]]], int, int]
+"""A subscriber process's report: each table's sequences' arrivals (by the table's WebSocket),
+the messages received, the messages lost. Plain data, as it crosses between processes."""
+
+
 def subscriber_process(
-    socket_url: str,
-    token: str,
-    count: int,
-    final: int,
-    ready: Queue[int],
-    results: Queue[dict[str, Any]],
-    finished: EventType,
+    follows: list[Follow], ready: Queue[int], results: Queue[Seen], finished: EventType
 ) -> None:
-    asyncio.run(_subscribe(socket_url, token, count, final, ready, results, finished))
+    asyncio.run(_subscribe(follows, ready, results, finished))
 
 
 class Follower(asyncio.Protocol):
@@ -230,46 +255,93 @@ class Follower(asyncio.Protocol):
 
 
 async def _subscribe(
-    socket_url: str,
-    token: str,
-    count: int,
-    final: int,
-    ready: Queue[int],
-    results: Queue[dict[str, Any]],
-    finished: EventType,
+    follows: list[Follow], ready: Queue[int], results: Queue[Seen], finished: EventType
 ) -> None:
-    """Hold ``count`` sockets; report each sequence's first and last arrival, how many messages
+    """Hold every follow's sockets; report each table's sequences' arrivals, how many messages
     came, and losses. The sockets close only once ``finished`` is set, so that closing them
-    does not count in the server's time for the fan-out."""
-    arrivals: dict[int, list[int]] = {}
-    url = urlsplit(socket_url)
-    assert url.hostname is not None and url.port is not None
-    host, port = url.hostname, url.port
+    does not count in the server's time."""
+    arrivals: dict[str, dict[int, list[int]]] = {follow.url: {} for follow in follows}
     key = base64.b64encode(os.urandom(16)).decode()
-    request = (
-        f"GET {url.path} HTTP/1.1\r\nHost: {url.netloc}\r\nUpgrade: websocket\r\n"
-        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-        f"Authorization: Bearer {token}\r\n\r\n"
-    ).encode()
     loop = asyncio.get_running_loop()
 
-    async def connect() -> Follower:
+    async def connect(follow: Follow) -> Follower:
+        url = urlsplit(follow.url)
+        assert url.hostname is not None and url.port is not None
+        request = (
+            f"GET {url.path} HTTP/1.1\r\nHost: {url.netloc}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+            f"Authorization: Bearer {follow.token}\r\n\r\n"
+        ).encode()
         _, follower = await loop.create_connection(
-            lambda: Follower(request, final, arrivals), host, port
+            lambda: Follower(request, follow.final, arrivals[follow.url]), url.hostname, url.port
         )
         return follower
 
-    followers = await asyncio.gather(*(connect() for _ in range(count)))
+    followers = await asyncio.gather(*(connect(f) for f in follows for _ in range(f.count)))
     await asyncio.gather(*(f.started for f in followers))
-    ready.put(count)
+    ready.put(len(followers))
     await asyncio.gather(*(f.done for f in followers))
-    lost = sum(f.lost + max(0, final + 1 - f.expected) for f in followers)
+    lost = sum(f.lost + max(0, f.final + 1 - f.expected) for f in followers)
     received = sum(f.received for f in followers)
-    results.put({"arrivals": arrivals, "lost": lost, "received": received})
+    results.put((arrivals, received, lost))
     await loop.run_in_executor(None, finished.wait)
     for follower in followers:
         if follower.transport is not None:
             follower.transport.close()
+
+
+@dataclass
+class Report:
+    """What every subscriber saw: each table's sequences' arrivals (by the table's WebSocket),
+    the messages received, the messages lost."""
+
+    arrivals: dict[str, dict[int, list[int]]]
+    received: int
+    lost: int
+
+
+@contextmanager
+def following(shares: list[list[Follow]]) -> Iterator[Callable[[], Report]]:
+    """Subscribers in a process per share, every socket connected and shown its table's view;
+    yields what waits until each has had its final sequence and merges what they saw. The
+    sockets close only as the block ends, so that closing them is not counted in the server's
+    time."""
+    context = multiprocessing.get_context("spawn")
+    ready: Queue[int] = context.Queue()
+    results: Queue[Seen] = context.Queue()
+    finished = context.Event()
+    workers = [
+        context.Process(target=subscriber_process, args=(share, ready, results, finished))
+        for share in shares
+        if share
+    ]
+
+    def reports() -> Report:
+        merged = Report({}, 0, 0)
+        for _ in workers:
+            arrivals, received, lost = results.get(timeout=120)
+            merged.received += received
+            merged.lost += lost
+            for url, seen in arrivals.items():
+                into = merged.arrivals.setdefault(url, {})
+                for seq, times in seen.items():
+                    into.setdefault(seq, []).extend(times)
+        return merged
+
+    for worker in workers:
+        worker.start()
+    try:
+        for _ in workers:
+            ready.get(timeout=120)
+        yield reports
+    except BaseException:
+        for worker in workers:
+            worker.terminate()  # they may be waiting for sequences that will not come
+        raise
+    finally:
+        finished.set()
+        for worker in workers:
+            worker.join()
 
 
 async def _send_paced(table: Table, count: int, rate: float) -> dict[int, tuple[int, int]]:
@@ -292,25 +364,32 @@ async def _send_paced(table: Table, count: int, rate: float) -> dict[int, tuple[
 
 async def _send_paced_ws(table: Table, count: int, rate: float) -> dict[int, tuple[int, int]]:
     """As ``_send_paced``, with the commands sent on the GM's WebSocket (as the console sends
-    them), one after another: each is answered on the socket once durable."""
-    sent: dict[int, tuple[int, int]] = {}
-    socket_url = table["url"].replace("http", "ws", 1) + "/ws"
-    body = {"type": "set_pool", "side": "crew", "points": 3}
+    them)."""
     async with (
         aiohttp.ClientSession() as session,
-        session.ws_connect(socket_url, headers=table["headers"]) as ws,
+        session.ws_connect(ws_url(table), headers=table["headers"]) as ws,
     ):
         await ws.receive_json()  # the view
-        start = time.monotonic()
-        for n in range(count):
-            delay = start + n / rate - time.monotonic()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            at = time.monotonic_ns()
-            await ws.send_str(json.dumps({"type": "command", "id": str(n), "command": body}))
-            while (message := await ws.receive_json())["type"] != "answer":
-                assert message["type"] != "refused", message
-            sent[message["seq"]] = (at, time.monotonic_ns())
+        return await _paced(ws, count, rate, time.monotonic())
+
+
+async def _paced(
+    ws: aiohttp.ClientWebSocketResponse, count: int, rate: float, start: float
+) -> dict[int, tuple[int, int]]:
+    """Send ``count`` commands on a GM's WebSocket, the n-th at ``start + n / rate`` or once
+    the one before is answered, whichever is later: each is answered once durable. Each
+    sequence's (sent, acknowledged)."""
+    sent: dict[int, tuple[int, int]] = {}
+    body = {"type": "set_pool", "side": "crew", "points": 3}
+    for n in range(count):
+        delay = start + n / rate - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        at = time.monotonic_ns()
+        await ws.send_str(json.dumps({"type": "command", "id": str(n), "command": body}))
+        while (message := await ws.receive_json())["type"] != "answer":
+            assert message["type"] != "refused", message
+        sent[message["seq"]] = (at, time.monotonic_ns())
     return sent
 
 
@@ -340,44 +419,18 @@ def fan_out(
     sender: str = "HTTP",
 ) -> FanOut:
     """Subscribers in ``processes`` processes, ``count`` commands at ``rate`` to them."""
-    context = multiprocessing.get_context("spawn")
-    ready: Queue[int] = context.Queue()
-    results: Queue[dict[str, Any]] = context.Queue()
-    finished = context.Event()
-    version = asyncio.run(_version(table))
-    final = version + count
+    url, final = ws_url(table), asyncio.run(_version(table)) + count
     shares = [
-        subscribers // processes + (1 if n < subscribers % processes else 0)
+        [Follow(url, table["overlay_token"], share, final)]
         for n in range(processes)
+        if (share := subscribers // processes + (1 if n < subscribers % processes else 0))
     ]
-    socket_url = table["url"].replace("http", "ws", 1) + "/ws"
-    workers = [
-        context.Process(
-            target=subscriber_process,
-            args=(socket_url, table["overlay_token"], share, final, ready, results, finished),
-        )
-        for share in shares
-        if share
-    ]
-    for worker in workers:
-        worker.start()
-    for _ in workers:
-        ready.get(timeout=120)
-    before = server_cpu(server)
-    sent = asyncio.run(SENDERS[sender](table, count, rate))
-    arrivals: dict[int, list[int]] = {}
-    lost = received = 0
-    for _ in workers:
-        report = results.get(timeout=120)
-        lost += report["lost"]
-        received += report["received"]
-        for seq, times in report["arrivals"].items():
-            arrivals.setdefault(seq, []).extend(times)
-    cpu = server_cpu(server) - before
-    finished.set()
-    for worker in workers:
-        worker.join()
-    return FanOut(sent, arrivals, lost, received, cpu)
+    with following(shares) as reports:
+        before = server_cpu(server)
+        sent = asyncio.run(SENDERS[sender](table, count, rate))
+        report = reports()
+        cpu = server_cpu(server) - before
+    return FanOut(sent, report.arrivals.get(url, {}), report.lost, report.received, cpu)
 
 
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -524,11 +577,10 @@ def _sink(ports: Queue[int], finished: EventType) -> None:
 
 async def _frame_size(table: Table) -> int:
     """The bytes of one command's frame as the overlay's subscribers get it."""
-    socket_url = table["url"].replace("http", "ws", 1) + "/ws"
     overlay = {"Authorization": f"Bearer {table['overlay_token']}"}
     async with (
         aiohttp.ClientSession() as session,
-        session.ws_connect(socket_url, headers=overlay) as ws,
+        session.ws_connect(ws_url(table), headers=overlay) as ws,
     ):
         await ws.receive_json()  # the view
         await command(session, table)
@@ -581,6 +633,11 @@ def floors(server: ServerProcess, setup: str, folder: Path, count: int, rate: fl
 async def _table(url: str) -> Table:
     async with aiohttp.ClientSession() as session:
         return await new_table(session, url)
+
+
+async def _tables(url: str, count: int) -> list[Table]:
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+        return [await new_table(session, url) for _ in range(count)]
 
 
 def highest_rate(server: ServerProcess, seconds: float) -> None:
@@ -745,9 +802,7 @@ async def _not_followed(url: str) -> str | None:
     async with aiohttp.ClientSession() as session:
         table = await new_table(session, url)
         try:
-            async with session.ws_connect(
-                table["url"].replace("http", "ws", 1) + "/ws", headers=table["headers"]
-            ) as ws:
+            async with session.ws_connect(ws_url(table), headers=table["headers"]) as ws:
                 await ws.receive_json(timeout=5)
         except (aiohttp.ClientError, TypeError, TimeoutError) as failed:
             return f"{type(failed).__name__}: {failed}"
@@ -820,10 +875,7 @@ async def _fill(url: str, tables: int, subscribers: int, pid: int) -> tuple[floa
         with_tables = resident_kb(pid)
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
         sockets = [
-            await session.ws_connect(
-                made[n % tables]["url"].replace("http", "ws", 1) + "/ws",
-                headers=made[n % tables]["headers"],
-            )
+            await session.ws_connect(ws_url(made[n % tables]), headers=made[n % tables]["headers"])
             for n in range(subscribers)
         ]
         for ws in sockets:
@@ -928,8 +980,7 @@ async def _pipelined(session: aiohttp.ClientSession, table: Table, count: int) -
     message = json.dumps(
         {"type": "command", "id": "m", "command": {"type": "set_pool", "side": "crew", "points": 3}}
     )
-    socket_url = table["url"].replace("http", "ws", 1) + "/ws"
-    async with session.ws_connect(socket_url, headers=table["headers"]) as ws:
+    async with session.ws_connect(ws_url(table), headers=table["headers"]) as ws:
         sent = answered = 0
         while answered < count:
             while sent < count and sent - answered < 100:
@@ -940,6 +991,153 @@ async def _pipelined(session: aiohttp.ClientSession, table: Table, count: int) -
             answered += reply["type"] == "answer"
 
 
+PERIOD = 2.0
+"""Seconds between a table's commands in the many-tables part: a table in a fight."""
+WATCHERS = 6
+"""Subscribers of each table in the many-tables part besides its GM's console, which sends:
+the sizing model's seven (four players' pages, an overlay, a VTT module, and the console)."""
+TABLE_COUNTS = (25, 50, 100, 200)
+"""The table counts the many-tables part is measured at, unless ``--tables`` names others."""
+CROSSOVER = ("uvloop", "two workers + Redis")
+"""The setups the many-tables part compares: one worker on the default loop, and two."""
+
+
+@dataclass
+class Busy:
+    """One many-tables run: the commands sent, each delivery's time from its command sent (ms),
+    the messages received and lost, and the server's CPU seconds while it ran."""
+
+    commands: int
+    delivered: list[float]
+    received: int
+    lost: int
+    cpu: float
+
+
+def busy(server: ServerProcess, tables: int, each: int, processes: int = 4) -> Busy:
+    """``tables`` tables, each followed by ``WATCHERS`` subscribers (in ``processes`` processes)
+    and sent ``each`` commands on its GM's WebSocket, one every ``PERIOD`` seconds, the tables'
+    turns spread evenly over the period so that the load is even."""
+    made = asyncio.run(_tables(server.url, tables))
+    follows = [
+        Follow(ws_url(table), table["overlay_token"], WATCHERS, version + each)
+        for table, version in zip(made, asyncio.run(_versions(made)), strict=True)
+    ]
+    with following([follows[n::processes] for n in range(processes)]) as reports:
+        return asyncio.run(_busy(server, made, each, reports))
+
+
+async def _versions(tables: list[Table]) -> list[int]:
+    return list(await asyncio.gather(*(_version(table) for table in tables)))
+
+
+async def _busy(
+    server: ServerProcess, made: list[Table], each: int, reports: Callable[[], Report]
+) -> Busy:
+    """The commands of ``busy``, on GM sockets all open before the server's CPU is first read
+    and closed after it is read again, once every subscriber has had its last event."""
+    async with AsyncExitStack() as held:
+        session = await held.enter_async_context(
+            aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+        )
+        sockets = [
+            await held.enter_async_context(session.ws_connect(ws_url(t), headers=t["headers"]))
+            for t in made
+        ]
+        for ws in sockets:
+            await ws.receive_json()  # the view
+        before = server_cpu(server)
+        start = time.monotonic()
+        sent = await asyncio.gather(
+            *(
+                _paced(ws, each, 1 / PERIOD, start + n * PERIOD / len(sockets))
+                for n, ws in enumerate(sockets)
+            )
+        )
+        report = await asyncio.get_running_loop().run_in_executor(None, reports)
+        cpu = server_cpu(server) - before
+    delivered = [
+        (at - sent_at) / 1e6
+        for table, times in zip(made, sent, strict=True)
+        for seq, (sent_at, _) in times.items()
+        for at in report.arrivals.get(ws_url(table), {}).get(seq, ())
+    ]
+    return Busy(sum(map(len, sent)), delivered, report.received, report.lost, cpu)
+
+
+def many_tables(args: argparse.Namespace, folder: Path) -> None:
+    """Many tables each in a fight, on one worker and on two with Redis, at several table
+    counts: the server's CPU per command and per delivery, and each delivery's time, to find
+    from how many tables on two workers take less CPU per command than one (the crossover)."""
+    if (missing := redis_missing()) is not None:
+        print(f"many tables: skipped: {missing}")
+        return
+    each = 3 if args.quick else 15
+    print(
+        f"many tables, each followed by {WATCHERS} subscribers and sent a command on its GM's "
+        f"WebSocket every {PERIOD:.0f} s, {each} a table:"
+    )
+    ratios: dict[str, dict[int, float]] = {"CPU per command": {}, "delivery p99": {}}
+    for tables in args.tables or TABLE_COUNTS:
+        measured: dict[str, tuple[float, float]] = {}
+        for setup in CROSSOVER:
+            db = args.db or folder / f"many-{tables}-{setup.split()[0]}.db"
+            with serving(db, SETUPS[setup], folder) as server:
+                if isinstance(server, str):
+                    print(f"  {tables:4} tables, {setup}: skipped: {server}")
+                    continue
+                run = busy(server, tables, each)
+            name = f"many tables, {tables} tables, {setup}"
+            per_command = noted(f"{name}: CPU µs per command", run.cpu / max(1, run.commands) * 1e6)
+            per_delivery = noted(
+                f"{name}: CPU µs per delivery", run.cpu / max(1, run.received) * 1e6
+            )
+            p50 = noted(f"{name}: delivery p50 ms", pct(run.delivered, 0.5))
+            p99 = noted(f"{name}: delivery p99 ms", pct(run.delivered, 0.99))
+            measured[setup] = (per_command, p99)
+            print(
+                f"  {tables:4} tables, {setup:20} {run.commands:5} commands: server CPU per "
+                f"command {per_command:7.1f} µs, per delivery {per_delivery:6.1f} µs; "
+                f"per delivery p50 {p50:6.2f} ms  p99 {p99:6.2f} ms"
+                + (f"   LOST {run.lost}" if run.lost else "")
+            )
+        if len(measured) == len(CROSSOVER):
+            (one_cpu, one_p99), (two_cpu, two_p99) = (measured[setup] for setup in CROSSOVER)
+            for what, one, two in (
+                ("CPU per command", one_cpu, two_cpu),
+                ("delivery p99", one_p99, two_p99),
+            ):
+                ratios[what][tables] = noted(
+                    f"many tables, {tables} tables: {what}, two workers / one",
+                    two / one if one > 0 else math.nan,
+                )
+    for what, ratio in ratios.items():
+        print(crossover_line(what, ratio))
+
+
+def crossover_line(what: str, ratios: dict[int, float]) -> str:
+    """Where two workers start to pay on ``what``, from their figure over one worker's at each
+    table count (``ratios``): the fewest tables from which on it is below 1 at every count."""
+    if not ratios:
+        return f"crossover, {what}: not measured"
+    found = None
+    for tables in sorted(ratios, reverse=True):
+        if not ratios[tables] < 1:
+            break
+        found = tables
+    each = ", ".join(f"{tables}: {ratios[tables]:.2f}" for tables in sorted(ratios))
+    if found is None:
+        return (
+            f"crossover, {what}: none; two workers + Redis took as much as one worker or more at "
+            f"{max(ratios)} tables, the most measured   (two / one at {each})"
+        )
+    return (
+        f"crossover, {what}: two workers + Redis take less than one worker from "
+        f"{noted(f'many tables: crossover, {what}, tables', found):.0f} tables on   "
+        f"(two / one at {each})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -947,10 +1145,20 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer commands, for a smoke run")
     parser.add_argument("--db", help="a postgresql:// URL to run the fan-out over, not SQLite")
     parser.add_argument(
-        "--setup", action="append", choices=list(SETUPS), help="only this setup (repeatable)"
+        "--setup",
+        action="append",
+        choices=list(SETUPS),
+        help="only this setup, in the fan-out (repeatable)",
     )
     parser.add_argument(
         "--part", action="append", choices=list(PARTS), help="only this part (repeatable)"
+    )
+    parser.add_argument(
+        "--tables",
+        action="append",
+        type=int,
+        help="a table count for the many-tables part (repeatable; "
+        f"default {', '.join(map(str, TABLE_COUNTS))})",
     )
     parser.add_argument("--save", type=Path, help="write the figures to this JSON file")
     parser.add_argument(
@@ -979,6 +1187,7 @@ PARTS: dict[str, Callable[[argparse.Namespace, Path], None]] = {
     "fan-out": setups,
     "throughput": throughputs,
     "memory": memory,
+    "many-tables": many_tables,
 }
 """The bench's parts, in the order they run; ``--part`` picks some."""
 
