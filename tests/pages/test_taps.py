@@ -5,10 +5,16 @@ has not seen yet: it must not send the next step too (a double tap on "Next Pane
 Invisible Woman's 6♠ and then Human Torch's 5♦). 600 ms after, with the new button on screen,
 it is a press of that button, and goes in.
 
-Real touch (a context with touch, ``tap``), on every step the console offers as its primary
-button in each system, the second tap on the primary step as it is then; and on "End turn",
-the second tap on the spot the first was. The gap between the two taps is what is under test:
-it is the one wait here that is a length of time; all else waits through ``tests.waiting``."""
+Real touch (a context with touch), on every step the console offers as its primary button in
+each system, the second tap on the primary step as it is then; and on "End turn", the second
+tap on the spot the first was. The gap between the two taps is what is under test: it is the
+one wait here that is a length of time; all else waits through ``tests.waiting``.
+
+A double tap's taps are stamped as a touch screen stamps them, when the finger touched, and the
+page times a press by its stamp: a busy tablet hands a page its taps late, never later apart.
+So a double tap's two taps are sent with stamps ``gap`` apart, whenever a loaded machine gets
+to deliver them (a tap stamped on delivery, as ``Locator.tap`` is, could reach the page long
+after the new button was drawn, and be a deliberate press of it)."""
 
 from __future__ import annotations
 
@@ -51,6 +57,23 @@ COUNTING = """
 """
 """Counted in the page: taps (the clicks they make), commands it sent on its socket, and answers
 it read over HTTP (a press refused as too late reads the table and its events afresh)."""
+
+
+class Finger:
+    """Taps on the page's touch screen, each stamped with the moment (seconds since the epoch)
+    the finger touched, as the screen stamps it."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.screen = page.context.new_cdp_session(page)
+
+    def tap(self, box: dict[str, float], at: float) -> None:
+        """Tap the middle of ``box`` (a spot on screen), stamped ``at``."""
+        middle = [{"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}]
+        for kind, points in (("touchStart", middle), ("touchEnd", [])):
+            self.screen.send(
+                "Input.dispatchTouchEvent", {"type": kind, "touchPoints": points, "timestamp": at}
+            )
 
 
 @pytest.fixture
@@ -152,6 +175,13 @@ def settled(console: Console, socket: HeldSocket) -> None:
     )
 
 
+def where(button: Any) -> dict[str, float]:
+    """The spot ``button`` (a locator) is on now; Playwright has none for it while a redraw
+    replaces it."""
+    box: dict[str, float] = until(button.bounding_box, "nothing on screen there to tap")
+    return box
+
+
 def tapped_twice(
     console: Console, table: Table, target: str, gap: float, *, again: str | None = PRIMARY
 ) -> tuple[int, str]:
@@ -164,20 +194,19 @@ def tapped_twice(
     read = console.page.evaluate("window.read")
     button = console.page.locator(target)
     first = button.inner_text()
-    box = button.bounding_box()
-    assert box is not None
-    button.tap()
-    tapped = time.monotonic()
+    button.tap(trial=True)  # it takes taps: on screen, still, not settling
+    spot = where(button)
+    finger = Finger(console.page)
+    touched = time.time()
+    finger.tap(spot, touched)
     second = console.page.locator(again or target)
     if gap >= LATER:  # the second tap comes once the new step is on screen
         until(lambda: console.seq > before and second.inner_text() != first, "no new step")
-    time.sleep(max(0.0, tapped + gap - time.monotonic()))  # the gap under test
-    if again is None:  # the same finger on the same spot, on whatever is there now
-        console.page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    elif gap < LATER:
-        second.tap(force=True)  # a finger waits for nothing
-    else:
-        second.tap()  # a hand presses a button it can press
+    time.sleep(max(0.0, touched + gap - time.time()))  # the gap under test
+    if gap >= LATER:
+        second.tap()  # a hand presses a button it can press, when it presses it
+    else:  # a finger waits for nothing, on the primary step as it is now or the same spot
+        finger.tap(spot if again is None else where(second), touched + gap)
     settled(console, socket)
     if any(reply.get("status") == 409 for reply in socket.replies):
         # The second tap reached the old button and was refused as too late: the page reads
