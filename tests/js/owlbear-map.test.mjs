@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  TURN, elected, parseLink, participants, places, roomTable, says, visibilityCommands, wanted,
+  TURN, elected, parseLink, participants, places, roomTable, says, sheltered, visibilityCommands,
+  wanted,
 } from "../../server/static/owlbear/map.js";
 
 const token = (id, participant, extra = {}) => ({
@@ -68,6 +69,25 @@ test("only a change of a linked token's visibility seen here is a command", () =
   assert.deepEqual(visibilityCommands(again, seen, table), [
     { type: "hide", participant: "jena" },
   ]); // a token of someone not at the table means nothing
+});
+
+test("a token the GM just showed is not hidden again by a view from before Seize heard of it", () => {
+  const table = { present: new Set(["jena", "guard"]), hidden: new Set(["guard"]) };
+  const items = [token("j", "jena"), token("g", "guard")];
+  // Nothing underway: the Guard is hidden in Seize, so the shown token is hidden.
+  assert.deepEqual([...sheltered(items, table, 7, new Map())], ["g"]);
+  // The GM showed it: the reveal is on its way (no answer), then landed at 8; views up to 7
+  // still say hidden, and leave the token as the GM left it.
+  const underway = new Map([["guard", Infinity]]);
+  assert.deepEqual([...sheltered(items, table, 7, underway)], []);
+  underway.set("guard", 8);
+  assert.deepEqual([...sheltered(items, table, 7, underway)], []);
+  assert.ok(underway.has("guard"));
+  // The view of 8 has come: the command is no longer underway, and what the view says goes.
+  const revealed = { present: table.present, hidden: new Set() };
+  assert.deepEqual([...sheltered(items, revealed, 8, underway)], []);
+  assert.equal(underway.size, 0);
+  assert.deepEqual([...sheltered(items, table, 9, underway)], ["g"]); // hidden again since
 });
 
 const ORIGIN = "https://seize.example";

@@ -45,6 +45,17 @@ def token_item(pid: str, name: str) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def changed(items: list[dict[str, Any]], change: dict[str, Any]) -> list[dict[str, Any]]:
+    """The room's items with a client's ``change`` applied to them as they are now: the keys of
+    each item an ``update`` names, the items an ``add`` brings, the ids a ``remove`` takes."""
+    updates = {update["id"]: update for update in change.get("update", [])}
+    gone = set(change.get("remove", []))
+    added: list[dict[str, Any]] = change.get("add", [])
+    return [
+        {**item, **updates.get(item["id"], {})} for item in items if item["id"] not in gone
+    ] + added
+
+
 class Room:
     """One Owlbear room the test keeps: every client writes through it, and it hands every
     client the room as it now is."""
@@ -119,7 +130,7 @@ class Room:
 
     def write(self, connection: str, kind: str, payload: Any) -> dict[str, Any]:
         if kind == "items":
-            self.state["items"] = payload
+            self.state["items"] = changed(self.state["items"], payload)
         else:
             self.state[kind] = {**self.state[kind], **payload}
         self.writes.append((connection, kind))

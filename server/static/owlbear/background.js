@@ -11,13 +11,15 @@ import { Table } from "/static/shared/client.js";
 import { hear, remembered, tell } from "/static/owlbear/kept.js";
 import {
   KEY, MARKER, TABLE, TURN, elected, participantOf, participants, places, roomTable, says,
-  visibilityCommands, wanted,
+  sheltered, visibilityCommands, wanted,
 } from "/static/owlbear/map.js";
 
 const seen = new Map(); // each token's last visibility, to see the GM hide or show it
 let writer = false; // this client is the GM's client elected to write the map
 let table = null; // the table followed, with the GM's link
 let view = null; // its GM view
+let viewSeq = 0; // …and that view's sequence
+const underway = new Map(); // participant → where the GM's hiding or showing of it here landed
 let ready = false; // a scene is open and ready: only then may its items be read or written
 let said; // what the room's metadata says of its table, as last heard
 
@@ -28,9 +30,10 @@ function follow(link) {
     table = null;
     return;
   }
-  const followed = new Table(link.table, link.token, (shown) => {
+  const followed = new Table(link.table, link.token, (shown, seq) => {
     if (table !== followed) return; // a link replaced since
     view = shown;
+    viewSeq = seq;
     mapped().catch(() => {});
     claimRoom().catch(() => {});
   });
@@ -64,10 +67,8 @@ async function writeMap() {
   const items = await OBR.scene.items.getItems();
   const linked = items.filter((item) => participantOf(item));
   const want = wanted(linked, order);
-  const hidden = participants(view).hidden;
   // Seize may hide a token whose participant it hides; it never shows what the GM hid.
-  const hide = new Set(linked.filter((item) => item.visible && hidden.has(participantOf(item)))
-    .map((item) => item.id));
+  const hide = sheltered(linked, participants(view), viewSeq, underway);
   const stale = linked.filter((item) => !says(item, want.get(item.id)) || hide.has(item.id));
   if (stale.length) {
     for (const id of hide) seen.set(id, false);
@@ -107,8 +108,16 @@ async function followHiding(items) {
     : { present: new Set(), hidden: new Set() });
   if (!writer || !view) return;
   for (const command of commands) {
-    const { ok, body } = await table.send(command);
-    if (!ok) await OBR.notification.show(`Seize: ${body?.message ?? "not done"}`, "ERROR");
+    underway.set(command.participant, Infinity);
+    let landed;
+    try {
+      const { ok, body } = await table.send(command);
+      landed = ok ? body.seq : undefined;
+      if (!ok) await OBR.notification.show(`Seize: ${body?.message ?? "not done"}`, "ERROR");
+    } finally { // refused or lost, it changed nothing: the view stands as it is
+      if (landed === undefined) underway.delete(command.participant);
+      else underway.set(command.participant, landed);
+    }
   }
 }
 

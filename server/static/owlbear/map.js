@@ -166,3 +166,26 @@ export function visibilityCommands(items, seen, table) {
   }
   return commands;
 }
+
+/**
+ * The linked tokens Seize hides on the map now: each shown token whose participant the view
+ * (``table``, as of sequence ``seq``) hides. Not one whose participant the GM has just hidden or
+ * shown here, until the view has caught up with that command: ``underway`` holds, by
+ * participant, the sequence its command landed at (Infinity while it has no answer), and loses
+ * each the view has reached. A view from before the GM showed a token would otherwise hide it
+ * again, and Seize never shows what the GM hid: the news of a command can come after its answer
+ * (a POST's does), and a page may bring the map to a view it read before the answer came.
+ * @param {{id: string, visible: boolean, metadata: Record<string, unknown>}[]} items
+ * @param {{hidden: Set<string>}} table
+ * @param {number} seq
+ * @param {Map<string, number>} underway
+ * @returns {Set<string>}
+ */
+export function sheltered(items, table, seq, underway) {
+  for (const [participant, landed] of underway) {
+    if (seq >= landed) underway.delete(participant);
+  }
+  return new Set(items.filter((item) => item.visible && table.hidden.has(participantOf(item))
+                                        && !underway.has(participantOf(item)))
+    .map((item) => item.id));
+}
