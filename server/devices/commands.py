@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from server.settings import DeviceSetting
 
 COMMANDS = {"adapter", "sim", "deck"}
+DASHED = "; one that begins with '-' (minted by an older Seize) goes as --token=TOKEN"
+"""Said of ``--token``: a value beginning with "-" after a space is read as an option."""
 
 
 def add_commands(commands: Any) -> None:
@@ -48,7 +50,7 @@ def add_commands(commands: Any) -> None:
         one = kinds.add_parser(kind, help=help_text)
         one.add_argument("--server", required=True, help="the Seize server's address")
         one.add_argument("--table", required=True)
-        one.add_argument("--token", required=True, help="the table's GM token")
+        one.add_argument("--token", required=True, help=f"the table's GM token{DASHED}")
         one.add_argument("--name", default=kind, help="how the console names this device")
     kinds.choices["nfc"].add_argument(
         "--device", default="usb", help="nfcpy's path: usb, tty:USB0:pn532, udp:HOST:PORT"
@@ -84,8 +86,9 @@ def add_commands(commands: Any) -> None:
     dice = sims.add_parser(
         "dice", help="simulated Pixels and GoDice, and a station feeding a table"
     )
-    for option in ("--server", "--table", "--token"):
-        dice.add_argument(option, required=True)
+    dice.add_argument("--server", required=True)
+    dice.add_argument("--table", required=True)
+    dice.add_argument("--token", required=True, help=f"the table's GM token{DASHED}")
     dice.add_argument("--name", default="dice-station", help="how the console names the station")
     dice.add_argument("--pixels", type=int, default=2, help="how many Pixels d6")
     dice.add_argument("--godice", type=int, default=1, help="how many GoDice d6")
