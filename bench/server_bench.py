@@ -237,9 +237,14 @@ class Follower(asyncio.Protocol):
                 size = int.from_bytes(buffer[2:start], "big")
             if len(buffer) < start + size:
                 return
-            if buffer[0] & 0x0F == 1 and (head := SEQ.match(buffer, start)) is not None:
-                self.message(head.group(1) == b"view", int(head.group(2)), now)
+            if buffer[0] & 0x0F == 1:
+                self.text(start, size, now)
             del buffer[: start + size]
+
+    def text(self, start: int, size: int, now: int) -> None:
+        """A text frame, ``size`` bytes at ``start`` in the buffer, that came at ``now``."""
+        if (head := SEQ.match(self.buffer, start)) is not None:
+            self.message(head.group(1) == b"view", int(head.group(2)), now)
 
     def message(self, view: bool, seq: int, now: int) -> None:
         if view:

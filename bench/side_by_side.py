@@ -149,34 +149,11 @@ class Viewer(Follower):
         self.joining = masked(b"42" + json.dumps(["join encounter", encounter]).encode())
         self.joining += masked(b"421" + json.dumps(["request custom id", ""]).encode())
 
-    def data_received(self, data: bytes) -> None:
-        now = time.monotonic_ns()
-        buffer = self.buffer
-        buffer += data
-        if not self.upgraded:
-            end = buffer.find(b"\r\n\r\n")
-            if end < 0:
-                return
-            if not buffer.startswith(b"HTTP/1.1 101"):
-                self.started.set_exception(ConnectionError(bytes(buffer[:end]).decode()))
-                return
-            self.upgraded = True
-            del buffer[: end + 4]
-        while len(buffer) >= 2:
-            size, start = buffer[1] & 0x7F, 2
-            if size >= 126:
-                start = 4 if size == 126 else 10
-                if len(buffer) < start:
-                    return
-                size = int.from_bytes(buffer[2:start], "big")
-            if len(buffer) < start + size:
-                return
-            if buffer[0] & 0x0F == 1:
-                if (update := UPDATED.match(buffer, start)) is not None:
-                    self.message(False, int(update.group(1)), now)
-                else:
-                    self.packet(bytes(buffer[start : start + size]))
-            del buffer[: start + size]
+    def text(self, start: int, size: int, now: int) -> None:
+        if (update := UPDATED.match(self.buffer, start)) is not None:
+            self.message(False, int(update.group(1)), now)
+        else:
+            self.packet(bytes(self.buffer[start : start + size]))
 
     def message(self, view: bool, seq: int, now: int) -> None:
         """As ``Follower.message``; a change II dropped (see ``superseded``) arrives with the
