@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  TURN, elected, parseLink, participants, places, roomTable, says, sheltered, visibilityCommands,
+  TURN, elected, parseLink, participants, places, roomTable, says, known, visibilityCommands,
   wanted,
 } from "../../server/static/owlbear/map.js";
 
@@ -71,23 +71,32 @@ test("only a change of a linked token's visibility seen here is a command", () =
   ]); // a token of someone not at the table means nothing
 });
 
-test("a token the GM just showed is not hidden again by a view from before Seize heard of it", () => {
-  const table = { present: new Set(["jena", "guard"]), hidden: new Set(["guard"]) };
-  const items = [token("j", "jena"), token("g", "guard")];
-  // Nothing underway: the Guard is hidden in Seize, so the shown token is hidden.
-  assert.deepEqual([...sheltered(items, table, 7, new Map())], ["g"]);
-  // The GM showed it: the reveal is on its way (no answer), then landed at 8; views up to 7
-  // still say hidden, and leave the token as the GM left it.
-  const underway = new Map([["guard", Infinity]]);
-  assert.deepEqual([...sheltered(items, table, 7, underway)], []);
-  underway.set("guard", 8);
-  assert.deepEqual([...sheltered(items, table, 7, underway)], []);
-  assert.ok(underway.has("guard"));
-  // The view of 8 has come: the command is no longer underway, and what the view says goes.
-  const revealed = { present: table.present, hidden: new Set() };
-  assert.deepEqual([...sheltered(items, revealed, 8, underway)], []);
+test("the GM's hiding and showing here count as done until the view has them", () => {
+  const view = { present: new Set(["jena", "guard"]), hidden: new Set() };
+  const seen = new Map([["j", true], ["g", true]]);
+  const underway = new Map();
+  // The GM hides the Guard's token: a hide goes, and lands at 8.
+  const hiding = visibilityCommands([token("j", "jena"), token("g", "guard", { visible: false })],
+                                    seen, known(view, 7, underway));
+  assert.deepEqual(hiding, [{ type: "hide", participant: "guard" }]);
+  underway.set("guard", { hidden: true, landed: 8 });
+  // Shown again before the view of 8 came: the view of 7 alone would make that nothing (the
+  // Guard not hidden there), and then the map would hide the token as the news came.
+  assert.deepEqual([...known(view, 7, underway).hidden], ["guard"]);
+  const showing = visibilityCommands([token("j", "jena"), token("g", "guard")], seen,
+                                     known(view, 7, underway));
+  assert.deepEqual(showing, [{ type: "reveal", participant: "guard" }]);
+  underway.set("guard", { hidden: false, landed: Infinity }); // on its way, no answer yet
+  // The view of 8 (the Guard hidden) comes before the reveal's: the token is not to be hidden.
+  const eight = { present: view.present, hidden: new Set(["guard"]) };
+  assert.deepEqual([...known(eight, 8, underway).hidden], []);
+  underway.get("guard").landed = 9;
+  assert.deepEqual([...known(eight, 8, underway).hidden], []);
+  assert.equal(underway.size, 1);
+  // The view of 9 has it: the command is done, and what the view says goes.
+  assert.deepEqual([...known(view, 9, underway).hidden], []);
   assert.equal(underway.size, 0);
-  assert.deepEqual([...sheltered(items, table, 9, underway)], ["g"]); // hidden again since
+  assert.deepEqual([...known(eight, 10, underway).hidden], ["guard"]);
 });
 
 const ORIGIN = "https://seize.example";

@@ -628,19 +628,22 @@ class Relay:
             to_page.close()
 
     def _from_server(self, to_page: Any, message: str | bytes) -> None:
-        news = json.loads(message)
-        if self.holding and news["type"] not in ("answer", "refused"):
+        if self.holding and json.loads(message)["type"] not in ("answer", "refused"):
             self.held.append((to_page, message))
         else:
-            to_page.send(message)
-            self.relayed += 1
-            if news["type"] not in ("answer", "refused") and id(to_page) in self.told:
-                self.told[id(to_page)] = max(self.told[id(to_page)], news.get("seq") or 0)
+            self._hand(to_page, message)
+
+    def _hand(self, to_page: Any, message: str | bytes) -> None:
+        news = json.loads(message)
+        to_page.send(message)
+        self.relayed += 1
+        if news["type"] not in ("answer", "refused") and id(to_page) in self.told:
+            self.told[id(to_page)] = max(self.told[id(to_page)], news.get("seq") or 0)
 
     def release(self) -> None:
         self.holding = False
         for to_page, message in self.held:
-            to_page.send(message)
+            self._hand(to_page, message)
         self.held.clear()
 
 
@@ -654,9 +657,10 @@ def test_the_gms_hiding_travels_on_the_socket_lands_once_and_a_refusal_is_shown(
     room_of: Callable[..., Room], server: ServerProcess
 ) -> None:
     """The background page sends the GM's hiding of a token on the socket it follows the table
-    on, not as a POST; when that socket drops before the answer, the command goes again as a
-    POST under the same key and is applied once (a second reveal would be refused: the Guard
-    would no longer be hidden); and a refusal on the socket is shown in Owlbear, as before."""
+    on, not as a POST, the GM's showing of it again as a reveal even before the page has heard of
+    the hiding; when that socket drops before the answer, the command goes again as a POST under
+    the same key and is applied once (a second reveal would be refused: the Guard would no longer
+    be hidden); and a refusal on the socket is shown in Owlbear, as before."""
     table = crew_table(server)
     room = room_of(table, CREW)
     relays: list[Relay] = []
@@ -664,10 +668,14 @@ def test_the_gms_hiding_travels_on_the_socket_lands_once_and_a_refusal_is_shown(
     relay = relays[0]
     # Its socket is open once it has been handed news: the GM's commands go on it from then.
     room.until(lambda: relay.relayed > 0, "the background page's socket open")
+    # The GM hides the token and shows it again before the page has heard of the hiding: the
+    # showing is a reveal all the same, and the news, when it comes, hides no token.
+    relay.holding = True
     shown(room, "guard", False)
     room.until(partial(guard_hidden, table), "the Guard hidden in Seize")
     shown(room, "guard", True)
     room.until(lambda: not guard_hidden(table), "the Guard revealed")
+    relay.release()
     assert [sent["command"] for sent in relay.sent] == [
         {"type": "hide", "participant": "guard"},
         {"type": "reveal", "participant": "guard"},

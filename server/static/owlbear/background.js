@@ -11,7 +11,7 @@ import { Table } from "/static/shared/client.js";
 import { hear, remembered, tell } from "/static/owlbear/kept.js";
 import {
   KEY, MARKER, TABLE, TURN, elected, participantOf, participants, places, roomTable, says,
-  sheltered, visibilityCommands, wanted,
+  known, visibilityCommands, wanted,
 } from "/static/owlbear/map.js";
 
 const seen = new Map(); // each token's last visibility, to see the GM hide or show it
@@ -19,7 +19,7 @@ let writer = false; // this client is the GM's client elected to write the map
 let table = null; // the table followed, with the GM's link
 let view = null; // its GM view
 let viewSeq = 0; // …and that view's sequence
-const underway = new Map(); // participant → where the GM's hiding or showing of it here landed
+const underway = new Map(); // participant → the GM's hiding or showing here, until the view has it
 let ready = false; // a scene is open and ready: only then may its items be read or written
 let said; // what the room's metadata says of its table, as last heard
 
@@ -67,8 +67,10 @@ async function writeMap() {
   const items = await OBR.scene.items.getItems();
   const linked = items.filter((item) => participantOf(item));
   const want = wanted(linked, order);
+  const { hidden } = known(participants(view), viewSeq, underway);
   // Seize may hide a token whose participant it hides; it never shows what the GM hid.
-  const hide = sheltered(linked, participants(view), viewSeq, underway);
+  const hide = new Set(linked.filter((item) => item.visible && hidden.has(participantOf(item)))
+    .map((item) => item.id));
   const stale = linked.filter((item) => !says(item, want.get(item.id)) || hide.has(item.id));
   if (stale.length) {
     for (const id of hide) seen.set(id, false);
@@ -104,19 +106,21 @@ async function mark(items, acting) {
  * They are sent unguarded: hiding someone means the same whatever the table did meanwhile. A
  * refusal is Owlbear's to show, as the popover may be closed. */
 async function followHiding(items) {
-  const commands = visibilityCommands(items, seen, view ? participants(view)
-    : { present: new Set(), hidden: new Set() });
+  const knows = view ? known(participants(view), viewSeq, underway)
+    : { present: new Set(), hidden: new Set() };
+  const commands = visibilityCommands(items, seen, knows);
   if (!writer || !view) return;
   for (const command of commands) {
-    underway.set(command.participant, Infinity);
-    let landed;
+    const mine = { hidden: command.type === "hide", landed: Infinity };
+    underway.set(command.participant, mine);
     try {
       const { ok, body } = await table.send(command);
-      landed = ok ? body.seq : undefined;
-      if (!ok) await OBR.notification.show(`Seize: ${body?.message ?? "not done"}`, "ERROR");
+      if (ok) mine.landed = body.seq;
+      else await OBR.notification.show(`Seize: ${body?.message ?? "not done"}`, "ERROR");
     } finally { // refused or lost, it changed nothing: the view stands as it is
-      if (landed === undefined) underway.delete(command.participant);
-      else underway.set(command.participant, landed);
+      if (mine.landed === Infinity && underway.get(command.participant) === mine) {
+        underway.delete(command.participant);
+      }
     }
   }
 }

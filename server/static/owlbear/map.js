@@ -168,24 +168,24 @@ export function visibilityCommands(items, seen, table) {
 }
 
 /**
- * The linked tokens Seize hides on the map now: each shown token whose participant the view
- * (``table``, as of sequence ``seq``) hides. Not one whose participant the GM has just hidden or
- * shown here, until the view has caught up with that command: ``underway`` holds, by
- * participant, the sequence its command landed at (Infinity while it has no answer), and loses
- * each the view has reached. A view from before the GM showed a token would otherwise hide it
- * again, and Seize never shows what the GM hid: the news of a command can come after its answer
- * (a POST's does), and a page may bring the map to a view it read before the answer came.
- * @param {{id: string, visible: boolean, metadata: Record<string, unknown>}[]} items
- * @param {{hidden: Set<string>}} table
+ * Who is at the table and who hidden, as the GM's hiding here knows it: the view's (``table``,
+ * as of sequence ``seq``), with each hide or reveal the GM's hiding sent that the view has not
+ * reached yet as done. ``underway`` holds those, by participant: ``{hidden}``, what the command
+ * makes them, and ``landed``, the sequence it landed at (Infinity while it has no answer); each
+ * the view has reached is dropped. A command's news can come after its answer (a POST's does),
+ * and a page may read a view from before it: read alone, that view would have the GM's showing
+ * of a token they had just hidden mean nothing, and the map hide it again.
+ * @param {{present: Set<string>, hidden: Set<string>}} table
  * @param {number} seq
- * @param {Map<string, number>} underway
- * @returns {Set<string>}
+ * @param {Map<string, {hidden: boolean, landed: number}>} underway
+ * @returns {{present: Set<string>, hidden: Set<string>}}
  */
-export function sheltered(items, table, seq, underway) {
-  for (const [participant, landed] of underway) {
-    if (seq >= landed) underway.delete(participant);
+export function known(table, seq, underway) {
+  const hidden = new Set(table.hidden);
+  for (const [participant, command] of underway) {
+    if (seq >= command.landed) underway.delete(participant);
+    else if (command.hidden) hidden.add(participant);
+    else hidden.delete(participant);
   }
-  return new Set(items.filter((item) => item.visible && table.hidden.has(participantOf(item))
-                                        && !underway.has(participantOf(item)))
-    .map((item) => item.id));
+  return { present: table.present, hidden };
 }
