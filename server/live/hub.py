@@ -130,8 +130,8 @@ class SocketSubscriber(Subscriber):
     one ``send`` when the client keeps up; what it keeps is the backlog looked at here.
 
     Its client may send commands on it, and each reply goes out after the events its command
-    made (``reply``): in the same turn of the loop as they do, right behind them, so a sender
-    is not kept waiting while the rest of a large table is written to."""
+    made (``reply``): in the same write as they do, right behind them, so a sender is not kept
+    waiting while the rest of a large table is written to, nor woken twice."""
 
     def __init__(
         self,
@@ -155,11 +155,12 @@ class SocketSubscriber(Subscriber):
             self.drop(TOO_SLOW)
             return False
         self.handed = frame.seq
-        if not transport.is_closing():  # gone: it is unsubscribed as its handler ends
-            transport.write(frame.ws)
-            self.delivered = frame.seq
-        if self._replies:
-            self._send_replies()
+        if transport.is_closing():  # gone: it is unsubscribed as its handler ends
+            return True
+        self.delivered = frame.seq
+        # The answers that waited for these events ride in the same write: one send, and
+        # the sender reads its events and its answer at once.
+        transport.writelines((frame.ws, *self._due()))
         return True
 
     def reply(self, text: str, seq: int = 0) -> None:
@@ -169,12 +170,18 @@ class SocketSubscriber(Subscriber):
         self._replies.append((seq, websocket_frame(text.encode())))
         self._send_replies()
 
-    def _send_replies(self) -> None:
-        replies, transport = self._replies, self.transport
+    def _due(self) -> list[bytes]:
+        """The replies that may go now, taken from the queue: those behind events already
+        sent, or all of them once the subscriber is dropped."""
+        replies, due = self._replies, []
         while replies and (replies[0][0] <= self.delivered or self.reason is not None):
-            _, data = replies.popleft()
-            if not transport.is_closing():
-                transport.write(data)
+            due.append(replies.popleft()[1])
+        return due
+
+    def _send_replies(self) -> None:
+        due = self._due()
+        if due and not self.transport.is_closing():
+            self.transport.writelines(due)
 
     def say_goodbye(self) -> None:
         if not self.transport.is_closing():
