@@ -158,9 +158,12 @@ class SocketSubscriber(Subscriber):
         if transport.is_closing():  # gone: it is unsubscribed as its handler ends
             return True
         self.delivered = frame.seq
-        # The answers that waited for these events ride in the same write: one send, and
-        # the sender reads its events and its answer at once.
-        transport.writelines((frame.ws, *self._due()))
+        if self._replies:
+            # The answers that waited for these events ride in the same write: one send, and
+            # the sender reads its events and its answer at once.
+            transport.writelines((frame.ws, *self._due()))
+        else:  # a watcher, once per command at a thousand overlays: a plain write
+            transport.write(frame.ws)
         return True
 
     def reply(self, text: str, seq: int = 0) -> None:
