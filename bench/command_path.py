@@ -20,9 +20,9 @@ CLOCK_MONOTONIC, which both processes share:
     answer      the GM's client has the answer
 
 Each step's p50 and p99 are printed, and beside them the fsync floor (a small WAL commit with
-synchronous=FULL on the same disk). The stamps wrap the server's own functions from here, and
-nothing of them is in the server's code. The machine's other work shows in every figure: read
-``uptime`` first, and repeat a run before believing a difference.
+synchronous=FULL on the same disk, at the commands' rate). The stamps wrap the server's own
+functions from here, and nothing of them is in the server's code. The machine's other work
+shows in every figure: read ``uptime`` first, and repeat a run before believing a difference.
 """
 
 from __future__ import annotations
@@ -192,7 +192,7 @@ def main() -> None:
         run = asyncio.run
     with tempfile.TemporaryDirectory() as folder:
         heard = run(serve(Path(folder), options.commands, options.rate))
-        fsync50, fsync99 = fsync_floor(Path(folder), 200)
+        fsync50, fsync99 = fsync_floor(Path(folder), 100, options.rate)
     stamps["sent"] = heard["sent"]
     # The table's creation and the seats' appends are stamped too: the commands are the last.
     count = len(heard["answer"])
@@ -206,7 +206,10 @@ def main() -> None:
         print(f"  {before + ' → ' + step:28} {pct(gaps, 0.5):8.3f} {pct(gaps, 0.99):8.3f}")
     whole = [(b - a) / 1e6 for a, b in zip(line["sent"], line["answer"], strict=True)]
     print(f"  {'sent → answer':28} {pct(whole, 0.5):8.3f} {pct(whole, 0.99):8.3f}")
-    print(f"  fsync floor (WAL commit, synchronous=FULL): p50 {fsync50:.3f} ms, p99 {fsync99:.3f}")
+    print(
+        f"  fsync floor (WAL commit, synchronous=FULL, {options.rate:.0f}/s): "
+        f"p50 {fsync50:.3f} ms, p99 {fsync99:.3f}"
+    )
 
 
 if __name__ == "__main__":
