@@ -22,6 +22,8 @@ from server.store.migrations import migrate
 from server.store.sql import SQLITE, Query, Rows, SqlStore
 
 Write = tuple[tuple[Query, ...], asyncio.Future[Rows]]
+Outcome = tuple[asyncio.Future[Rows], Rows, BaseException | None]
+"""A write's future and what to settle it with: its rows, or why it failed."""
 BUSY_MS = 5000
 """Milliseconds a connection waits on another process's lock before it answers "locked"."""
 
@@ -128,33 +130,58 @@ class SqliteStore(SqlStore):
 
     @staticmethod
     def _commit(connection: sqlite3.Connection, batch: list[Write]) -> None:
-        outcomes: list[tuple[asyncio.Future[Rows], Rows, BaseException | None]] = []
+        """Commit ``batch`` in one transaction, each write in a savepoint of its own so that one
+        failing write fails alone; a write alone in its batch needs none, the transaction is
+        its savepoint. A batch with nothing written is rolled back, with no fsync. The callers
+        are told in one hand-off per loop, not one per write."""
+        alone = len(batch) == 1
         connection.execute("begin immediate")
-        for queries, future in batch:
-            connection.execute("savepoint write")
-            try:
-                rows: Rows = []
-                for query in queries:
-                    rows = _execute(connection, query)
-            except Exception as failed:  # one write's failure is its caller's, not the batch's
-                connection.execute("rollback to write")
-                outcomes.append((future, [], failed))
-            else:
-                outcomes.append((future, rows, None))
-            connection.execute("release write")
+        outcomes: list[Outcome] = [
+            (future, *_written(connection, queries, savepoint=not alone))
+            for queries, future in batch
+        ]
         try:
-            connection.execute("commit")
+            if all(error is not None for _, _, error in outcomes):
+                connection.execute("rollback")
+            else:
+                connection.execute("commit")
         except sqlite3.Error as lost:
             connection.execute("rollback")
             outcomes = [(future, [], lost) for future, _, _ in outcomes]
-        for future, result, error in outcomes:
-            future.get_loop().call_soon_threadsafe(_settle, future, result, error)
+        by_loop: dict[asyncio.AbstractEventLoop, list[Outcome]] = {}
+        for outcome in outcomes:
+            by_loop.setdefault(outcome[0].get_loop(), []).append(outcome)
+        for loop, told in by_loop.items():
+            loop.call_soon_threadsafe(_settle, told)
 
 
-def _settle(future: asyncio.Future[Rows], result: Rows, error: BaseException | None) -> None:
-    if future.cancelled():
-        return
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(result)
+def _written(
+    connection: sqlite3.Connection, queries: tuple[Query, ...], *, savepoint: bool
+) -> tuple[Rows, BaseException | None]:
+    """Run one write's queries: the last one's rows, or why it failed (its caller's failure,
+    not the batch's). What a failed write did is undone by its savepoint; without one (alone
+    in its batch) by the batch's rollback."""
+    if savepoint:
+        connection.execute("savepoint write")
+    try:
+        rows: Rows = []
+        for query in queries:
+            rows = _execute(connection, query)
+    except Exception as failed:
+        if savepoint:
+            connection.execute("rollback to write")
+        return [], failed
+    finally:
+        if savepoint:
+            connection.execute("release write")
+    return rows, None
+
+
+def _settle(outcomes: list[Outcome]) -> None:
+    for future, result, error in outcomes:
+        if future.cancelled():
+            continue
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)

@@ -51,7 +51,8 @@ class Watched:
             self._writes += 1
         cursor = self._connection.execute(text, *values)
         if writer and text == "commit":
-            self._journal.append(("commit", self._writes))
+            # A write alone in its batch runs in no savepoint: the transaction is its own.
+            self._journal.append(("commit", max(1, self._writes)))
         return cursor
 
     def __getattr__(self, name: str) -> Any:
