@@ -300,7 +300,9 @@ class Herald(Protocol):
 
 class Announcing:
     """The audience commands are published to: the hub's subscribers, then the heralds (the
-    tables' Discord channels, their players' pushes), none of which may block."""
+    tables' Discord channels, their players' pushes), none of which may block. The heralds are
+    told in the delivery, once the subscribers (the sender's answer with them) are written to:
+    reading each player's view for new alerts is no part of a command's answer."""
 
     def __init__(self, hub: Audience, *heralds: Herald) -> None:
         self.hub, self.heralds = hub, heralds
@@ -309,9 +311,13 @@ class Announcing:
         self, table_id: str, first: int, shown: Mapping[Viewer, Shown]
     ) -> Callable[[], None]:
         delivery = self.hub.publish(table_id, first, shown)
-        for herald in self.heralds:
-            herald.told(table_id, shown)
-        return delivery
+
+        def announced() -> None:
+            delivery()
+            for herald in self.heralds:
+                herald.told(table_id, shown)
+
+        return announced
 
     def drop(self, table_id: str, reason: str) -> None:
         self.hub.drop(table_id, reason)
