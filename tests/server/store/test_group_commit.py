@@ -21,6 +21,7 @@ from server.run.app import make_app
 from server.settings import Settings
 from server.store import Append, TableRow, open_store
 from server.store import sqlite as sqlite_store
+from server.store.sql import Query
 from tests.server.conftest import Client, bearer, new_table, send
 from tests.server.databases import postgres_schema, require_postgres
 from tests.server.following import CHARACTER, POOL
@@ -136,3 +137,23 @@ async def test_postgres_commits_writes_asked_together_in_one_transaction_and_ans
         finally:
             await store.close()
     assert journal[0] == "commit" and sorted(journal[1:]) == [row.id for row in rows]
+
+
+async def test_a_write_alone_in_its_batch_that_fails_part_way_leaves_nothing(
+    tmp_path: Path,
+) -> None:
+    """A write alone runs in no savepoint: when its second statement fails, its first must be
+    undone with the batch, not committed."""
+    store = sqlite_store.SqliteStore(tmp_path / "seize.db")
+    await store.open()
+    try:
+        await store._write(Query("create table kept (n integer primary key)"))
+        with pytest.raises(sqlite3.IntegrityError):
+            await store._write(
+                Query("insert into kept values (1)"), Query("insert into kept values (1)")
+            )
+        assert await store._fetch(Query("select n from kept")) == []
+        await store._write(Query("insert into kept values (2)"))
+        assert [tuple(r) for r in await store._fetch(Query("select n from kept"))] == [(2,)]
+    finally:
+        await store.close()
