@@ -172,6 +172,7 @@ def make_app(settings: Settings) -> web.Application:
         try:
             await seize.bus.close()
         finally:  # the database let go of whatever happened to the bus
+            await seize.runner.close()
             await seize.store.close()
 
     async def shutting_down(app: web.Application) -> None:

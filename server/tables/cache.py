@@ -195,10 +195,18 @@ class Tables:
         return token
 
     async def snapshot(self, game: Game) -> None:
-        table = game.table
-        snapshot = Snapshot(table.version, table.state.model_dump_json())
+        await self.save(game, taken(game))
+
+    async def save(self, game: Game, snapshot: Snapshot) -> None:
+        """Store a snapshot ``taken`` earlier; the table may have moved on since."""
         await self.store.save_snapshot(game.id, snapshot)
-        game.snapshotted = snapshot.seq
+        game.snapshotted = max(game.snapshotted, snapshot.seq)
+
+
+def taken(game: Game) -> Snapshot:
+    """The table's state as it stands now, to be saved then or later."""
+    table = game.table
+    return Snapshot(table.version, table.state.model_dump_json())
 
 
 def _fresh(system: AnySystem, options: Any) -> AnyTable:

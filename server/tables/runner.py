@@ -24,10 +24,10 @@ from pydantic import BaseModel
 from rules.errors import RuleError
 from rules.standing import Forgotten
 from server.errors import ConflictError, KeyReusedError, StaleError, StoreUnavailableError
-from server.store import Append, Remembered, Store
+from server.store import Append, Remembered, Snapshot, Store
 from server.tables.access import Principal
 from server.tables.audience import Audience, Neighbours, Outcome
-from server.tables.cache import Tables
+from server.tables.cache import Tables, taken
 from server.tables.follower import Follower
 from server.tables.games import Game
 from server.tables.showing import show
@@ -89,6 +89,7 @@ class Runner:
         self.store, self.tables, self.follower = store, tables, follower
         self.audience, self.neighbours = audience, neighbours
         self.snapshot_every = snapshot_every
+        self._saving: set[asyncio.Task[None]] = set()
 
     async def execute(
         self,
@@ -189,7 +190,7 @@ class Runner:
 
     async def _apply(self, game: Game, committed: Committed) -> None:
         """What follows a commit: the copy moves on, the subscribers and other servers hear
-        of it, and now and then a snapshot shortens the next load."""
+        of it, and now and then a snapshot is taken, to shorten the next load."""
         table, first, events = game.table, committed.first, committed.outcome.events
         table.record(events, committed.outcome.folded)
         game.stored(first, committed.bodies)
@@ -198,12 +199,23 @@ class Runner:
         self.neighbours.publish(game.id, first, committed.bodies)
         every = self.snapshot_every
         if events and table.version // every > (first - 1) // every:
-            try:
-                await self.tables.snapshot(game)
-            except Exception:
-                # The command is committed and shown: it must be answered as done. A snapshot
-                # only shortens the next load, and the next one will be taken all the same.
-                logger.exception("snapshot not saved", extra={"table": game.id})
+            saving = asyncio.create_task(self._saved(game, taken(game)))
+            self._saving.add(saving)
+            saving.add_done_callback(self._saving.discard)
+
+    async def _saved(self, game: Game, snapshot: Snapshot) -> None:
+        """Save a snapshot after the command that brought it is answered: it only shortens
+        the next load, so no answer waits for its write (a second commit, and its fsync)."""
+        try:
+            await self.tables.save(game, snapshot)
+        except Exception:
+            # The command is committed and shown: it stands. The next snapshot will be taken
+            # all the same.
+            logger.exception("snapshot not saved", extra={"table": game.id})
+
+    async def close(self) -> None:
+        """Wait for the snapshots still being saved, before the store closes."""
+        await asyncio.gather(*self._saving)
 
     async def _refused(
         self,

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
 import pytest
 
+from server.http.context import SEIZE
 from server.run.app import make_app
+from server.store import Snapshot
 from tests.server.conftest import Client, MakeClient, bearer, new_table, send
 from tests.server.databases import query, refuse_rows
 
@@ -325,6 +328,33 @@ async def test_a_snapshot_that_cannot_be_saved_leaves_its_command_done(
     assert status == 200 and answer["seq"] == 1
     assert await query(settings.db, "select count(*) from snapshots") == [(0,)]
     assert await query(settings.db, "select seq from events") == [(1,)]
+
+
+async def test_a_command_is_answered_before_its_snapshot_is_saved_and_shutdown_waits_for_it(
+    aiohttp_client: Any, settings: Any
+) -> None:
+    """A snapshot only shortens the next load: the command that brings one is answered while
+    it is still being written, and the server does not close its file before it is saved."""
+    client: Client = await aiohttp_client(
+        make_app(settings.model_copy(update={"snapshot_every": 1}))
+    )
+    store = client.app[SEIZE].store
+    released = asyncio.Event()
+    save = store.save_snapshot
+
+    async def held(table_id: str, snapshot: Snapshot) -> None:
+        await released.wait()
+        await asyncio.sleep(0.05)  # still saving as the server begins to close
+        await save(table_id, snapshot)
+
+    store.save_snapshot = held  # type: ignore[method-assign]
+    table = await new_table(client, "four-color")
+    status, answer = await asyncio.wait_for(send(client, table, HERO), 10)
+    assert status == 200 and answer["seq"] == 1
+    assert await query(settings.db, "select count(*) from snapshots") == [(0,)]
+    released.set()
+    await client.close()
+    assert await query(settings.db, "select seq from snapshots") == [(1,)]
 
 
 @pytest.mark.parametrize("path", ["/healthz", "/metrics", "/api/openapi.json", "/api/docs"])
