@@ -91,8 +91,13 @@ class EnterRoll(_Command):
     dice_ids: DieIds = ()
 
 
+NO_TARGET = "—"
+"""The target of an action aimed at no one (a reload, a dash for cover): what the pages send
+for "no one", and what a story leaves unsaid."""
+
+
 class Declare(_Command):
-    """The token holder declares an action, revealing its target."""
+    """The token holder declares an action, revealing its target (``NO_TARGET`` for none)."""
 
     type: Literal["declare"] = "declare"
     character: ParticipantId

@@ -4,6 +4,7 @@ and their chains. Every hook reads an event as one role was shown it (``rules/te
 from __future__ import annotations
 
 from rules.hiding import seen_by
+from rules.megatraveller_rcs.commands import NO_TARGET
 from rules.megatraveller_rcs.encounter import Encounter
 from rules.roles import Viewer
 from rules.telling import Name, Shown, Story
@@ -45,10 +46,8 @@ def told(shown: Shown, name: Name) -> str:
             return f"{name(roll['character'])} rolls initiative {roll['initiative']}"
         case "declared":
             d = shown["declaration"]
-            return (
-                f"{name(d['character'])} declares a {d['action']} action: "
-                f"{d['what']} at {d['target']}"
-            )
+            aimed = f" at {d['target']}" if d["target"] != NO_TARGET else ""
+            return f"{name(d['character'])} declares a {d['action']} action: {d['what']}{aimed}"
         case "resolved":
             d = shown["declaration"]
             outcome = f": {shown['outcome']}" if shown.get("outcome") else ""

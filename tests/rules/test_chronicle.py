@@ -17,7 +17,7 @@ from rules.chronicle import Chronicle, Told, chronicle
 from rules.errors import RuleError
 from rules.four_color.commands import Deal, NextPanel, PlayJoker
 from rules.hiding import Hide
-from rules.megatraveller_rcs.commands import Declare, Seize
+from rules.megatraveller_rcs.commands import NO_TARGET, Declare, Seize
 from rules.megatraveller_rcs.commands import Resolve as RcsResolve
 from rules.randomness import Source
 from rules.recap import lasted, recap
@@ -82,6 +82,19 @@ def test_a_seize_taken_back_is_struck_and_counted_tried_but_not_won() -> None:
     assert told.numbers.seizes.tried == 1 and told.numbers.seizes.won == 0
     assert told.numbers.undos == 1
     assert "~~Guard seizes the initiative from Jena~~ (taken back)" in recap(told, "T", "Jena")
+
+
+def test_an_action_aimed_at_no_one_is_told_without_a_target() -> None:
+    table = encounter(("jena", "crew", 0), ("guard", "corp", 0))
+    roll_rcs(table, {"jena": (1, 1), "guard": (6, 6)})
+    table.execute(Declare(character="jena", action="short", what="reloads", target=NO_TARGET), GM)
+    table.execute(RcsResolve(), GM)
+    table.execute(Declare(character="jena", action="short", what="fires", target="Guard"), GM)
+    said = [s.said for s in story(table, OVERLAY).steps if s.kind == "declare"]
+    assert said == [
+        "Jena declares a short action: reloads",
+        "Jena declares a short action: fires at Guard",
+    ]
 
 
 def test_turns_last_from_the_token_reaching_someone_to_its_leaving_them() -> None:

@@ -192,7 +192,8 @@ export function listed(names) {
  * apostrophe alone: "Sentinels'", "Doombots'". */
 export const possessive = (name) => (/[^s]s$/i.test(name) ? `${name}'` : `${name}'s`);
 
-/** Where a declared action is aimed, as words after it: " at Okoro", or nothing at no one. */
+/** Where a declared action is aimed, as words after it: " at Okoro", or nothing at no one
+ * (MegaTraveller RCS's NO_TARGET, rules/megatraveller_rcs/commands.py). */
 export const NO_ONE = "—";
 export const aimed = (declared) =>
   declared.target && declared.target !== NO_ONE ? ` at ${declared.target}` : "";

@@ -5,7 +5,7 @@
 // story"): a player's or the stream's story never holds a hidden participant before its reveal.
 
 import { h } from "/static/shared/client.js";
-import { card, report } from "/static/shared/forms.js";
+import { aimed, card, report } from "/static/shared/forms.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] ?? "");
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -198,7 +198,7 @@ const AS_IT_STOOD = {
         + `${c.initiative}${c.tapped ? ", tapped" : ""}${c.token ? ", holds the token" : ""}`
         + hiddenMark(v, c.character)))) : null,
       v.declared ? h("p", { class: "facts" }, `Declared: ${who[v.declared.character]} `
-        + `${v.declared.what} at ${v.declared.target}`) : null,
+        + `${v.declared.what}${aimed(v.declared)}`) : null,
       h("p", { class: "facts" }, `At the table: ${v.characters.map((c) =>
         c.name + hiddenMark(v, c.id)).join(", ") || "no one yet"}`),
     ];
