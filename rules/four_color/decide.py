@@ -147,8 +147,8 @@ def _deal_card(scene: Scene, command: DealCard, actor: Viewer) -> CardDealt:
     if card.is_joker and recipient is not None and recipient.is_hero:
         raise RuleError(
             "four-color.4",
-            f"a joker dealt to the hero {to!r} goes back into the deck: "
-            f"put it back at a random place and deal {to!r} a replacement",
+            f"heroes never hold jokers: a joker dealt to the hero {to!r} goes back into the "
+            f"deck: put it back at a random place and deal {to!r} a replacement",
             field="card",
         )
     return CardDealt(to=to, card=card, source=source)

@@ -39,8 +39,8 @@ def test_a_joker_dealt_to_a_hero_goes_back_and_the_hero_is_dealt_again(console: 
     console.type("#next input[name=card]", "RJ")
     said = console.refused("#next [data-primary]")
     assert said.startswith(
-        "Not now: a joker dealt to the hero Nightingale goes back into the deck: put it back "
-        "at a random place and deal Nightingale a replacement."
+        "Heroes never hold jokers: a joker dealt to the hero Nightingale goes back into the "
+        "deck: put it back at a random place and deal Nightingale a replacement."
     ), said
     assert console.prompt.startswith("Deal Nightingale a card")
     console.type("#next input[name=card]", "9H")

@@ -151,6 +151,7 @@ def test_ruling_4_a_physical_joker_for_a_hero_is_refused_until_a_replacement_com
     table = scene(heroes=2, villains=1)
     table.execute(Deal(source=Source.DEVICE), GM)
     error = refused(table, DealCard(card=RED_JOKER), "four-color.4")
+    assert error.message.startswith("heroes never hold jokers")  # never, not "not now"
     assert "replacement" in error.message
     table.execute(DealCard(card=parse_card("7H")), GM)
     assert holder_of(table, "7H") == "h1"
