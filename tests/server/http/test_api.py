@@ -13,6 +13,7 @@ from server.run.app import make_app
 from server.store import Snapshot
 from tests.server.conftest import Client, MakeClient, bearer, new_table, send
 from tests.server.databases import query, refuse_rows
+from tests.waiting import within
 
 HERO = {"type": "join", "member": {"id": "h1", "name": "Hero", "kind": "hero"}}
 VILLAIN = {"type": "join", "member": {"id": "v1", "name": "Villain", "kind": "villain"}}
@@ -338,21 +339,24 @@ async def test_a_command_is_answered_before_its_snapshot_is_saved_and_shutdown_w
     client: Client = await aiohttp_client(
         make_app(settings.model_copy(update={"snapshot_every": 1}))
     )
-    store = client.app[SEIZE].store
-    released = asyncio.Event()
-    save = store.save_snapshot
+    seize = client.app[SEIZE]
+    closing = asyncio.Event()
+    save, close = seize.store.save_snapshot, seize.runner.close
 
     async def held(table_id: str, snapshot: Snapshot) -> None:
-        await released.wait()
-        await asyncio.sleep(0.05)  # still saving as the server begins to close
+        await closing.wait()  # written only once the server is closing
         await save(table_id, snapshot)
 
-    store.save_snapshot = held  # type: ignore[method-assign]
+    async def closed() -> None:
+        closing.set()
+        await close()
+
+    seize.store.save_snapshot = held  # type: ignore[method-assign]
+    seize.runner.close = closed  # type: ignore[method-assign]
     table = await new_table(client, "four-color")
-    status, answer = await asyncio.wait_for(send(client, table, HERO), 10)
+    status, answer = await within(send(client, table, HERO), "the answer waited for a snapshot")
     assert status == 200 and answer["seq"] == 1
     assert await query(settings.db, "select count(*) from snapshots") == [(0,)]
-    released.set()
     await client.close()
     assert await query(settings.db, "select seq from snapshots") == [(1,)]
 
