@@ -9,7 +9,9 @@ of a command can be stamped where it happens; the GM runs in a process of its ow
 CLOCK_MONOTONIC, which both processes share:
 
     sent        the GM's client writes the frame
-    read        the server has read and parsed the frame (``socket_commands.reply`` begins)
+    read        the server has the frame (``socket_commands.reply`` begins)
+    obeyed      the message is checked, its table and token found (``apply_command`` begins)
+    showing     the command is validated, its seed drawn, its table's lock held (``show`` begins)
     decided     the rules have decided it and each role's view is encoded (``show`` returns)
     queued      its append is handed to the writer thread (``SqliteStore._write``)
     committing  the writer thread begins its transaction
@@ -53,7 +55,18 @@ from server.store.sql import Query
 from server.store.sqlite import SqliteStore, Write
 from server.tables import runner
 
-STEPS = ("sent", "read", "decided", "queued", "committing", "on disk", "resumed", "answered")
+STEPS = (
+    "sent",
+    "read",
+    "obeyed",
+    "showing",
+    "decided",
+    "queued",
+    "committing",
+    "on disk",
+    "resumed",
+    "answered",
+)
 """The server's and the sender's stamps, in the order a command passes them."""
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -123,7 +136,9 @@ def rewrap(owner: object, name: str, wrap: Callable[[Any], Any]) -> None:
 def stamp_the_server() -> None:
     """Wrap each step's function where the server looks it up."""
     rewrap(socket_commands, "reply", functools.partial(stamped, "read"))
+    rewrap(socket_commands, "apply_command", functools.partial(stamped, "obeyed"))
     rewrap(runner, "show", functools.partial(stamped, "decided", after=True))
+    rewrap(runner, "show", functools.partial(stamped, "showing"))
     rewrap(SqliteStore, "_write", queued_stamped)
     rewrap(SqliteStore, "_commit", commit_stamped)
     rewrap(runner.Runner, "_apply", functools.partial(stamped, "resumed"))

@@ -117,7 +117,7 @@ class Runner:
             if isinstance(attempt, Refused):
                 raise attempt.error
             if isinstance(attempt, Committed):
-                await self._apply(held, attempt)
+                self._apply(held, attempt)
             return attempt.answer
 
     async def attempt(
@@ -188,7 +188,7 @@ class Runner:
             return await self._refused(game, principal, keyed, StaleError(table.version))
         return Committed(answer, outcome, first, bodies)
 
-    async def _apply(self, game: Game, committed: Committed) -> None:
+    def _apply(self, game: Game, committed: Committed) -> None:
         """What follows a commit: the copy moves on, the subscribers and other servers hear
         of it, and now and then a snapshot is taken, to shorten the next load."""
         table, first, events = game.table, committed.first, committed.outcome.events
