@@ -33,7 +33,7 @@ from aiohttp import web
 from server.run.app import make_app
 from server.settings import Settings
 from tests.server.live.discord_stand_in import HOOK_ID, HOOK_TOKEN, Discord
-from tests.server.live.push_service import PushService
+from tests.server.live.push_service import LOOPBACK, PushService
 
 PACE = 0.0005
 """Seconds between looks at what has arrived: the resolution of the figures."""
@@ -72,7 +72,7 @@ async def run(turns: int, db: Path) -> dict[str, list[float]]:
     push_runner, push.base = await serve(push.app())
     discord_runner, discord_url = await serve(discord.app())
     settings = Settings(db=db, port=0, discord_api=f"{discord_url}/api", rate_per_second=1e6,
-                        rate_burst=1_000_000)  # fmt: skip
+                        rate_burst=1_000_000, outbound_allowed=[LOOPBACK])  # fmt: skip
     seize_runner, url = await serve(make_app(settings))
     times: dict[str, list[float]] = {"push": [], "discord": [], "page": []}
     async with aiohttp.ClientSession() as session:

@@ -140,6 +140,12 @@ class Settings(BaseSettings):
         default_factory=list,
         description="Reverse proxies (addresses or networks) whose X-Forwarded-For is believed",
     )
+    outbound_allowed: list[IPvAnyNetwork] = Field(
+        default_factory=list,
+        description="Private addresses (or networks) the server may send pushes and posts to "
+        "on purpose, such as a self-hosted push service: none by default, so no address a "
+        "player or GM gives can reach this host or its network (docs/security.md)",
+    )
     log_level: Literal["debug", "info", "warning", "error"] = Field(
         default="info",
         description="The least a line must matter to be logged (warning: not every request)",

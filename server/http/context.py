@@ -11,6 +11,7 @@ from server.live import revocation
 from server.live.bus import Alone, bus_for
 from server.live.discord import Announcing, Channels
 from server.live.hub import Hub
+from server.live.outbound import Outbound
 from server.live.push import Pushes
 from server.settings import Settings
 from server.store import Store, open_store
@@ -41,6 +42,8 @@ class Seize:
     """The tables' Discord channels, posted to as commands commit here."""
     pushes: Pushes
     """The players' Web Push subscriptions, pushed to as commands commit here."""
+    outbound: Outbound
+    """The one way out to addresses the server was given (pushes, Discord)."""
     sockets: set[web.WebSocketResponse] = field(default_factory=set)
 
     @property
@@ -70,8 +73,9 @@ class Seize:
         metrics.bus_up = lambda: bus.up
         tables = Tables(store, hub, bus)
         follower = Follower(store, tables, hub, bus)
-        channels = Channels(store, settings.discord_api)
-        pushes = Pushes(store, settings.push_contact)
+        outbound = Outbound(settings.outbound_allowed)
+        channels = Channels(store, settings.discord_api, outbound)
+        pushes = Pushes(store, settings.push_contact, outbound)
         announcing = Announcing(hub, channels, pushes)
         return cls(
             settings=settings,
@@ -88,6 +92,7 @@ class Seize:
             bus=bus,
             channels=channels,
             pushes=pushes,
+            outbound=outbound,
         )
 
 

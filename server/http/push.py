@@ -13,7 +13,13 @@ from server.errors import problem
 from server.http.api import caller, game_of, json_body
 from server.http.context import SEIZE
 from server.http.routes import Content, Route, refusals
-from server.live.push import SUBSCRIBED, SubscriptionError, checked_subscription, subscribed
+from server.live.push import (
+    SUBSCRIBED,
+    SubscriptionError,
+    checked_subscription,
+    reached,
+    subscribed,
+)
 from server.tables.access import Principal
 from server.tables.games import Game
 
@@ -33,7 +39,8 @@ async def _player(request: web.Request) -> tuple[Game, Principal]:
 
 async def key(request: web.Request) -> web.Response:
     """A player's page: the key to subscribe with. The GM's console: how many devices each
-    character's players have subscribed, which is who a push reaches."""
+    character's players have subscribed and are still pushed to, which is who a push
+    reaches."""
     game = await game_of(request)
     principal = await caller(request, game)
     seize = request.app[SEIZE]
@@ -41,17 +48,19 @@ async def key(request: web.Request) -> web.Response:
         counts: dict[str, int] = {}
         for grant in (await seize.pushes.subscriptions(game.id)).values():
             for participant in grant["participants"]:
-                counts[participant] = counts.get(participant, 0) + len(grant["subscriptions"])
+                counts[participant] = counts.get(participant, 0) + len(reached(grant))
         return web.json_response({"subscribed": counts})
     if principal.viewer.role is not Role.PLAYER:
         raise problem(web.HTTPForbidden, "forbidden", NOT_A_PLAYER, rule="roles")
     return web.json_response({"public_key": (await seize.pushes.keys(game.id))["public"]})
 
 
-async def _change(request: web.Request, sub: dict[str, Any] | None) -> int:
+async def _change(
+    request: web.Request, game: Game, principal: Principal, sub: dict[str, Any] | None
+) -> int:
     """Add ``sub`` to the caller's grant, or (None) forget the grant's subscriptions; how
-    many the grant keeps after."""
-    game, principal = await _player(request)
+    many the grant keeps after, retired ones with them: the count is what the player did,
+    never how an endpoint answered."""
     seize = request.app[SEIZE]
     grant = principal.token_hash
     for _ in range(SWAPS):
@@ -68,17 +77,21 @@ async def _change(request: web.Request, sub: dict[str, Any] | None) -> int:
 
 
 async def subscribe(request: web.Request) -> web.Response:
+    """The caller and the table first, as on every route: a body is read only from a player
+    who may subscribe."""
+    game, principal = await _player(request)
     try:
-        sub = checked_subscription(await json_body(request))
+        sub = checked_subscription(await json_body(request), request.app[SEIZE].outbound)
     except SubscriptionError as refused:
         raise problem(
             web.HTTPUnprocessableEntity, "invalid", str(refused), field=refused.field
         ) from None
-    return web.json_response({"subscriptions": await _change(request, sub)})
+    return web.json_response({"subscriptions": await _change(request, game, principal, sub)})
 
 
 async def unsubscribe(request: web.Request) -> web.Response:
-    return web.json_response({"subscriptions": await _change(request, None)})
+    game, principal = await _player(request)
+    return web.json_response({"subscriptions": await _change(request, game, principal, None)})
 
 
 _KEY = {

@@ -37,6 +37,8 @@ from typing import Any, Protocol
 import aiohttp
 
 from rules.roles import OVERLAY, Viewer
+from server.errors import StoreUnavailableError
+from server.live.outbound import Outbound, RefusedError
 from server.store import Store
 from server.tables.audience import Audience, Shown
 from server.tables.systems import SYSTEMS
@@ -160,21 +162,12 @@ class Channel:
 class Channels:
     """Every table's Discord posting on this server."""
 
-    def __init__(
-        self,
-        store: Store,
-        api: str,
-        session: Callable[[], aiohttp.ClientSession] | None = None,
-    ) -> None:
-        self.store, self.api = store, api
-        self._session = session or (
-            lambda: aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=TIMEOUT))
-        )
+    def __init__(self, store: Store, api: str, outbound: Outbound) -> None:
+        self.store, self.api, self.outbound = store, api, outbound
         self.channels: dict[str, Channel] = {}
         self.quiet: dict[str, float] = {}
         """Tables found with no webhook, and when: asked again after ``FRESH`` (a GM may set
         one through another server)."""
-        self.session: aiohttp.ClientSession | None = None
 
     def told(self, table_id: str, shown: Mapping[Viewer, Shown]) -> None:
         """A command committed here: its public view joins the table's queue (the oldest
@@ -219,21 +212,39 @@ class Channels:
 
     async def _run(self, channel: Channel) -> None:
         try:
+            held = 0
             while not channel.queue.empty():
-                view = channel.queue.get_nowait()
                 if time.monotonic() - channel.read_at > FRESH:
-                    channel.settings = await self.settings(channel.table_id)
+                    try:
+                        channel.settings = await self.settings(channel.table_id)
+                    except StoreUnavailableError:
+                        held = await self._held(channel, held)
+                        continue
+                    if held:
+                        where = {"table": channel.table_id}
+                        log.info("discord posts go on: the database is back", extra=where)
+                    held = 0
                     channel.read_at = time.monotonic()
                 webhook = channel.settings["webhook"]
                 if webhook is None:
                     self.quiet[channel.table_id] = time.monotonic()
                     self.channels.pop(channel.table_id, None)
                     return
-                post = post_of(channel.system, view, channel.said)
+                post = post_of(channel.system, channel.queue.get_nowait(), channel.said)
                 if post is not None:
                     await self._post(channel, webhook, *post)
         except Exception:  # a post must never take the server's loop down with it
             log.exception("discord posting stopped", extra={"table": channel.table_id})
+
+    async def _held(self, channel: Channel, held: int) -> int:
+        """The table's settings cannot be read (the database is away): the views stay queued,
+        the GM is told, one line is logged, and the next try waits a growing pause."""
+        if not held:
+            where = {"table": channel.table_id}
+            log.warning("discord posts held: the database cannot be read", extra=where)
+        channel.notice = channel.notice or "The database cannot be read: posts are held"
+        await asyncio.sleep(BACKOFF[min(held, len(BACKOFF) - 1)])
+        return held + 1
 
     async def _post(self, channel: Channel, webhook: str, text: str, turn: list[str]) -> None:
         players = channel.settings["players"]
@@ -259,28 +270,36 @@ class Channels:
     async def _send(self, channel: Channel, webhook: str, body: dict[str, Any]) -> float | None:
         """One try: None once done (posted, or refused for good), else how long to wait
         before the next (negative: back off)."""
-        if self.session is None or self.session.closed:
-            self.session = self._session()
         try:
-            async with self.session.post(webhook, json=body) as answer:
-                if answer.status == 429:
-                    told = await answer.json(content_type=None)
-                    after = told.get("retry_after") if isinstance(told, dict) else None
-                    return float(after or answer.headers.get("Retry-After") or 1.0)
-                if answer.status >= 500:
-                    return -1.0
-                if answer.status >= 400:
-                    channel.notice = f"Discord refused the webhook ({answer.status}): set it again"
-                    log.warning("discord refused a post", extra={"table": channel.table_id})
-                    return None
-                channel.posted += 1
-                channel.notice = None
-                if answer.headers.get("X-RateLimit-Remaining") == "0":
-                    await asyncio.sleep(float(answer.headers.get("X-RateLimit-Reset-After", 1.0)))
-                return None
-        except (aiohttp.ClientError, TimeoutError, ValueError):
+            answer = await self.outbound.post(
+                webhook, json.dumps(body).encode(), {"Content-Type": "application/json"}
+            )
+        except RefusedError as refused:
+            channel.notice = f"Seize may not post to that webhook ({refused.reason}): set it again"
+            where = {"table": channel.table_id, "why": refused.reason}
+            log.warning("a discord post was refused", extra=where)
+            return None
+        except (aiohttp.ClientError, TimeoutError):
             channel.notice = channel.notice or "Discord cannot be reached: posts are held"
             return -1.0
+        if answer.status == 429:
+            try:
+                told = json.loads(answer.body)
+            except ValueError:
+                told = None
+            after = told.get("retry_after") if isinstance(told, dict) else None
+            return float(after or answer.headers.get("Retry-After") or 1.0)
+        if answer.status >= 500:
+            return -1.0
+        if answer.status >= 300:  # a redirect is not followed: the webhook is not Discord's
+            channel.notice = f"Discord refused the webhook ({answer.status}): set it again"
+            log.warning("discord refused a post", extra={"table": channel.table_id})
+            return None
+        channel.posted += 1
+        channel.notice = None
+        if answer.headers.get("X-RateLimit-Remaining") == "0":
+            await asyncio.sleep(float(answer.headers.get("X-RateLimit-Reset-After", 1.0)))
+        return None
 
     async def close(self) -> None:
         for channel in self.channels.values():
@@ -288,8 +307,6 @@ class Channels:
                 channel.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await channel.task
-        if self.session is not None:
-            await self.session.close()
 
 
 class Herald(Protocol):

@@ -10,9 +10,18 @@ database signs with the same key the browsers subscribed with.
 
 A subscription belongs to the player's grant (the token the page came in with): it is kept
 under that token's hash, and a grant revoked takes its subscriptions with it, found out before
-anything is pushed. A push service that answers 404 or 410 has let the subscription go (the
-browser unsubscribed): it is forgotten. As with Discord, a command never waits for a push: each
-table has a task of its own, fed a bounded queue.
+anything is pushed.
+
+An endpoint is an address a player chose, so every push goes out through the server's one
+guarded client (``live/outbound.py``): never to this host or its network, never redirected,
+bounded in time. As with Discord, a command never waits for a push: each table has a task of
+its own, fed a bounded queue, that hands each subscription its messages; each subscription
+sends its own, one at a time, so an endpoint that never answers holds up only itself. A push
+service that answers 404 or 410 has let the subscription go (the browser unsubscribed), and one
+that fails ``GIVE_UP`` times running, or whose address may not be reached, is given up: such a
+subscription is *retired*, kept but no longer pushed to, so that what a player reads of their
+subscriptions (how many their grant keeps) never tells how an endpoint answered. A failing
+endpoint is logged once, as one line, until it answers again.
 """
 
 from __future__ import annotations
@@ -30,9 +39,12 @@ from typing import Any
 import aiohttp
 from cryptography.hazmat.primitives import serialization
 from py_vapid import Vapid  # type: ignore[import-untyped]
-from pywebpush import WebPushException, webpush_async  # type: ignore[import-untyped]
+from pywebpush import WebPusher  # type: ignore[import-untyped]
+from yarl import URL
 
 from rules.roles import Role, Viewer
+from server.errors import StoreUnavailableError
+from server.live.outbound import Outbound, RefusedError
 from server.store import Store
 from server.tables.audience import Shown
 
@@ -47,6 +59,13 @@ PER_GRANT = 4
 """Subscriptions one grant keeps: a phone and a tablet, a browser reinstalled; past it the
 oldest goes."""
 QUEUE = 32
+LANE = 8
+"""Messages one subscription holds while its endpoint is slow: past it, the oldest go (a turn
+told that late is no news)."""
+GIVE_UP = 5
+"""Failures running after which a subscription is retired."""
+CLAIMS_FOR = 12 * 60 * 60
+"""Seconds a VAPID signature is good for (RFC 8292 allows up to 24 hours)."""
 FRESH = 2.0
 WORDS = {"turn": "Your turn", "on_deck": "On deck", "seize": "You may seize the initiative",
          "react": "You may react", "die": "Roll your die"}  # fmt: skip
@@ -76,14 +95,19 @@ def made_keys() -> dict[str, str]:
     return {"private": vapid.private_pem().decode(), "public": _b64(point)}
 
 
-def checked_subscription(body: object) -> dict[str, Any]:
-    """A browser's PushSubscription as its ``toJSON()`` gives it: an https endpoint (or http
-    on loopback, for a local push service), and its ``p256dh`` and ``auth`` keys."""
+def checked_subscription(body: object, outbound: Outbound) -> dict[str, Any]:
+    """A browser's PushSubscription as its ``toJSON()`` gives it: an endpoint the server may
+    send to (``outbound``'s rules: https, a public address unless the deployment allows it),
+    and its ``p256dh`` and ``auth`` keys."""
     if not isinstance(body, dict) or not isinstance(body.get("endpoint"), str):
         raise SubscriptionError("endpoint", "a PushSubscription as toJSON() gives it")
     endpoint: str = body["endpoint"]
-    if not endpoint.startswith(("https://", "http://127.0.0.1", "http://localhost")):
-        raise SubscriptionError("endpoint", "a push service's https URL")
+    try:
+        outbound.checked(endpoint)
+    except RefusedError as refused:
+        raise SubscriptionError(
+            "endpoint", f"a push service's https URL, not {refused.reason}"
+        ) from None
     keys = body.get("keys")
     if not isinstance(keys, dict):
         raise SubscriptionError("keys", "the subscription's p256dh and auth keys")
@@ -108,6 +132,24 @@ def subscribed(
     return {**kept, token_hash.hex(): grant}
 
 
+def reached(grant: dict[str, Any]) -> list[dict[str, Any]]:
+    """The grant's subscriptions still pushed to (not retired)."""
+    return [s for s in grant["subscriptions"] if not s.get("retired")]
+
+
+def signed_and_sealed(
+    sub: dict[str, Any], message: bytes, private_pem: str, subject: str
+) -> tuple[bytes, dict[str, str]]:
+    """The body and headers of one push: ``message`` encrypted to the subscription's keys
+    (RFC 8291, ``aes128gcm``) and signed with the table's VAPID key for the endpoint's origin
+    (RFC 8292)."""
+    origin = URL(sub["endpoint"]).origin()
+    claims = {"sub": subject, "aud": str(origin), "exp": int(time.time()) + CLAIMS_FOR}
+    headers = dict(Vapid.from_pem(private_pem.encode()).sign(claims))
+    body = WebPusher(sub).encode(message, "aes128gcm")["body"]
+    return body, {**headers, "Content-Encoding": "aes128gcm", "TTL": str(TTL)}
+
+
 @dataclass
 class Pushing:
     """One table's pushes: its queue, its task, and each player's alerts last pushed."""
@@ -120,15 +162,33 @@ class Pushing:
     pushed: int = 0
 
 
+@dataclass
+class Lane:
+    """One subscription's pushes, sent one at a time, apart from every other subscription's:
+    what it holds (the grant, the subscription, the message), its task, and its failures
+    running."""
+
+    queue: asyncio.Queue[tuple[str, dict[str, Any], bytes]] = field(
+        default_factory=lambda: asyncio.Queue(LANE)
+    )
+    task: asyncio.Task[None] | None = None
+    failures: int = 0
+    retired: bool = False
+    """Given up: messages handed to it meanwhile (read before the store said so) are let go,
+    until the player subscribes again."""
+
+
 class Pushes:
     """Every table's Web Push on this server."""
 
-    def __init__(self, store: Store, subject: str) -> None:
-        self.store, self.subject = store, subject
+    def __init__(self, store: Store, subject: str, outbound: Outbound) -> None:
+        self.store, self.subject, self.outbound = store, subject, outbound
         self.tables: dict[str, Pushing] = {}
+        self.lanes: dict[tuple[str, str], Lane] = {}
+        """Each subscription's lane, by table and endpoint, while it has pushes to send or
+        failures to remember."""
         self.quiet: dict[str, float] = {}
         """Tables found with no subscription, and when: asked again after ``FRESH``."""
-        self.session: aiohttp.ClientSession | None = None
 
     async def keys(self, table_id: str) -> dict[str, str]:
         """The table's VAPID keys, made the first time any server asks."""
@@ -143,7 +203,10 @@ class Pushes:
         return dict(json.loads(kept)) if kept else {}
 
     def changed(self, table_id: str) -> None:
+        """The table's subscriptions changed here: a retired one may be back."""
         self.quiet.pop(table_id, None)
+        for key in [k for k, lane in self.lanes.items() if k[0] == table_id and lane.retired]:
+            del self.lanes[key]
 
     def told(self, table_id: str, shown: Mapping[Viewer, Shown]) -> None:
         """A command committed here: each player's new alerts are queued for pushing."""
@@ -168,6 +231,7 @@ class Pushes:
             pushing.task = asyncio.get_running_loop().create_task(self._run(table_id, pushing))
 
     async def _run(self, table_id: str, pushing: Pushing) -> None:
+        """Hand each queued message to the lanes of the subscriptions it is for."""
         try:
             while not pushing.queue.empty():
                 participants, fresh = pushing.queue.get_nowait()
@@ -176,64 +240,110 @@ class Pushes:
                     self.quiet[table_id] = time.monotonic()
                     return
                 live = await self.store.tokens_kept([bytes.fromhex(h) for h in kept])
+                first = fresh[0]
+                message = json.dumps({"title": WORDS[first["kind"]],
+                                      "body": first.get("name", first["character"]),
+                                      "alerts": fresh, "table": table_id}).encode()  # fmt: skip
                 for grant_hash, grant in kept.items():
                     if bytes.fromhex(grant_hash) not in live:
-                        await self._forget(table_id, grant_hash, None)
+                        await self._forget(table_id, grant_hash)
                     elif frozenset(grant["participants"]) == participants:
-                        for sub in grant["subscriptions"]:
-                            await self._push(table_id, grant_hash, sub, fresh)
-        except Exception:  # a push must never take the server's loop down with it
-            log.exception("pushing stopped", extra={"table": table_id})
+                        for sub in reached(grant):
+                            self._hand(table_id, grant_hash, sub, message)
+        except StoreUnavailableError:
+            log.warning("pushes let go: the database cannot be read", extra={"table": table_id})
 
-    async def _push(
-        self, table_id: str, grant: str, sub: dict[str, Any], fresh: list[dict[str, str]]
-    ) -> None:
-        keys = await self.keys(table_id)
-        first = fresh[0]
-        message = {"title": WORDS[first["kind"]], "body": first.get("name", first["character"]),
-                   "alerts": fresh, "table": table_id}  # fmt: skip
-        if self.session is None or self.session.closed:
-            self.session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10))
-        try:
-            await webpush_async(
-                sub,
-                json.dumps(message),
-                vapid_private_key=Vapid.from_pem(keys["private"].encode()),
-                vapid_claims={"sub": self.subject},
-                ttl=TTL,
-                aiohttp_session=self.session,
+    def _hand(self, table_id: str, grant: str, sub: dict[str, Any], message: bytes) -> None:
+        lane = self.lanes.setdefault((table_id, sub["endpoint"]), Lane())
+        if lane.retired:
+            return
+        if lane.queue.full():
+            lane.queue.get_nowait()
+        lane.queue.put_nowait((grant, sub, message))
+        if lane.task is None or lane.task.done():
+            lane.task = asyncio.get_running_loop().create_task(
+                self._send(table_id, sub["endpoint"], lane)
             )
-            self.tables[table_id].pushed += 1
-        except WebPushException as refused:
-            if refused.status_code in (404, 410):  # the browser let the subscription go
-                await self._forget(table_id, grant, sub["endpoint"])
-            else:
-                log.warning("a push was refused", extra={"table": table_id})
-        except (aiohttp.ClientError, TimeoutError):
-            log.warning("a push service could not be reached", extra={"table": table_id})
 
-    async def _forget(self, table_id: str, grant: str, endpoint: str | None) -> None:
-        """Forget a grant's subscriptions (its token revoked), or one of them."""
+    async def _send(self, table_id: str, endpoint: str, lane: Lane) -> None:
+        """Send a lane's messages in turn; each one's outcome counted against its
+        subscription."""
+        while not lane.queue.empty():
+            grant, sub, message = lane.queue.get_nowait()
+            where = {"table": table_id, "push_service": URL(endpoint).host}
+            try:
+                keys = await self.keys(table_id)
+                body, headers = signed_and_sealed(sub, message, keys["private"], self.subject)
+                answer = await self.outbound.post(sub["endpoint"], body, headers)
+            except RefusedError as refused:
+                log.warning("a push subscription was retired: its endpoint may not be "
+                            "reached", extra={**where, "why": refused.reason})  # fmt: skip
+                await self._retire(table_id, grant, endpoint, lane)
+                continue
+            except StoreUnavailableError:
+                log.warning("a push was let go: the database cannot be read", extra=where)
+                continue
+            except (aiohttp.ClientError, TimeoutError) as failed:
+                status, why = None, type(failed).__name__
+            else:
+                status, why = answer.status, f"answered {answer.status}"
+            if status is not None and 200 <= status < 300:
+                if lane.failures:
+                    log.info("a push service answers again", extra=where)
+                lane.failures = 0
+                self.tables.setdefault(table_id, Pushing()).pushed += 1
+            elif status in (404, 410):  # the browser let the subscription go
+                await self._retire(table_id, grant, endpoint, lane)
+            else:
+                lane.failures += 1
+                if lane.failures == 1:
+                    log.warning("a push service is failing", extra={**where, "why": why})
+                if lane.failures >= GIVE_UP:
+                    log.warning("a push subscription was retired: its push service failed "
+                                f"{GIVE_UP} times running", extra=where)  # fmt: skip
+                    await self._retire(table_id, grant, endpoint, lane)
+        if not (lane.failures or lane.retired) and self.lanes.get((table_id, endpoint)) is lane:
+            del self.lanes[(table_id, endpoint)]
+
+    async def _swap(self, table_id: str, change: Any) -> None:
+        """Apply ``change`` (the kept subscriptions to the new ones, or None: unchanged) as a
+        compare-and-swap, again if another server changed them meanwhile."""
         for _ in range(8):
             before = await self.store.setting(table_id, SUBSCRIBED)
-            kept = dict(json.loads(before)) if before else {}
-            if grant not in kept:
-                return
-            subs = [
-                s for s in kept[grant]["subscriptions"] if endpoint not in (None, s["endpoint"])
-            ]
-            if subs:
-                kept[grant] = {**kept[grant], "subscriptions": subs}
-            else:
-                del kept[grant]
-            if await self.store.swap_setting(table_id, SUBSCRIBED, before, json.dumps(kept)):
+            after = change(dict(json.loads(before)) if before else {})
+            if after is None or await self.store.swap_setting(
+                table_id, SUBSCRIBED, before, json.dumps(after)
+            ):
                 return
 
+    async def _forget(self, table_id: str, grant: str) -> None:
+        """Forget a grant's subscriptions: its token was revoked."""
+
+        def without(kept: dict[str, Any]) -> dict[str, Any] | None:
+            return {h: g for h, g in kept.items() if h != grant} if grant in kept else None
+
+        await self._swap(table_id, without)
+
+    async def _retire(self, table_id: str, grant: str, endpoint: str, lane: Lane) -> None:
+        """Stop pushing to one of a grant's subscriptions, keeping it in its count; what its
+        lane still holds is let go, and its failures with it."""
+        while not lane.queue.empty():
+            lane.queue.get_nowait()
+        lane.failures, lane.retired = 0, True
+
+        def retired(kept: dict[str, Any]) -> dict[str, Any] | None:
+            if grant not in kept:
+                return None
+            subs = [{**s, "retired": True} if s["endpoint"] == endpoint else s
+                    for s in kept[grant]["subscriptions"]]  # fmt: skip
+            return {**kept, grant: {**kept[grant], "subscriptions": subs}}
+
+        await self._swap(table_id, retired)
+
     async def close(self) -> None:
-        for pushing in self.tables.values():
-            if pushing.task is not None:
-                pushing.task.cancel()
+        tasks = [p.task for p in self.tables.values()] + [lane.task for lane in self.lanes.values()]
+        for task in tasks:
+            if task is not None:
+                task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
-                    await pushing.task
-        if self.session is not None:
-            await self.session.close()
+                    await task

@@ -169,6 +169,7 @@ def make_app(settings: Settings) -> web.Application:
         sweeping.cancel()
         await seize.channels.close()
         await seize.pushes.close()
+        await seize.outbound.close()
         try:
             await seize.bus.close()
         finally:  # the database let go of whatever happened to the bus

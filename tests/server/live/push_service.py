@@ -19,6 +19,7 @@ and a 16-byte auth secret, of which the subscription's JSON carries the public h
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import os
@@ -34,6 +35,9 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
+LOOPBACK = "127.0.0.1/32"
+"""Where the test suite's stand-ins listen: a server sends to it only where its
+``outbound_allowed`` setting says so, as a deployment with a push service of its own would."""
 LONGEST_CLAIM = 24 * 60 * 60
 """RFC 8292, section 2: a JWT's ``exp`` is no more than 24 hours from its making."""
 
@@ -55,6 +59,13 @@ class Subscription:
     auth: bytes = field(default_factory=lambda: os.urandom(16))
     gone: int | None = None
     """404 or 410 once the browser has let it go."""
+    failing: int | None = None
+    """A status it answers every push with, while its push service is in trouble (500)."""
+    held: asyncio.Event | None = None
+    """While not set, a push to it is taken in and never answered, as a push service that
+    hangs."""
+    tried: int = 0
+    """Pushes that reached it, answered or not."""
     messages: list[dict[str, Any]] = field(default_factory=list)
     arrived: list[float] = field(default_factory=list)
     """When each message was taken in, decrypted (``bench/alerts_bench.py`` times it)."""
@@ -112,6 +123,11 @@ class PushService:
         sub = self.subscriptions.get(request.match_info["sub"])
         if sub is None or sub.gone:
             return web.Response(status=sub.gone if sub and sub.gone else 404)
+        sub.tried += 1
+        if sub.held is not None:
+            await sub.held.wait()
+        if sub.failing:
+            return web.Response(status=sub.failing)
         wrong = self._vapid(request, sub)
         if wrong is not None or "TTL" not in request.headers:
             self.refused.append(wrong or "no TTL")

@@ -16,6 +16,7 @@ from tests.server.conftest import Client, MakeClient, bearer, new_table, send
 from tests.waiting import eventually, eventually_async
 
 from .discord_stand_in import HOOK_ID, HOOK_TOKEN, Discord
+from .push_service import LOOPBACK
 
 JENA_ID = "111111111111111111"
 GUARD_ID = "222222222222222222"
@@ -30,7 +31,8 @@ def seize(aiohttp_server: Any, make_client: MakeClient) -> Seize:
         stand_in = Discord(**limits)
         discord = await aiohttp_server(stand_in.app())
         api = str(discord.make_url("/api"))
-        client = await make_client(discord_api=api)
+        # The stand-in is on loopback, which no webhook may reach unless allowed.
+        client = await make_client(discord_api=api, outbound_allowed=[LOOPBACK])
         return client, stand_in, f"{api}/webhooks/{HOOK_ID}/{HOOK_TOKEN}"
 
     return made
