@@ -6,13 +6,20 @@ holding up a command."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
+from server.http.context import SEIZE
 from server.live import discord as posting
+from server.run.app import make_app
+from server.settings import Settings
 from tests.server.conftest import Client, MakeClient, bearer, new_table, send
+from tests.server.databases import query
+from tests.server.private_postgres import private_postgres
 from tests.waiting import eventually, eventually_async
 
 from .discord_stand_in import HOOK_ID, HOOK_TOKEN, Discord
@@ -197,3 +204,64 @@ async def test_discord_away_holds_no_command_and_the_gm_is_told(
         ),
         lambda: f"the last posts are not the round now: {discord.posted[-2:]}",
     )
+
+
+async def test_a_database_outage_holds_the_posts_and_lets_none_go(
+    aiohttp_client: Any,
+    aiohttp_server: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The database stops while a turn waits to be posted: the post is held (one line in the
+    log, no traceback, the GM told), and posted once the database is back."""
+    monkeypatch.setattr(posting, "BACKOFF", (0.02,))  # a test's outage ends at once
+    caplog.set_level(logging.INFO, logger="seize")
+    stand_in = Discord()
+    discord = await aiohttp_server(stand_in.app())
+    api = str(discord.make_url("/api"))
+    with private_postgres() as postgres:
+        await query(postgres.url(), "create database seize")
+        settings = Settings(db=postgres.url("seize"), port=0, discord_api=api,
+                            outbound_allowed=[LOOPBACK])  # fmt: skip
+        client = await aiohttp_client(make_app(settings))
+        table = await new_table(client, "megatraveller-rcs")
+        for cid, side in (("jena", "crew"), ("guard", "corp")):
+            await send(client, table, character(cid, side))
+        path = f"/api/tables/{table['id']}/discord"
+        await put(client, path, {"webhook": f"{api}/webhooks/{HOOK_ID}/{HOOK_TOKEN}"},
+                  table["gm_token"])  # fmt: skip
+        await send(client, table, {"type": "roll_initiative", "source": "gm"})
+        await eventually(lambda: len(stand_in.posted) == 1, "the round was not posted")
+        stand_in.away = True  # Jena's turn is tried, and the Guard's waits behind it
+        for cid, dice in (("jena", [1, 1]), ("guard", [3, 3])):
+            await send(client, table, {"type": "enter_roll", "character": cid, "dice": dice,
+                                       "source": "gm"})  # fmt: skip
+        await send(client, table, {"type": "declare", "action": "long", "what": "runs",
+                                   "target": "door", "character": "jena"})  # fmt: skip
+        await send(client, table, {"type": "resolve"})
+        channel = client.app[SEIZE].channels.channels[table["id"]]
+        await eventually(
+            lambda: channel.queue.qsize() >= 1,
+            lambda: (
+                f"queued {channel.queue.qsize()} tries {stand_in.tries} posted {stand_in.posted}"
+            ),
+        )
+        await asyncio.to_thread(postgres.stop, "fast")
+        channel.read_at = -posting.FRESH  # its settings are due to be read again
+        stand_in.away = False
+        await eventually(lambda: _logged(caplog, "discord posts held"), "no post was held")
+        assert channel.notice == "The database cannot be read: posts are held"
+        await asyncio.to_thread(postgres.start)
+        await eventually(
+            lambda: [p.content for p in stand_in.posted[-2:]] == ["Jena's turn", "Guard's turn"],
+            lambda: f"posted {stand_in.posted}",
+        )
+        await client.close()
+    assert [r.getMessage() for r in caplog.records if "held" in r.getMessage()] == [
+        "discord posts held: the database cannot be read"
+    ]
+    assert not any(r.exc_info for r in caplog.records if r.module == "discord"), "a traceback"
+
+
+def _logged(caplog: pytest.LogCaptureFixture, words: str) -> bool:
+    return any(words in r.getMessage() for r in caplog.records)
