@@ -1,7 +1,7 @@
 """Turn alerts benchmark: from a GM's "next" to the alert at the push service, in the Discord
 channel and in the player's page. Prints figures; asserts nothing.
 
-    .venv/bin/python -m bench.alerts_bench [--turns 500] [--db FILE]
+    .venv/bin/python -m bench.alerts_bench [--turns 500] [--db FILE] [--stalled]
 
 One server, in this process, on loopback over a fresh SQLite file; beside it the tests' push
 service (RFC 8030, decrypting each message: ``tests/server/live/push_service.py``) and Discord
@@ -14,6 +14,10 @@ subscribed to pushes, both linked to Discord and mentioned. Each turn the GM giv
 that moves the token (the last roll of a round gives it to the first character, the first's
 "resolve" to the second) and the clock runs until the alert has reached all three; the next
 turn waits for that. Times are on the monotonic clock all three share.
+
+``--stalled``: each player's grant also keeps a subscription whose push service takes every
+push in and never answers (one held until the server's own time limit gives up on it), as a
+phone's dead push service would; the figures are of the healthy subscription beside it.
 """
 
 from __future__ import annotations
@@ -67,7 +71,7 @@ class Page:
                     self.at = 0.0 if view else self.at
 
 
-async def run(turns: int, db: Path) -> dict[str, list[float]]:
+async def run(turns: int, db: Path, stalled: bool = False) -> dict[str, list[float]]:
     push, discord = PushService(), Discord(limit=1000, per=1.0)
     push_runner, push.base = await serve(push.app())
     discord_runner, discord_url = await serve(discord.app())
@@ -104,6 +108,10 @@ async def run(turns: int, db: Path) -> dict[str, list[float]]:
             sub_id, subscription = push.subscribe(key)
             await call("PUT", f"{base}/push", token, subscription)
             subs[cid] = push.subscriptions[sub_id]
+            if stalled:
+                dead_id, dead = push.subscribe(key)
+                push.subscriptions[dead_id].held = asyncio.Event()  # never set
+                await call("PUT", f"{base}/push", token, dead)
             pages[cid] = Page(cid)
             ws = f"{url.replace('http', 'ws')}{base}/ws?token={token}"
             followers.append(asyncio.create_task(pages[cid].follow(session, ws)))
@@ -144,10 +152,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=500)
     parser.add_argument("--db", type=Path, default=None)
+    parser.add_argument("--stalled", action="store_true",
+                        help="beside each subscription, one that never answers")  # fmt: skip
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        times = asyncio.run(run(args.turns, args.db or Path(folder) / "seize.db"))
-    print(f"from the GM's command to the alert, {len(times['page'])} turns, milliseconds")
+        times = asyncio.run(run(args.turns, args.db or Path(folder) / "seize.db", args.stalled))
+    beside = ", beside a push service that never answers" if args.stalled else ""
+    print(f"from the GM's command to the alert, {len(times['page'])} turns{beside}, milliseconds")
     print(f"{'where':<34} {'p50':>8} {'p99':>8} {'max':>8}")
     for name, label in (("page", "in the page (its socket)"),
                         ("push", "at the push service (decrypted)"),
