@@ -110,10 +110,11 @@ class DiceChannel:
             unknown = f"{message.owner!r} is no character of this table"
             raise problem(web.HTTPUnprocessableEntity, "invalid", unknown, field="owner")
         rid, until = dice_requests.new_id(), time.time() + message.wait
+        player = None if viewer.is_gm else viewer.participants
 
         def ask(book: dict[str, Any]) -> dict[str, Any]:
             return dice_requests.asked(
-                book, rid, message.owner, message.sides, message.count, until
+                book, rid, message.owner, message.sides, message.count, until, player
             )
 
         try:
