@@ -146,8 +146,8 @@ RECIPES: dict[tuple[str, str], Recipe] = {
     ("GET", f"{T}/replay"): plain(f"{T}/replay?seq=3"),
     ("GET", f"{T}/recap"): plain(f"{T}/recap"),
     ("GET", f"{T}/export"): plain(f"{T}/export"),
-    ("GET", f"{T}/ws"): plain(f"{T}/ws", stream=True),
-    ("GET", f"{T}/sse"): plain(f"{T}/sse", stream=True),
+    ("GET", f"{T}/ws"): plain(f"{T}/ws?after=0", stream=True),
+    ("GET", f"{T}/sse"): plain(f"{T}/sse?after=0", stream=True),
     ("GET", f"{T}/foundry/combat"): plain(f"{T}/foundry/combat"),
     ("GET", f"{T}/roll20/turnorder"): plain(f"{T}/roll20/turnorder"),
     ("PUT", f"{T}/roll20/turnorder"): plain(f"{T}/roll20/turnorder", []),
@@ -283,19 +283,21 @@ class Tables:
     async def asked(self, ask: Ask, method: str, token: str | None) -> Answer:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         url = self.url + ask.path
-        if ask.stream and ask.path.endswith("/ws"):
+        caught_up: list[str] = []  # a live route's catch-up: every event, then the view
+        if ask.stream and urlsplit(url).path.endswith("/ws"):
             try:
                 async with self.session.ws_connect(url, headers=headers) as ws:
-                    first = await within(ws.receive_str(), f"no view on {ask.path}")
-                    return Answer(101, first)
+                    while '"type": "view"' not in (caught_up or [""])[-1]:
+                        caught_up.append(await within(ws.receive_str(), f"no view: {url}"))
+                    return Answer(101, caught_up[-1], caught_up[:-1])
             except aiohttp.WSServerHandshakeError as refused:
                 return Answer(refused.status, refused.message)
         async with self.session.request(method, url, json=ask.body, headers=headers) as answer:
             if ask.stream and answer.status == 200:
-                frame = b""
-                while b"event: view" not in frame:
-                    frame = await within(answer.content.readuntil(b"\n\n"), "no view frame")
-                return Answer(200, frame.decode())
+                while "event: view" not in (caught_up or [""])[-1]:
+                    frame = await within(answer.content.readuntil(b"\n\n"), f"no view: {url}")
+                    caught_up.append(frame.decode())
+                return Answer(200, caught_up[-1], caught_up[:-1])
             return Answer(answer.status, (await answer.read()).decode(errors="replace"))
 
     async def messaged(self, setting: Setting, message: dict[str, Any], token: str | None
