@@ -111,17 +111,30 @@ def naming(*bodies: Callable[[Setting, str], Any], path: str = "") -> Recipe:
 
 
 def commands(setting: Setting, target: str) -> list[dict[str, Any]]:
-    """Commands naming the target: the GM's hide and reveal (a player's is refused), and one of
-    the system's a player sends, the target in a field other than the actor's."""
-    own = {
-        "four-color": {"type": "offer_trade", "hero": SEEN, "partner": target},
-        "awareness": {"type": "react", "character": SEEN, "to": target, "timing": "after"},
-        "megatraveller-rcs": {"type": "resolve", "from": target},
-    }[setting.system]
+    """Commands naming the target: the GM's hide and reveal (a player's is refused), and the
+    system's that a player sends, the target as the actor and in the other fields that name
+    someone (a partner, whom one reacts to, whose declaration is resolved, a card's holder)."""
+    if setting.system == "four-color":
+        own: list[dict[str, Any]] = [
+            {"type": "offer_trade", "hero": SEEN, "partner": target},
+            {"type": "offer_trade", "hero": target, "partner": SEEN},
+            {"type": "deal_card", "card": "QH", "to": target},
+            {"type": "play_joker", "card": "RJ", "acting": target},
+        ]
+    elif setting.system == "awareness":
+        own = [
+            {"type": "enter_initiative", "character": target, "die": 5},
+            {"type": "react", "character": SEEN, "to": target, "timing": "after", "what": "x"},
+            {"type": "wait", "character": target, "trigger": "the door opens"},
+        ]
+    else:
+        own = [
+            {"type": "seize", "character": target},
+            {"type": "enter_roll", "character": target, "dice": [3, 4]},
+            {"type": "resolve", "from": target},
+        ]
     return [{"type": "hide", "participant": target}, {"type": "reveal", "participant": target},
-            {"type": "enter_initiative" if setting.system == "awareness" else "seize",
-             "character": target, **({"die": 5} if setting.system == "awareness" else {})},
-            own]  # fmt: skip
+            *own]  # fmt: skip
 
 
 T = "/api/tables/{table_id}"
