@@ -37,9 +37,9 @@ class Bounded:
         self.largest = largest
         self.refuse = refuse
         """Called once, with the bytes announced, when a message grows past ``largest``."""
-        self._header = bytearray()
+        self._header = bytearray()  # the start of a header, held back until the rest comes
         self._left = 0  # payload bytes of the frame under way
-        self._passing = True  # the frame under way is handed on
+        self._passing = False  # once refused: whether the frame under way (a close) goes on
         self._message = 0  # bytes of the data message under way
         self._refused = False
 
@@ -47,33 +47,60 @@ class Bounded:
         self.inner.feed_eof()
 
     def feed_data(self, data: bytes) -> tuple[bool, bytes]:
-        passed = bytearray()
-        view = memoryview(data)
-        while view:
-            if self._left:
-                taken, view = view[: self._left], view[self._left :]
-                self._left -= len(taken)
-                if self._passing:
-                    passed += taken
+        if self._header:  # a header the last read cut: read whole with what follows
+            data, self._header = bytes(self._header) + data, bytearray()
+        if self._refused:
+            return self._hand_on(self._closes_in(data))
+        at, end = 0, len(data)
+        while at < end:
+            if self._left:  # a payload: counted, not looked at
+                step = min(self._left, end - at)
+                self._left -= step
+                at += step
                 continue
-            needed = _header_length(self._header)
-            taken, view = view[: needed - len(self._header)], view[needed - len(self._header) :]
-            self._header += taken
-            if len(self._header) < _header_length(self._header):
-                continue  # the rest of the header is in what follows, or comes next time
-            header, self._header = bytes(self._header), bytearray()
+            length = _header_length(data[at : at + 2])
+            if end - at < length:
+                self._header = bytearray(data[at:])  # held back until the rest comes
+                break
+            header = data[at : at + length]
             self._left = _payload_length(header)
-            self._passing = self._admits(header[0])
+            if not self._admits(header[0]):  # the message is too big: what came before it
+                return self._hand_on(data[:at] + self._closes_in(data[at + length :]))
+            at += length
+        return self._hand_on(data[:at])  # the whole read, but for a header held back
+
+    def _closes_in(self, data: bytes) -> bytes:
+        """Once a message was refused: the client's close frames in ``data``, all else let
+        go (the rest of the payload under way first)."""
+        passed = bytearray()
+        at, end = 0, len(data)
+        while at < end:
+            if self._left:
+                step = min(self._left, end - at)
+                if self._passing:
+                    passed += data[at : at + step]
+                self._left -= step
+                at += step
+                continue
+            length = _header_length(data[at : at + 2])
+            if end - at < length:
+                self._header = bytearray(data[at:])
+                break
+            header = data[at : at + length]
+            self._left = _payload_length(header)
+            self._passing = header[0] & 0x0F == CLOSE
             if self._passing:
                 passed += header
-        return self.inner.feed_data(bytes(passed)) if passed else (False, b"")
+            at += length
+        return bytes(passed)
+
+    def _hand_on(self, data: bytes) -> tuple[bool, bytes]:
+        return self.inner.feed_data(data) if data else (False, b"")
 
     def _admits(self, first: int) -> bool:
-        """Whether the frame starting with ``first`` is handed on: all of them until a message
-        grows past the bound; from then on only the client's close."""
+        """Whether the frame starting with ``first`` is handed on: every one until a message
+        grows past the bound."""
         opcode, final = first & 0x0F, bool(first & 0x80)
-        if self._refused:
-            return opcode == CLOSE
         if opcode & 0x8:  # a control frame (close, ping, pong), 125 bytes at most
             return True
         self._message = (self._message if opcode == CONTINUATION else 0) + self._left
@@ -86,7 +113,7 @@ class Bounded:
         return True
 
 
-def _header_length(header: bytearray) -> int:
+def _header_length(header: bytes) -> int:
     """The bytes of a frame's header, as far as its first bytes tell (two at least)."""
     if len(header) < 2:
         return 2
