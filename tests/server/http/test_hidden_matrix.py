@@ -79,7 +79,7 @@ class Ask:
     path: str
     body: Any = None
     stream: bool = False
-    """A live route (WebSocket, SSE): its first view is its answer."""
+    """A live route (WebSocket, SSE): its catch-up, up to its first view, is its answer."""
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ def plain(path: str, body: Any = None, *, stream: bool = False) -> Recipe:
     return Recipe(asks, names=False)
 
 
-def naming(*bodies: Callable[[Setting, str], Any], path: str = "") -> Recipe:
+def naming(*bodies: Callable[[Setting, str], Any], path: str) -> Recipe:
     """A route whose body (or path, ``{participant}``) names the target."""
 
     def asks(setting: Setting, target: str) -> list[Ask]:
