@@ -136,15 +136,7 @@ def changed(
             "dice", f"a table registers at most {MAX_DICE} dice: forget one (null) first"
         )
     if "claims" in change:
-        claims = change["claims"]
-        if not isinstance(claims, list) or not all(
-            isinstance(one, str) and one in owners for one in claims
-        ):
-            raise RegistryError("claims", "a list of the table's characters (or gm)")
-        if mine is not None and claims != _queued(current["claims"], claims, mine):
-            message = "a player opens their characters' claims after those open, closes theirs"
-            raise NotYoursError("claims", message)
-        after["claims"] = list(dict.fromkeys(claims))
+        after["claims"] = _claims(current["claims"], change["claims"], owners, mine)
     if mine is not None and (option := next((o for o in OPTIONS if o in change), None)):
         raise NotYoursError(option, "the GM sets the table's dice options")
     if "answers" in change:
@@ -180,11 +172,11 @@ def _entry(
         raise RegistryError(f"dice.{die}", "an object of owner, name and phone")
     owner = fields.get("owner")
     name = fields.get("name", (kept or {}).get("name", die))
-    if not isinstance(owner, str) or owner not in owners:
-        raise RegistryError(f"dice.{die}.owner", f"{owner!r} is no character of this table")
-    if mine is not None and owner not in mine:
+    if mine is not None and owner not in mine:  # first: a player learns nothing of the rest
         message = "a player registers dice to their own characters only"
         raise NotYoursError(f"dice.{die}.owner", message)
+    if not isinstance(owner, str) or owner not in owners:
+        raise RegistryError(f"dice.{die}.owner", f"{owner!r} is no character of this table")
     if not isinstance(name, str) or not 0 < len(name) <= 40:
         raise RegistryError(f"dice.{die}.name", "a name of 1 to 40 characters")
     entry: dict[str, Any] = {"owner": owner, "name": name}
@@ -232,11 +224,25 @@ def _answering_own(book: dict[str, Any], answers: Any, mine: Collection[str]) ->
             raise NotYoursError(f"answers.{rid}.dice", message)
 
 
-def _queued(before: list[str], asked: list[str], mine: Collection[str]) -> list[str]:
-    """The claims a player's change may leave: everyone else's where they were, the player's
-    own closed or kept as asked, and the player's new ones after all of those."""
+def _claims(
+    before: list[str], asked: Any, owners: set[str], mine: Collection[str] | None
+) -> list[str]:
+    """The claims after a change asks for ``asked``: for the GM, as asked; for a player, who
+    reads their own characters' claims alone, asked is their own: everyone else's stay where
+    they were, the player's own are closed or kept as asked, and their new ones open after all
+    of those. A player naming anyone else is refused before the names are looked up, so a
+    hidden character's name is refused as one never at the table is."""
+    if not isinstance(asked, list) or not all(isinstance(one, str) for one in asked):
+        raise RegistryError("claims", "a list of the table's characters (or gm)")
+    if mine is not None and not set(asked) <= set(mine):
+        message = "a player opens and closes their own characters' claims only"
+        raise NotYoursError("claims", message)
+    if not set(asked) <= owners:
+        raise RegistryError("claims", "a list of the table's characters (or gm)")
+    if mine is None:
+        return list(dict.fromkeys(asked))
     kept = [one for one in before if one not in mine or one in asked]
-    return kept + [one for one in dict.fromkeys(asked) if one in mine and one not in before]
+    return kept + [one for one in dict.fromkeys(asked) if one not in before]
 
 
 def _object(value: Any, field: str) -> dict[str, Any]:

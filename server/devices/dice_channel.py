@@ -102,17 +102,19 @@ class DiceChannel:
         if viewer.role is Role.OVERLAY:
             raise problem(web.HTTPForbidden, "forbidden", "dice are asked for with the GM's "
                           "token or a player's", rule="roles")  # fmt: skip
+        if not viewer.is_gm and message.owner not in viewer.participants:
+            # before the owner is looked up: a hidden one is refused as one never there
+            raise problem(web.HTTPForbidden, "forbidden", "a player asks for their own "
+                          "characters' dice only", rule="roles", field="owner")  # fmt: skip
         if message.owner not in owners(game.table.view(GM).model_dump(mode="json")):
             unknown = f"{message.owner!r} is no character of this table"
             raise problem(web.HTTPUnprocessableEntity, "invalid", unknown, field="owner")
-        if not viewer.is_gm and message.owner not in viewer.participants:
-            raise problem(web.HTTPForbidden, "forbidden", "a player asks for their own "
-                          "characters' dice only", rule="roles", field="owner")  # fmt: skip
         rid, until = dice_requests.new_id(), time.time() + message.wait
+        player = None if viewer.is_gm else viewer.participants
 
         def ask(book: dict[str, Any]) -> dict[str, Any]:
             return dice_requests.asked(
-                book, rid, message.owner, message.sides, message.count, until
+                book, rid, message.owner, message.sides, message.count, until, player
             )
 
         try:

@@ -19,12 +19,20 @@ import asyncio
 import contextlib
 import re
 import secrets
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import Any
 
 MAX_REQUESTS = 16
 """Requests and answers a table keeps at once: a roll asks for one, a table has a handful of
 players, and each is gone once answered or timed out."""
+PLAYER_SHARE = 2
+"""Requests (and answers not yet taken) one player's token holds at once. A VTT asks for a
+player's roll and awaits it before the next: one slot is the roll being rolled, the other the
+next one asked while the first's answer is still on its way (an attack, then its damage). A
+third would only be a player holding slots the others need: each waits up to LONGEST_WAIT."""
+GM_ROOM = 4
+"""Slots the players together never take: the GM (the VTT rolling for the table, the die
+station's own requests) always finds room. The other twelve are six players' full shares."""
 MAX_DICE_ASKED = 8
 """Dice one request asks for: advantage is two, a fireball's 8d6 the most one player rolls."""
 SIDES = frozenset({2, 3, 4, 6, 8, 10, 12, 20, 100})
@@ -51,20 +59,45 @@ def new_id() -> str:
 
 
 def asked(
-    book: dict[str, Any], rid: str, owner: str, sides: int, count: int, until: float
+    book: dict[str, Any],
+    rid: str,
+    owner: str,
+    sides: int,
+    count: int,
+    until: float,
+    player: Collection[str] | None = None,
 ) -> dict[str, Any]:
-    """The registry with a request added; an owner with no die registered opens a claim, so
-    that the first unowned die rolled becomes theirs and answers. Raises RequestError when the
-    table already keeps ``MAX_REQUESTS``."""
+    """The registry with a request added, asked by the GM's token or (``player``: its
+    characters) a player's; an owner with no die registered opens a claim, so that the first
+    unowned die rolled becomes theirs and answers. Raises RequestError when the asker has no
+    room (``room``)."""
+    room(book, player)
     requests = dict(book.get("requests", {}))
-    if len(requests) + len(book.get("answers", {})) >= MAX_REQUESTS:
-        raise RequestError("dice", f"a table waits on at most {MAX_REQUESTS} dice requests")
     owned = any(entry["owner"] == owner for entry in book["dice"].values())
     claim = not owned and owner not in book["claims"]
     requests[rid] = {"owner": owner, "sides": sides, "count": count, "until": until,
-                     "claim": claim}  # fmt: skip
+                     "claim": claim, "by": "gm" if player is None else "player"}  # fmt: skip
     claims = [*book["claims"], owner] if claim else book["claims"]
     return {**book, "requests": requests, "claims": claims}
+
+
+def room(book: dict[str, Any], player: Collection[str] | None) -> None:
+    """Refuse a request the asker has no room for: the table keeps ``MAX_REQUESTS``, the
+    players together leave ``GM_ROOM`` of them to the GM, and a player's token holds at most
+    ``PLAYER_SHARE`` (counted by its characters, whatever token asked for them). So no player
+    takes every slot, and the GM's requests wait on no player's."""
+    held = [one for _, one in _entries(book)]
+    if len(held) >= MAX_REQUESTS:
+        raise RequestError("dice", f"a table waits on at most {MAX_REQUESTS} dice requests")
+    if player is None:
+        return
+    players = [one for one in held if one.get("by") == "player"]
+    if sum(one["owner"] in player for one in players) >= PLAYER_SHARE:
+        message = f"a player waits on at most {PLAYER_SHARE} dice requests at once: roll one"
+        raise RequestError("dice", message)
+    if len(players) >= MAX_REQUESTS - GM_ROOM:
+        message = f"the players wait on {len(players)} dice requests, all the table keeps for them"
+        raise RequestError("dice", message)
 
 
 def answered(book: dict[str, Any], answers: Any) -> dict[str, Any]:
@@ -99,7 +132,8 @@ def answered(book: dict[str, Any], answers: Any) -> dict[str, Any]:
         ):
             raise RequestError(f"{field}.dice", "the id of the die that rolled each face")
         kept[rid] = {"owner": request["owner"], "faces": faces, "dice": dice,
-                     "until": request["until"], "claim": request["claim"]}  # fmt: skip
+                     "until": request["until"], "claim": request["claim"],
+                     "by": request.get("by", "gm")}  # fmt: skip
         if request["claim"]:
             claims = [one for one in claims if one != request["owner"]]
     return {**book, "requests": requests, "answers": kept, "claims": claims}

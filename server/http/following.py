@@ -21,7 +21,7 @@ from collections.abc import Awaitable
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from rules.roles import Viewer
-from server.http import socket_commands
+from server.http import oversized, socket_commands
 from server.http.api import AFTER, caller, game_of, sequence_param, view_json
 from server.http.context import SEIZE, Seize
 from server.http.routes import EVERYONE, Content, Route, refusals
@@ -43,7 +43,8 @@ SEND_BUFFER = 64 * 1024  # kernel memory a live connection may hold
 LARGEST_READ = 4 * 1024 * 1024
 """The largest message a socket reads (aiohttp's default): one over ``max_body`` but within
 this is refused and the socket goes on; a larger one would cost memory to read, and the
-connection is closed with 1009 (message too big), as the WebSocket protocol provides."""
+connection is closed with 1009 (message too big), as the WebSocket protocol provides, once the
+rest of it has been read and let go (``server.http.oversized``)."""
 _running: set[asyncio.Task[object]] = set()
 log = logging.getLogger("seize")
 
@@ -130,12 +131,12 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     principal = await caller(request, game)
     after = _after(request, request.query.get("after"))
     early = seen(game, principal.viewer)  # refuses, before upgrading, a table it cannot show
+    largest = max(LARGEST_READ, 2 * seize.settings.max_body)
     ws = web.WebSocketResponse(
-        heartbeat=seize.settings.heartbeat,
-        compress=False,
-        max_msg_size=max(LARGEST_READ, 2 * seize.settings.max_body),
+        heartbeat=seize.settings.heartbeat, compress=False, max_msg_size=largest
     )
     await ws.prepare(request)
+    oversized.bound(request, largest)
     bound_send_buffer(request)
     transport = request.transport
     assert transport is not None  # prepared: the connection is open (asyncio's or uvloop's)

@@ -14,7 +14,10 @@ from hypothesis import strategies as st
 
 from server.devices.dice import DEFAULTS, NotYoursError, RegistryError, changed
 from server.devices.dice_requests import (
+    GM_ROOM,
+    LONGEST_WAIT,
     MAX_REQUESTS,
+    PLAYER_SHARE,
     RequestError,
     answered,
     asked,
@@ -159,6 +162,58 @@ async def test_a_table_waits_on_a_bounded_number_of_requests(client: Client) -> 
             assert (await ask(ws, f"d{n}", owner="gm", sides=20))["type"] == "dice-asked"
         refused = await ask(ws, "over", owner="gm", sides=20)
     assert (refused["status"], refused["problem"]["field"]) == (409, "dice")
+
+
+async def test_a_player_holds_a_fair_share_of_the_requests_and_the_gm_always_finds_room(
+    client: Client,
+) -> None:
+    """Jena's player asks for roll after roll, each waiting the longest: past her share she is
+    refused (409, busy), while the guard's player and the GM still ask."""
+    table = await rcs_awaiting_rolls(client)
+    jena = await player_token(client, table, "jena")
+    async with following(client, table, jena) as ws:
+        for n in range(PLAYER_SHARE):
+            asked = await ask(ws, f"j{n}", owner="jena", sides=20, wait=LONGEST_WAIT)
+            assert asked["type"] == "dice-asked"
+        refused = await ask(ws, "greedy", owner="jena", sides=20, wait=LONGEST_WAIT)
+    assert (refused["status"], refused["problem"]["error"]) == (409, "busy")
+    assert (
+        refused["problem"]["field"] == "dice" and str(PLAYER_SHARE) in refused["problem"]["message"]
+    )
+    async with following(client, table, await player_token(client, table, "guard")) as ws:
+        assert (await ask(ws, "g1", owner="guard", sides=6))["type"] == "dice-asked"
+    async with following(client, table, table["gm_token"]) as ws:
+        assert (await ask(ws, "gm1", owner="jena", sides=20))["type"] == "dice-asked"
+    requests = (await registry_of(client, table))["requests"].values()
+    assert sorted(one["owner"] for one in requests) == ["guard", "jena", "jena", "jena"]
+
+
+@given(
+    st.lists(st.sampled_from(["gm", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"]), max_size=40),
+    st.lists(st.integers(0, 39), max_size=10),
+)
+def test_no_player_takes_more_than_a_share_nor_the_players_the_gms_room(
+    askers: list[str], done: list[int]
+) -> None:
+    """Whoever asks in whatever order, some requests taken on the way: a player's token holds
+    at most its share, the players together leave the GM its room, and the GM is refused only
+    by a full table."""
+    book: dict[str, Any] = dict(DEFAULTS)
+    for n, asker in enumerate(askers):
+        player = None if asker == "gm" else frozenset({asker})
+        held = [*book["requests"].values(), *book["answers"].values()]
+        try:
+            book = asked(book, f"r{n}", asker, 20, 1, 100.0, player)
+        except RequestError as refused:
+            assert refused.field == "dice"
+            assert player is not None or len(held) == MAX_REQUESTS
+        if n in done and book["requests"]:
+            book = taken(book, next(iter(book["requests"])))
+        held = [*book["requests"].values(), *book["answers"].values()]
+        players = [one for one in held if one["owner"] != "gm"]
+        assert len(held) <= MAX_REQUESTS and len(players) <= MAX_REQUESTS - GM_ROOM
+        for one in {one["owner"] for one in players}:
+            assert sum(other["owner"] == one for other in players) <= PLAYER_SHARE
 
 
 def test_an_answer_closes_the_claim_its_request_opened_and_no_other() -> None:

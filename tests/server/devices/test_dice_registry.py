@@ -99,7 +99,7 @@ async def test_a_player_registers_and_reports_their_own_die_and_reads_their_shar
     jena = await player_token(client, table, "jena")
     status, answer = await put(client, table, {
         "dice": {"pixels-0000beef": {"owner": "jena", "name": "Jena's red d6", "phone": PHONE}},
-        "claims": ["guard", "jena"],
+        "claims": ["jena"],  # her own: the guard's, which she does not read, stays first
     }, token=jena)  # fmt: skip
     mine = {"pixels-0000beef": {"owner": "jena", "name": "Jena's red d6", "phone": PHONE}}
     # The answer, and what Jena reads, are hers: not the guard's die nor his claim.
@@ -109,6 +109,9 @@ async def test_a_player_registers_and_reports_their_own_die_and_reads_their_shar
     whole = await registry(client, table)
     assert whole["dice"] == {"godice-7": {"owner": "guard", "name": "Guard's"}, **mine}
     assert whole["claims"] == ["guard", "jena"]
+    closed = await put(client, table, {"claims": []}, token=jena)  # hers: the guard's stays
+    assert (closed[1]["claims"], (await registry(client, table))["claims"]) == ([], ["guard"])
+    assert (await put(client, table, {"claims": ["jena"]}, token=jena))[0] == 200
     # The phone says the die dropped; the GM's console reassigning it keeps what it said.
     dropped = {**PHONE, "connected": False, "battery": None}
     change = {"dice": {"pixels-0000beef": {"owner": "jena", "phone": dropped}}}
@@ -127,7 +130,6 @@ async def test_a_player_registers_and_reports_their_own_die_and_reads_their_shar
         ({"dice": {"pixels-1": {"owner": "gm"}}}, "dice.pixels-1.owner"),
         ({"dice": {"godice-7": {"owner": "jena"}}}, "dice.godice-7"),  # the guard's die
         ({"dice": {"godice-7": None}}, "dice.godice-7"),
-        ({"claims": ["jena"]}, "claims"),  # closing the guard's claim
         ({"claims": ["guard", "guard", "jena"]}, "claims"),
         ({"claims": ["jena", "guard"]}, "claims"),  # jumping the queue
         ({"window": 0.2}, "window"), ({"blink": True}, "blink"),

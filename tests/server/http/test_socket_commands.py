@@ -256,6 +256,25 @@ async def test_a_message_larger_than_a_socket_reads_closes_it_and_nothing_else(
     assert answer["seq"] == 1
 
 
+async def test_a_message_of_megabytes_is_closed_with_1009_and_a_reason_not_dropped(
+    client: Client,
+) -> None:
+    """The whole of a message over what a socket reads (4 MiB) is sent before the client reads
+    again: the server reads and lets go of the rest of it, so the client reads the close
+    rather than meeting a reset connection (1006)."""
+    table = await new_table(client, "four-color")
+    async with following(client, table, table["gm_token"]) as gm:
+        await gm.send_str("x" * 5_000_000)
+        closing = await within(gm.receive(), "the socket was never closed")
+        while closing.type is WSMsgType.TEXT:  # the view sent on connecting
+            closing = await within(gm.receive(), "the socket was never closed")
+    assert (closing.type, closing.data) == (WSMsgType.CLOSE, WSCloseCode.MESSAGE_TOO_BIG)
+    assert closing.extra == "message of 5000000 bytes: a message is at most 4194304 bytes"
+    async with following(client, table, table["gm_token"]) as gm:
+        _, answer = await exchange(gm, command("ok", HERO))
+    assert answer["seq"] == 1
+
+
 async def test_socket_messages_count_against_the_tokens_command_rate(
     make_client: MakeClient,
 ) -> None:
