@@ -12,7 +12,7 @@ import { TALLY, declaring, diceFor, rcs as rcsPlayed } from "/static/shared/inde
 import { fourColor as fourColorPlayed } from "/static/shared/panels.js";
 import { alerting } from "/static/play/alerts.js";
 import { dice } from "/static/play/dice.js";
-import { TurnClock } from "/static/shared/clock.js";
+import { TurnClock, inPlay } from "/static/shared/clock.js";
 
 const token = new URLSearchParams(location.search).get("token") ?? "";
 const step = document.getElementById("step");
@@ -78,15 +78,16 @@ function fourColor(v, ctx, own) {
             { type: "offer_trade", hero: m.id, partner: p.id },
             { name: `offer-${p.id}`, names: who }))) : null]);
   });
+  const now = inPlay(v);
   const order = [
-    v.current ? h("p", { class: "now" }, "Now: ", card(v.current.card),
-      ` ${who[v.current.acting] ?? v.current.element ?? "the Editor"}`,
-      v.current.editorial_control ? " (Editorial Control!)" : "") : null,
+    now ? h("p", { class: "now" }, "Now: ", card(now.card),
+      ` ${who[now.acting] ?? now.element ?? "the Editor"}`,
+      now.editorial_control ? " (Editorial Control!)" : "") : null,
     h("ol", { class: "order" }, v.order.map((c) => h("li", {}, card(c.card),
       ` ${who[c.acting] ?? who[c.holder] ?? ""}`))),
     v.hidden_cards ? h("p", { class: "muted" }, `The Editor holds ${v.hidden_cards} more `
       + `card${v.hidden_cards === 1 ? "" : "s"}, face down`) : null,
-    v.current || v.order.length || v.hidden_cards ? null
+    now || v.order.length || v.hidden_cards ? null
       : h("p", { class: "muted", "data-page": v.phase }, PAGE[v.phase](v)),
   ];
   return { cards, order };
@@ -224,7 +225,7 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
   alerts.told(view, ctx.table.name ?? "Seize");
   document.getElementById("meta").textContent = `${game.title} · ${game.stage(view)}`;
   document.body.dataset.seq = String(seq);
-  const timed = turnClock.see(view, (id) => ctx.names[id] ?? id);
+  const timed = turnClock.see(view, (id) => ctx.names[id] ?? id, { seq });
   step.replaceChildren(...[timed.hidden ? null : timed,
     ...shown.cards.flatMap((c) => c.step)].filter(Boolean));
   // A list the player unfolded stays open as the table moves on around them.
@@ -238,7 +239,7 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
   table.replaceChildren(h("h2", {}, "The table"),
     ...[...(shown.gathered ?? []), ...shown.order].filter(Boolean));
   ctx.onView?.(view);  // the player's own dice (dice.js)
-}, { onLink: linkShown, guard: true });
+}, { onEvent: (_, event) => turnClock.heard(event), onLink: linkShown, guard: true });
 ctx.table.start().then(() => {
   document.getElementById("play").append(alerts.panel());
   document.querySelector("header").append(h("a", { class: "story", "data-link": "timeline",
