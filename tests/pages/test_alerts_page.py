@@ -155,6 +155,8 @@ def test_the_console_sets_the_discord_channel_and_shows_who_hears_their_turn(
     jena.get_by_label("Mention on their turn").check()
     jena.locator("[data-action=reach-jena]").click()
     page.wait_for_selector("text=Jena: mentioned on Discord · no device notified.")
+    # Her row says so too, from the server's answer, without a reload or a poll.
+    jena.filter(has_text="Jena · mentioned on Discord · no device notified").wait_for()
     _, kept = call(f"{table.url}/discord", token=table.gm)
     assert kept["players"] == {"jena": {"discord_id": "111111111111111111", "mention": True}}
     hook = "https://discord.com/api/webhooks/123456789012345678/" + "x" * 68

@@ -303,6 +303,12 @@ async function consolePage(id) {
     devicesWatched ??= setInterval(() => { if (!document.hidden) listDevices(); }, 15_000);
     try {
       gmDevices = (await ctx.table.call("handoff/gm", { method: "GET" })).devices;
+      // A link shown for a device that no longer holds one (revoked here or on another
+      // console) is not shown any more: the list is the server's answer.
+      if (gmShown && !gmDevices.some((device) => device.id === gmShown.device)) {
+        gmShown = null;
+        gmAsked = false;
+      }
       draw();
     } catch (error) {
       report(String(error.message));
