@@ -118,10 +118,21 @@ def test_the_player_page_is_an_installable_app_with_a_worker(
           const manifest = await (await fetch(link)).json();
           const icons = await Promise.all(manifest.icons.map(async (icon) =>
             [icon.sizes, (await fetch(icon.src)).status]));
-          return { scope: manifest.scope, display: manifest.display, icons };
+          return { scope: manifest.scope, display: manifest.display, icons,
+                   start: manifest.start_url, id: manifest.id,
+                   here: location.pathname + location.search };
         }"""
     )
     assert manifest["scope"] == "/play/" and manifest["display"] == "standalone"
+    # Installed, the app opens this player's own link: the table, and the token it was handed.
+    assert manifest["start"] == manifest["id"] == manifest["here"]
+    cdp = phone.context.new_cdp_session(phone)
+    read = cdp.send("Page.getAppManifest")
+    assert not read["errors"], read["errors"]
+    assert read["url"].endswith(
+        f"/play/{table.id}/manifest.webmanifest?{manifest['here'].split('?')[1]}"
+    ), read["url"]
+    assert read["manifest"]["startUrl"] == server.url + manifest["here"], "as Chromium reads it"
     assert ["192x192", 200] in manifest["icons"] and ["512x512", 200] in manifest["icons"]
     scope = phone.evaluate(
         """async () => (await navigator.serviceWorker.register("/play/sw.js",

@@ -15,6 +15,9 @@ import { dice } from "/static/play/dice.js";
 import { TurnClock, inPlay } from "/static/shared/clock.js";
 
 const token = new URLSearchParams(location.search).get("token") ?? "";
+// This link's own manifest (server/http/pages.py): installed, the app opens this page.
+document.querySelector("link[rel=manifest]").href =
+  `/play/${encodeURIComponent(tableId())}/manifest.webmanifest?token=${encodeURIComponent(token)}`;
 const step = document.getElementById("step");
 const yours = document.getElementById("yours");
 const table = document.getElementById("table");
