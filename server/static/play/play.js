@@ -68,8 +68,9 @@ function fourColor(v, ctx, own) {
     const holding = heroCards.find((c) => c.holder === m.id);
     const offering = v.offers.some((o) => o.hero === m.id);
     return mine(m.id, m.name, holding ? [card(holding.card)] : [],
-      v.current?.acting === m.id ? "Your Panel: act now!" : holding ? "Your card is still to play"
-        : v.to_deal.includes(m.id) ? "A card is coming to you" : "No card to play",
+      inPlay(v)?.acting === m.id ? "Your Panel: act now!" : holding ? "Your card is still to play"
+        : v.to_deal.includes(m.id) ? "A card is coming to you"
+        : v.phase === "ended" ? "The scene is over" : "No card to play",
       // Offers made to the player first; the trades they could offer folded behind one button.
       // A trade is with someone who still holds a card to play: the others would be refused.
       [...offers(m.id), holding && !offering ? h("details", { class: "more trades",
