@@ -89,9 +89,10 @@ export class TurnClock {
     this.ticking = null;
   }
 
-  /** An event the page was shown: an undo puts the clock back as it stood before its step. */
+  /** An event the page was told of (null: one it may not see): an undo puts the clock back
+   * as it stood before its step. */
   heard(event) {
-    if (event.type === "undone") this.undoing = Math.min(this.undoing ?? Infinity, event.undoes);
+    if (event?.type === "undone") this.undoing = Math.min(this.undoing ?? Infinity, event.undoes);
   }
 
   /** A new view, at ``seq``, standing since ``at`` (ms, the table's time; now, live): time
