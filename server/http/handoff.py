@@ -70,8 +70,8 @@ FIRST_NAMES = {"gm": "Where the table was made", "demo-gm": "The demo's GM link"
 demo's (the GM links of before named devices were named "GM link" when the store migrated)."""
 
 
-def _answer(url: str) -> web.Response:
-    return web.json_response({"url": url, "svg": qr_svg(url)}, status=201)
+def _answer(url: str, **more: str) -> web.Response:
+    return web.json_response({"url": url, "svg": qr_svg(url), **more}, status=201)
 
 
 async def player_link(request: web.Request) -> web.Response:
@@ -140,7 +140,8 @@ async def gm_link(request: web.Request) -> web.Response:
     token = mint()
     row = token_row(token, game.id, GM_VIEWER, GM_DEVICE_LABEL, spec.name)
     await request.app[SEIZE].store.add_tokens([row])
-    return _answer(console_url(_base(request), game.id, token))
+    # The device's id, as the list names it: a console shows the link only while it stands.
+    return _answer(console_url(_base(request), game.id, token), device=device_id(row.hash))
 
 
 async def gm_devices(request: web.Request) -> web.Response:
@@ -186,17 +187,22 @@ async def overlay_link(request: web.Request) -> web.Response:
     return _answer(f"{_base(request)}/overlay/{quote(game.id)}?token={quote(token)}")
 
 
-LINK = {
-    201: Content(
-        "Minted",
-        {
-            "type": "object",
-            "properties": {"url": {"type": "string"}, "svg": {"type": "string"}},
-            "required": ["url", "svg"],
-        },
-    ),
-    **refusals(401, 403, 404, 429),
-}
+def _link(**more: dict[str, str]) -> dict[int, Content]:
+    """A minted link's answer: its URL, its QR code, and ``more``."""
+    return {
+        201: Content(
+            "Minted",
+            {
+                "type": "object",
+                "properties": {"url": {"type": "string"}, "svg": {"type": "string"}, **more},
+                "required": ["url", "svg", *more],
+            },
+        ),
+        **refusals(401, 403, 404, 429),
+    }
+
+
+LINK = _link()
 
 ROUTES = [
     Route(
@@ -214,7 +220,10 @@ ROUTES = [
         gm_link,
         "A fresh GM link for a named device, and its QR code; it revokes nothing (GM)",
         "handGm",
-        {**LINK, **refusals(400, 408, 413, 422)},
+        {
+            **_link(device={"type": "string", "description": "The device's id, as listed"}),
+            **refusals(400, 408, 413, 422),
+        },
         body=Content("The device's name (optional)", NewGmDevice),
         roles=GM,
     ),

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from importlib import resources
 from pathlib import Path
+from urllib.parse import quote
 
 from aiohttp import web
 
-from server.http.routes import Content, Route
+from server.errors import problem
+from server.http.routes import Content, Parameter, Route, refusals
 
 STATIC = Path(str(resources.files("server").joinpath("static")))
 
@@ -33,6 +36,29 @@ async def console(request: web.Request) -> web.Response:
 async def play(request: web.Request) -> web.Response:
     """A player's page; it asks for the table with the ``?token=`` it was given."""
     return _page("play/play.html")
+
+
+async def manifest(request: web.Request) -> web.Response:
+    """The player page's web app manifest, for one player's link: installed, the app opens the
+    page it was installed from, that table with that token. Its ``start_url`` and ``id`` are
+    that link, which the manifest every player page shares (``/static/play/``) cannot name:
+    there, a ``start_url`` would open one page for every table and player, and none leaves
+    Chrome, which asks for one, nothing to install."""
+    token = request.query.get("token", "")
+    if not token:
+        raise problem(
+            web.HTTPBadRequest,
+            "malformed",
+            "token: the player link's token, as the page was opened with",
+            field="token",
+        )
+    shared = json.loads((STATIC / "play/manifest.webmanifest").read_text(encoding="utf-8"))
+    start = f"/play/{quote(request.match_info['table_id'])}?token={quote(token)}"
+    return web.json_response(
+        {**shared, "id": start, "start_url": start},
+        content_type="application/manifest+json",
+        headers={"Cache-Control": "no-cache"},
+    )
 
 
 async def worker(request: web.Request) -> web.Response:
@@ -82,6 +108,18 @@ ROUTES = [
         {200: Content("The script", media="text/javascript")},
     ),
     Route("GET", "/play/{table_id}", play, "A player's page", "playPage", PAGE),
+    Route(
+        "GET",
+        "/play/{table_id}/manifest.webmanifest",
+        manifest,
+        "A player link's web app manifest: installed, it opens that link",
+        "playManifest",
+        {
+            200: Content("The manifest", media="application/manifest+json"),
+            **refusals(400),
+        },
+        parameters=(Parameter("token", "query", {"type": "string"}, "The player link's token"),),
+    ),
     Route(
         "GET",
         "/tables/{table_id}/timeline",

@@ -71,15 +71,15 @@ class SettingError(ValueError):
         self.field = field
 
 
-def webhook_pattern(api: str) -> re.Pattern[str]:
+def webhook_pattern(api: str, token: str = TOKEN) -> re.Pattern[str]:
     """A channel webhook's URL under ``api``: Discord's own hosts (discord.com, its canary and
     ptb, and the older discordapp.com) when ``api`` is Discord's, with or without an API
-    version."""
+    version; its last part ``token``."""
     if api.rstrip("/") == "https://discord.com/api":
         hosts = r"https://(?:(?:canary\.|ptb\.)?discord\.com|discordapp\.com)/api"
     else:
         hosts = re.escape(api.rstrip("/"))
-    return re.compile(rf"{hosts}(?:/v[0-9]{{1,2}})?/webhooks/[0-9]{{17,20}}/{TOKEN}")
+    return re.compile(rf"{hosts}(?:/v[0-9]{{1,2}})?/webhooks/[0-9]{{17,20}}/{token}")
 
 
 def checked_webhook(url: object, api: str) -> str | None:
@@ -89,6 +89,13 @@ def checked_webhook(url: object, api: str) -> str | None:
         return None
     if not isinstance(url, str) or not webhook_pattern(api).fullmatch(url.strip()):
         example = f"{api.rstrip('/')}/webhooks/123456789012345678/AbCd…"
+        if isinstance(url, str) and webhook_pattern(api, ".*").fullmatch(url.strip()):
+            raise SettingError(
+                "webhook",
+                "this is a Discord webhook's URL, but its token (the part after the last /) is "
+                "cut short or holds a character no token has: copy the whole URL again with "
+                "the channel's Integrations → Webhooks → Copy Webhook URL",
+            )
         raise SettingError(
             "webhook",
             "a Discord channel webhook's URL, as the channel's Integrations → Webhooks → "

@@ -268,9 +268,12 @@ async def _table(store: Store, table: str) -> TableRow:
     if row is not None:
         return row
     named = await store.tables_named(table)
-    if len(named) != 1:
-        found = "several tables have that name: give its id" if named else "no such table"
-        raise LookupError(f"{table}: {found} (an id, or a table's name)")
+    # The name asked for is quoted: said bare, a name such as "No such table" read as the
+    # error's own words.
+    if not named:
+        raise LookupError(f"no table has the id or the name {json.dumps(table)}")
+    if len(named) > 1:
+        raise LookupError(f"{len(named)} tables are named {json.dumps(table)}: give its id")
     return named[0]
 
 

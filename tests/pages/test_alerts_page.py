@@ -118,10 +118,21 @@ def test_the_player_page_is_an_installable_app_with_a_worker(
           const manifest = await (await fetch(link)).json();
           const icons = await Promise.all(manifest.icons.map(async (icon) =>
             [icon.sizes, (await fetch(icon.src)).status]));
-          return { scope: manifest.scope, display: manifest.display, icons };
+          return { scope: manifest.scope, display: manifest.display, icons,
+                   start: manifest.start_url, id: manifest.id,
+                   here: location.pathname + location.search };
         }"""
     )
     assert manifest["scope"] == "/play/" and manifest["display"] == "standalone"
+    # Installed, the app opens this player's own link: the table, and the token it was handed.
+    assert manifest["start"] == manifest["id"] == manifest["here"]
+    cdp = phone.context.new_cdp_session(phone)
+    read = cdp.send("Page.getAppManifest")
+    assert not read["errors"], read["errors"]
+    assert read["url"].endswith(
+        f"/play/{table.id}/manifest.webmanifest?{manifest['here'].split('?')[1]}"
+    ), read["url"]
+    assert read["manifest"]["startUrl"] == server.url + manifest["here"], "as Chromium reads it"
     assert ["192x192", 200] in manifest["icons"] and ["512x512", 200] in manifest["icons"]
     scope = phone.evaluate(
         """async () => (await navigator.serviceWorker.register("/play/sw.js",
@@ -155,6 +166,8 @@ def test_the_console_sets_the_discord_channel_and_shows_who_hears_their_turn(
     jena.get_by_label("Mention on their turn").check()
     jena.locator("[data-action=reach-jena]").click()
     page.wait_for_selector("text=Jena: mentioned on Discord · no device notified.")
+    # Her row says so too, from the server's answer, without a reload or a poll.
+    jena.filter(has_text="Jena · mentioned on Discord · no device notified").wait_for()
     _, kept = call(f"{table.url}/discord", token=table.gm)
     assert kept["players"] == {"jena": {"discord_id": "111111111111111111", "mention": True}}
     hook = "https://discord.com/api/webhooks/123456789012345678/" + "x" * 68

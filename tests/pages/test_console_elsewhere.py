@@ -96,6 +96,26 @@ def test_a_new_gm_link_stops_no_other_and_a_revoked_device_is_told(
     assert call(f"{server.url}/api/tables/{table_id}", token=stream.split("#token=")[1])[0] == 200
 
 
+def test_a_revoked_devices_link_leaves_the_screen(
+    devices: tuple[Console, Console], server: ServerProcess
+) -> None:
+    """The GM shows a link for the stream's PC, then thinks better of it and revokes the PC
+    while its QR code is still up: the code, its link and "Copy link" go with it (the device
+    list is the server's answer), and the co-GM's tablet runs on."""
+    first, other = devices
+    first.create("awareness")
+    other.page.goto(gm_link(first, "Co-GM tablet"))
+    other.page.locator("[data-form=join]").wait_for()
+    first.page.click("[data-qr=gm] button:text('Hide')")
+    gm_link(first, "Streaming PC")
+    first.page.click("[data-device='Streaming PC'] button:text('Revoke')")
+    first.page.locator("[data-device='Streaming PC']").wait_for(state="detached")
+    assert first.page.locator("[data-qr=gm]").count() == 0, "the revoked link is still shown"
+    assert first.page.get_by_text("Copy link").count() == 0
+    other.add("Kid")  # the co-GM runs on
+    first.page.locator("[data-id=kid]").wait_for()
+
+
 def test_a_press_the_server_never_answers_is_said_not_sent(
     devices: tuple[Console, Console], server: ServerProcess
 ) -> None:

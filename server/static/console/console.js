@@ -303,6 +303,12 @@ async function consolePage(id) {
     devicesWatched ??= setInterval(() => { if (!document.hidden) listDevices(); }, 15_000);
     try {
       gmDevices = (await ctx.table.call("handoff/gm", { method: "GET" })).devices;
+      // A link shown for a device that no longer holds one (revoked here or on another
+      // console) is not shown any more: the list is the server's answer.
+      if (gmShown && !gmDevices.some((device) => device.id === gmShown.device)) {
+        gmShown = null;
+        gmAsked = false;
+      }
       draw();
     } catch (error) {
       report(String(error.message));
@@ -324,7 +330,7 @@ async function consolePage(id) {
     system ??= SYSTEMS[v.system];
     ctx.view = v;
     ctx.names = system.names(v);
-    const timed = turnClock.see(v, (who) => ctx.names[who] ?? who);
+    const timed = turnClock.see(v, (who) => ctx.names[who] ?? who, { seq });
     if (timed.hidden) timed.remove();
     else next.querySelector("[data-prompt]").after(timed);
     if (ctx.table.name && stored(id).name !== ctx.table.name) keepHere(id, { name: ctx.table.name });
@@ -334,7 +340,7 @@ async function consolePage(id) {
     draw();
     // Said once the view is on the page: what reads it (a test, a script) finds it drawn.
     if (next.isConnected) document.body.dataset.seq = String(seq);
-  }, { onEvent: (seq, event) => standing.add(seq, event), onRevoked: () => lost(id),
+  }, { onEvent: (seq, event) => { standing.add(seq, event); turnClock.heard(event); }, onRevoked: () => lost(id),
         onLink: linkShown, guard: true });
   try {
     await ctx.table.start();

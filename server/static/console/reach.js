@@ -35,7 +35,7 @@ export function reach(ctx) {
     const { ok, body } = await send(table, "/discord", { webhook });
     said.textContent = ok ? (webhook ? "The table posts its turns to that channel." :
       "The table no longer posts to Discord.") : `Not saved: ${body.message}`;
-    if (ok) show();
+    if (ok) show(body);
   };
 
   const person = (id, name, devices) => {
@@ -53,21 +53,26 @@ export function reach(ctx) {
           { discord_id: discordId.value.trim() || null, mention: mention.checked });
         said.textContent = ok ? `${name}: ${reached(body.players[id], devices)}.`
           : `Not saved: ${body.message}`;
-        if (ok) show();
+        if (ok) show(body);
       } }, discordId, h("label", { class: "setting" }, mention, " Mention on their turn"),
       h("button", { type: "submit", "data-action": `reach-${id}` }, "Save")));
   };
 
-  const show = async () => {
-    const [discord, push] = await Promise.all(["/discord", "/push"].map((path) =>
-      fetch(`${table.base}${path}`, { headers: table.headers() })
-        .then((answer) => {
-          if (answer.status === 401) clearInterval(polling);  // this link was revoked
-          return answer.ok ? answer.json() : null;
-        }).catch(() => null)));  // the server is away: the section shows what it last knew
+  const read = (path) => fetch(`${table.base}${path}`, { headers: table.headers() })
+    .then((answer) => {
+      if (answer.status === 401) clearInterval(polling);  // this link was revoked
+      return answer.ok ? answer.json() : null;
+    }).catch(() => null);  // the server is away: the section shows what it last knew
+
+  /** Draw the section from the server: as a poll finds it, or from the answer to a save
+   * (``saved``), which is what stands now whatever was on screen before. */
+  const show = async (saved = null) => {
+    const [discord, push] = await Promise.all([saved ?? read("/discord"), read("/push")]);
     if (!discord) return;
-    // A poll never takes the form away from a GM typing in it.
-    if (people.contains(document.activeElement) || document.activeElement === url) return;
+    // A poll never takes the form away from a GM typing in it; a save's answer is drawn.
+    if (!saved && (people.contains(document.activeElement) || document.activeElement === url)) {
+      return;
+    }
     known = discord;
     if (url.value === "" && discord.webhook) url.value = discord.webhook;
     status.textContent = !discord.webhook ? "Not posting to Discord."

@@ -6,12 +6,14 @@ import { GM_BUSY, declaration, gmBusy } from "/static/shared/awareness.js";
 import { Table, h, tableId } from "/static/shared/client.js";
 import { aimed } from "/static/shared/forms.js";
 import { TALLY } from "/static/shared/index-cards.js";
-import { TurnClock } from "/static/shared/clock.js";
+import { TurnClock, inPlay } from "/static/shared/clock.js";
 
 const params = new URLSearchParams(location.search);
 const root = document.getElementById("overlay");
-const turnClock = new TurnClock(`/api/tables/${encodeURIComponent(tableId())}`,
-  params.get("token") ?? "");
+const base = `/api/tables/${encodeURIComponent(tableId())}`;
+const liveClock = new TurnClock(base, params.get("token") ?? "");
+let turnClock = liveClock; // a replay's own while it plays
+let replayNote = null; // what the overlay says of a replay: playing, or over and live again
 
 for (const [param, property] of [["accent", "--seize-accent"], ["scale", "--seize-scale"],
                                  ["font", "--seize-font"], ["text", "--seize-text"],
@@ -62,7 +64,7 @@ function fourColor(view) {
   const who = (panel) => names[panel.acting] ?? panel.element ?? "the Editor";
   const shown = [];
   const strip = h("section", { class: "strip four-color" }, stage("Page", view.page));
-  const current = view.current;
+  const current = inPlay(view);
   if (current) {
     if (current.editorial_control) {
       const key = `editorial:${view.page}:${view.panels.length}`;
@@ -83,7 +85,7 @@ function fourColor(view) {
   }
   if (!current && !view.order.length) {
     strip.append(h("div", { class: "label" }, view.phase === "setup" ? "Waiting for the deal"
-                                                                      : "Every Panel is played"));
+      : view.phase === "ended" ? "The scene is over" : "Every Panel is played"));
   }
   shown.push(strip);
   return shown;
@@ -180,15 +182,18 @@ const RENDERERS = { "four-color": fourColor, "megatraveller-rcs": rcs, awareness
 
 let lastView = null;
 
-function render(view) {
+/** Draw ``view``; ``standing`` ({seq, at}) is the step it stands at, new to the turn clock. */
+function render(view, standing) {
   const renderer = RENDERERS[view.system];
   if (!renderer) return;
   lastView = view;
   if (view.system === "awareness") renderAwareness(view, renderer);
   else root.replaceChildren(...renderer(view));
   const names = Object.fromEntries((view.members ?? view.characters).map((p) => [p.id, p.name]));
-  const timed = turnClock.see(view, (who) => names[who] ?? who);
+  const timed = standing ? turnClock.see(view, (who) => names[who] ?? who, standing)
+    : turnClock.element;
   if (!timed.hidden) root.append(timed);
+  if (replayNote) root.append(h("div", { class: "replay-note", "data-replay-note": "" }, replayNote));
   if (!root.querySelector(".moment")) lastMoment = null;
   root.dataset.seq = String(seq);
   settle();
@@ -270,8 +275,8 @@ const table = new Table(tableId(), token, (view, at) => {
   live = { view, at };
   if (replaying) return;
   seq = at;
-  render(view);
-});
+  render(view, { seq: at });
+}, { onEvent: (_, event) => liveClock.heard(event) });
 async function start(delay = 1000) {
   try {
     await table.start();
@@ -282,13 +287,15 @@ async function start(delay = 1000) {
 
 // Replay (?replay=N, or ?replay=last, with ?speed=1, 2 or 4): a round (a page) played back for
 // the stream as the stream saw it, each step held as long as it lasted at the table (a pause of
-// more than LONGEST seconds shortened to that), faster at 2× and 4×; then the live table again.
+// more than LONGEST seconds shortened to that), faster at 2× and 4×; then the live table again,
+// and a line saying so for SAID_LIVE ms. The turn clock under it runs on the replay's own time,
+// from each step's time at the table, at the replay's speed: a turn shows as long as it was.
 const LONGEST = 20;
+const SAID_LIVE = 8000;
 let replaying = params.has("replay");
 
 async function read(path) {
-  const answer = await fetch(`/api/tables/${encodeURIComponent(tableId())}${path}`,
-    { headers: { Authorization: `Bearer ${token}` } });
+  const answer = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${token}` } });
   if (!answer.ok) throw new Error(String(answer.status));
   return answer.json();
 }
@@ -296,26 +303,41 @@ async function read(path) {
 async function replay() {
   const speed = [1, 2, 4].includes(Number(params.get("speed"))) ? Number(params.get("speed")) : 1;
   root.dataset.replay = "playing";
+  // The table's time (ms) in the replay: the step on screen's, run on at the replay's speed up
+  // to the next step's.
+  let shown = { at: 0, since: performance.now(), until: 0 };
   try {
     const story = await read("/timeline");
+    turnClock = new TurnClock(base, token, { story, now: () => Math.min(shown.until,
+      shown.at + (performance.now() - shown.since) * speed) });
     const asked = params.get("replay");
     const round = asked === "last" || asked === ""
       ? Math.max(0, ...story.steps.map((step) => step.round)) : Number(asked);
     const steps = story.steps.filter((step) => step.round === round);
+    const word = story.numbers.round_word ?? "round";
+    replayNote = `Replay: ${word} ${round}${speed > 1 ? `, ${speed}×` : ""}`;
     for (const [n, step] of steps.entries()) {
       const then = await read(`/replay?seq=${step.seq}`);
-      seq = then.seq;
-      render(then.view);
       const held = n + 1 < steps.length ? steps[n + 1].at - step.at : 1;
+      shown = { at: step.at * 1000, since: performance.now(), until: (step.at + held) * 1000 };
+      if (step.kind === "undo") turnClock.heard({ type: "undone", undoes: step.undoes });
+      seq = then.seq;
+      render(then.view, { seq: then.seq, at: shown.at });
       await new Promise((done) => { setTimeout(done, (Math.min(held, LONGEST) * 1000) / speed); });
     }
   } catch {
     // Never an error on stream: the live table comes back instead.
   }
   replaying = false;
+  turnClock = liveClock;
+  replayNote = "The replay is over: live";
+  setTimeout(() => {
+    replayNote = null;
+    if (lastView) render(lastView);
+  }, SAID_LIVE);
   if (live) {
     seq = live.at;
-    render(live.view);
+    render(live.view, { seq: live.at });
   }
   root.dataset.replay = "done";
 }

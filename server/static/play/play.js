@@ -12,9 +12,12 @@ import { TALLY, declaring, diceFor, rcs as rcsPlayed } from "/static/shared/inde
 import { fourColor as fourColorPlayed } from "/static/shared/panels.js";
 import { alerting } from "/static/play/alerts.js";
 import { dice } from "/static/play/dice.js";
-import { TurnClock } from "/static/shared/clock.js";
+import { TurnClock, inPlay } from "/static/shared/clock.js";
 
 const token = new URLSearchParams(location.search).get("token") ?? "";
+// This link's own manifest (server/http/pages.py): installed, the app opens this page.
+document.querySelector("link[rel=manifest]").href =
+  `/play/${encodeURIComponent(tableId())}/manifest.webmanifest?token=${encodeURIComponent(token)}`;
 const step = document.getElementById("step");
 const yours = document.getElementById("yours");
 const table = document.getElementById("table");
@@ -65,8 +68,9 @@ function fourColor(v, ctx, own) {
     const holding = heroCards.find((c) => c.holder === m.id);
     const offering = v.offers.some((o) => o.hero === m.id);
     return mine(m.id, m.name, holding ? [card(holding.card)] : [],
-      v.current?.acting === m.id ? "Your Panel: act now!" : holding ? "Your card is still to play"
-        : v.to_deal.includes(m.id) ? "A card is coming to you" : "No card to play",
+      inPlay(v)?.acting === m.id ? "Your Panel: act now!" : holding ? "Your card is still to play"
+        : v.to_deal.includes(m.id) ? "A card is coming to you"
+        : v.phase === "ended" ? "The scene is over" : "No card to play",
       // Offers made to the player first; the trades they could offer folded behind one button.
       // A trade is with someone who still holds a card to play: the others would be refused.
       [...offers(m.id), holding && !offering ? h("details", { class: "more trades",
@@ -78,15 +82,16 @@ function fourColor(v, ctx, own) {
             { type: "offer_trade", hero: m.id, partner: p.id },
             { name: `offer-${p.id}`, names: who }))) : null]);
   });
+  const now = inPlay(v);
   const order = [
-    v.current ? h("p", { class: "now" }, "Now: ", card(v.current.card),
-      ` ${who[v.current.acting] ?? v.current.element ?? "the Editor"}`,
-      v.current.editorial_control ? " (Editorial Control!)" : "") : null,
+    now ? h("p", { class: "now" }, "Now: ", card(now.card),
+      ` ${who[now.acting] ?? now.element ?? "the Editor"}`,
+      now.editorial_control ? " (Editorial Control!)" : "") : null,
     h("ol", { class: "order" }, v.order.map((c) => h("li", {}, card(c.card),
       ` ${who[c.acting] ?? who[c.holder] ?? ""}`))),
     v.hidden_cards ? h("p", { class: "muted" }, `The Editor holds ${v.hidden_cards} more `
       + `card${v.hidden_cards === 1 ? "" : "s"}, face down`) : null,
-    v.current || v.order.length || v.hidden_cards ? null
+    now || v.order.length || v.hidden_cards ? null
       : h("p", { class: "muted", "data-page": v.phase }, PAGE[v.phase](v)),
   ];
   return { cards, order };
@@ -224,7 +229,7 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
   alerts.told(view, ctx.table.name ?? "Seize");
   document.getElementById("meta").textContent = `${game.title} · ${game.stage(view)}`;
   document.body.dataset.seq = String(seq);
-  const timed = turnClock.see(view, (id) => ctx.names[id] ?? id);
+  const timed = turnClock.see(view, (id) => ctx.names[id] ?? id, { seq });
   step.replaceChildren(...[timed.hidden ? null : timed,
     ...shown.cards.flatMap((c) => c.step)].filter(Boolean));
   // A list the player unfolded stays open as the table moves on around them.
@@ -238,7 +243,7 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
   table.replaceChildren(h("h2", {}, "The table"),
     ...[...(shown.gathered ?? []), ...shown.order].filter(Boolean));
   ctx.onView?.(view);  // the player's own dice (dice.js)
-}, { onLink: linkShown, guard: true });
+}, { onEvent: (_, event) => turnClock.heard(event), onLink: linkShown, guard: true });
 ctx.table.start().then(() => {
   document.getElementById("play").append(alerts.panel());
   document.querySelector("header").append(h("a", { class: "story", "data-link": "timeline",

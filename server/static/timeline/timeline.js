@@ -6,6 +6,7 @@
 
 import { h } from "/static/shared/client.js";
 import { aimed, card, report } from "/static/shared/forms.js";
+import { inPlay } from "/static/shared/clock.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] ?? "");
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -178,9 +179,10 @@ const AS_IT_STOOD = {
     const who = named(v);
     return [
       h("p", { class: "facts" }, v.page ? `Page ${v.page}` : "Before the first deal"),
-      v.current ? h("p", { class: "now" }, "Now: ", card(v.current.card), " ",
+      inPlay(v) ? h("p", { class: "now" }, "Now: ", card(v.current.card), " ",
         who[v.current.acting] ?? v.current.element ?? "the Editor",
-        v.current.editorial_control ? " (Editorial Control)" : "") : null,
+        v.current.editorial_control ? " (Editorial Control)" : "")
+        : v.phase === "ended" ? h("p", { class: "facts" }, "The scene is over") : null,
       v.order.length ? h("ol", { class: "order" }, v.order.map((c) => h("li", {}, card(c.card),
         ` ${who[c.acting] ?? who[c.holder] ?? "the Editor"}${hiddenMark(v, c.holder)}`))) : null,
       h("p", { class: "facts" }, `At the table: ${v.members.map((m) =>

@@ -36,6 +36,23 @@ async def test_a_player_link_opens_that_players_page_with_a_fresh_token(client: 
     assert token_of(again["url"]) != token_of(body["url"])  # minted anew, never shown twice
 
 
+async def test_a_player_links_manifest_starts_at_that_link(client: Client) -> None:
+    """Installed from a player's page, the app opens that page: its table and its token."""
+    table = await new_table(client, "four-color")
+    assert (await send(client, table, HERO))[0] == 200
+    handed = await client.post(
+        f"/api/tables/{table['id']}/handoff/players/h1", headers=bearer(table["gm_token"])
+    )
+    link = urlsplit((await handed.json())["url"])
+    answer = await client.get(f"{link.path}/manifest.webmanifest?{link.query}")
+    assert answer.status == 200 and answer.content_type == "application/manifest+json"
+    manifest = json.loads(await answer.text())
+    assert manifest["start_url"] == manifest["id"] == f"{link.path}?{link.query}"
+    assert manifest["scope"] == "/play/" and manifest["icons"]
+    bare = await client.get(f"{link.path}/manifest.webmanifest")
+    assert bare.status == 400 and (await bare.json())["field"] == "token"
+
+
 async def test_only_the_gm_hands_out_links_and_only_for_those_at_the_table(client: Client) -> None:
     table = await new_table(client, "four-color")
     base = f"/api/tables/{table['id']}/handoff"

@@ -66,8 +66,10 @@ def test_an_export_asked_wrongly_is_one_line_and_no_story(tmp_path: Path) -> Non
     db = tmp_path / "seize.db"
     with ServerProcess(db, **UNLIMITED) as server:
         call(f"{server.url}/api/tables", "POST", {"system": "awareness", "name": "Noon"})
-    missing = export(db, "Dusk")
-    assert missing.returncode == 2 and missing.stdout == ""
-    assert missing.stderr.strip() == "seize: Dusk: no such table (an id, or a table's name)"
+    for asked in ("Dusk", "No such table"):
+        missing = export(db, asked)
+        assert missing.returncode == 2 and missing.stdout == ""
+        assert missing.stderr.strip() == f'seize: no table has the id or the name "{asked}"'
+
     unbound = export(db, "Noon", "--as", "player")
     assert unbound.returncode == 2 and "--playing" in unbound.stderr

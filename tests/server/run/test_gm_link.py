@@ -60,8 +60,8 @@ def test_a_table_it_cannot_find_is_one_line_and_no_link(tmp_path: Path) -> None:
         for name in ("Twins", "Twins"):
             call(f"{server.url}/api/tables", "POST", {"system": "awareness", "name": name})
     for table, why, *flags in (
-        ("nowhere", "no such table"),
-        ("Twins", "several tables have that name"),
+        ("nowhere", 'no table has the id or the name "nowhere"'),
+        ("Twins", '2 tables are named "Twins": give its id'),
         ("nowhere", "--name: must be 1 to 80 characters", "--name", "  "),
     ):
         refused = gm_link(db, table, *flags)
