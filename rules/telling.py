@@ -26,6 +26,18 @@ Name = Callable[[str | None], str]
 """The name a participant's id stands for in the story."""
 
 
+def possessive(name: str) -> str:
+    """Whose it is, as the pages write it (``possessive`` in server/static/shared/forms.js):
+    a name ending in a single "s" takes the apostrophe alone (the Goons' turn), any other the
+    apostrophe and an "s" (Jena's, Doctor Null's, the Boss's).
+
+    >>> [possessive(n) for n in ("Jena", "Goons", "Boss")]
+    ["Jena's", "Goons'", "Boss's"]
+    """
+    plural_like = len(name) >= 2 and name[-1] in "sS" and name[-2] not in "sS"
+    return f"{name}'" if plural_like else f"{name}'s"
+
+
 def _off(value: object) -> bool:
     return value is None
 

@@ -37,6 +37,7 @@ from typing import Any, Protocol
 import aiohttp
 
 from rules.roles import OVERLAY, Viewer
+from rules.telling import possessive
 from server.errors import StoreUnavailableError
 from server.live.outbound import Outbound, RefusedError
 from server.store import Store
@@ -145,7 +146,7 @@ def post_of(system: str, view: dict[str, Any], said: Said) -> tuple[str, list[st
     if turn and turn != said.turn:
         names = {p["id"]: p["name"] for p in view.get("members", view.get("characters", []))}
         step = "Panel" if page else "declaration" if system == "awareness" else "turn"
-        lines += [f"{names.get(who, who)}'s {step}" for who in turn]
+        lines += [f"{possessive(names.get(who, who))} {step}" for who in turn]
     said.round, said.turn = number or said.round, turn
     return ("\n".join(lines), list(turn)) if lines else None
 

@@ -265,3 +265,18 @@ async def test_a_database_outage_holds_the_posts_and_lets_none_go(
 
 def _logged(caplog: pytest.LogCaptureFixture, words: str) -> bool:
     return any(words in r.getMessage() for r in caplog.records)
+
+
+async def test_a_name_ending_in_s_is_posted_as_the_pages_write_it(seize: Seize) -> None:
+    """The Goons' turn, not the Goons's: Discord writes whose turn it is as the clock and the
+    story do (``rules.telling.possessive``)."""
+    client, discord, webhook = await seize()
+    table = await new_table(client, "megatraveller-rcs")
+    await send(client, table, {"type": "join", "character": {"id": "goons", "name": "Goons",
+           "side": "corp", "dex": 0, "movement": 0}})  # fmt: skip
+    await put(client, f"/api/tables/{table['id']}/discord", {"webhook": webhook}, table["gm_token"])
+    await send(client, table, {"type": "roll_initiative", "source": "gm"})
+    await send(client, table, {"type": "enter_roll", "character": "goons", "dice": [2, 2],
+                               "source": "gm"})  # fmt: skip
+    await eventually(lambda: len(discord.posted) == 2, lambda: f"posted {discord.posted}")
+    assert discord.posted[1].content == "Goons' turn"
