@@ -50,8 +50,8 @@ export async function attack(formula) {
 export async function relayed(user, formula) {
   const [, count, sides] = /^(\d+)d(\d+)/.exec(formula);
   const before = world.emitted.length;
-  world.relay("module.seize", { kind: "dice", id: "r1", user, sides: Number(sides),
-                                count: Number(count) });
+  world.relay("module.seize", { kind: "dice", id: "r1", sides: Number(sides),
+                                count: Number(count) }, user);
   await until(() => world.emitted.length > before, "the GM's client never answered the player's");
   return world.emitted.at(-1).message.rolled;
 }

@@ -87,16 +87,21 @@ test("with no link to Seize Foundry rolls, and says why", async () => {
 test("a player's roll goes to the active GM's client and comes back to the player's alone", async () => {
   const { before } = fixtures["from-tokens"];
   await load({ served: before.combat, ...tokenScene(),
-               user: { id: "p1", isGM: false, isActiveGM: false, characterId: "actor0" } });
+               user: { id: "p1", isGM: false, isActiveGM: false, characterId: "actor0" },
+               users: [{ id: "gm", isGM: true }, { id: "p2", isGM: false }] });
   await useSeizeFor("d20");
   const rolling = new Roll("1d20 + 3").evaluate();
   await until(() => world.emitted.length === 1, "the player's client never asked the GM's");
   const [{ name, message }] = world.emitted;
   assert.equal(name, SOCKET);
   assert.deepEqual({ ...message, id: undefined },
-                   { kind: "dice", id: undefined, user: "p1", sides: 20, count: 1 });
-  world.relay(SOCKET, { kind: "rolled", id: message.id, user: "p2", rolled: { faces: [1], dice: ["x"] } });
-  world.relay(SOCKET, { kind: "rolled", id: message.id, user: "p1", rolled: { faces: [15], dice: ["x"] } });
+                   { kind: "dice", id: undefined, sides: 20, count: 1 },
+                   "who asks is Foundry's to say: the message names no one");
+  const rolledFor = (user, faces) => ({ kind: "rolled", id: message.id, user,
+                                        rolled: { faces, dice: ["x"] } });
+  world.relay(SOCKET, rolledFor("p2", [1]), "gm");
+  world.relay(SOCKET, rolledFor("p1", [2]), "p2"); // another player's client cannot answer
+  world.relay(SOCKET, rolledFor("p1", [15]), "gm");
   const roll = await rolling;
   assert.equal(roll.total, 18);
   assert.deepEqual(world.sockets, [], "a player's client never talks to Seize");
@@ -107,8 +112,9 @@ test("the GM's client asks Seize for the player's character's dice, never anyone
     users: [{ id: "p1", isGM: false, characterId: "actor0" }, { id: "p2", isGM: false }],
   });
   world.dice = rolledWith([12]);
-  world.relay(SOCKET, { kind: "dice", id: "r1", user: "p1", sides: 20, count: 1 });
-  world.relay(SOCKET, { kind: "dice", id: "r2", user: "p2", sides: 20, count: 1 });
+  world.relay(SOCKET, { kind: "dice", id: "r1", sides: 20, count: 1 }, "p1");
+  // p2's client names p1 in its message: the GM's client asks for the sender's dice all the same
+  world.relay(SOCKET, { kind: "dice", id: "r2", user: "p1", sides: 20, count: 1 }, "p2");
   await until(() => world.emitted.length === 2, "the GM's client never answered both");
   assert.deepEqual(world.diceRequests.map((r) => r.owner), [participant(0)]);
   const answers = Object.fromEntries(world.emitted.map(({ message }) => [message.id, message]));

@@ -757,16 +757,19 @@ export class Roll {
  * emits goes to every other client, never back to itself (``world.emitted``, and ``others`` if the
  * world's other clients are there: a BroadcastChannel between their pages, which delivers to every
  * page but the sender, as Foundry's server does); ``relay`` is a message from another client
- * arriving here. */
-function moduleSocket(others) {
+ * arriving here, handed to each handler with the id of the user who sent it, as Foundry's server
+ * hands it (socketlib's ``_onSocketReceived(message, senderId)`` reads it so). */
+function moduleSocket(others, userId) {
   const listeners = {};
-  world.relay = (name, message) => { for (const fn of listeners[name] ?? []) fn(message); };
-  others?.addEventListener("message", ({ data }) => world.relay(data.name, data.message));
+  world.relay = (name, message, sender) => {
+    for (const fn of listeners[name] ?? []) fn(message, sender);
+  };
+  others?.addEventListener("message", ({ data }) => world.relay(data.name, data.message, data.sender));
   return {
     on: (name, fn) => (listeners[name] ??= []).push(fn),
     emit: (name, message) => {
       world.emitted.push({ name, message: structuredClone(message) });
-      others?.postMessage({ name, message });
+      others?.postMessage({ name, message, sender: userId });
     },
   };
 }
@@ -869,7 +872,7 @@ export async function load({ generation = 13, worldId = "world-a", system = Core
       users: Object.assign(collection([{ isGM: true, ...user }, ...users].map((one) => ({
         ...one, get character() { return globalThis.game.actors.get(one.characterId) ?? null; },
       }))), { activeGM: user.isActiveGM ? user : { id: "anotherGm", isGM: true } }),
-      socket: moduleSocket(others),
+      socket: moduleSocket(others, user.id),
       combats: collection(combats),
       scenes: collection(sceneDocs),
       actors: collection(actorDocs),

@@ -26,7 +26,7 @@ import {
  * @typedef {import("./engine.mjs").Control} TrackerControl
  * @typedef {import("./link.mjs").StopReason} StopReason
  * @typedef {import("./link.mjs").Rolled} Rolled
- * @typedef {{kind: "dice", id: string, user: string, sides: number, count: number}
+ * @typedef {{kind: "dice", id: string, sides: number, count: number}
  *          | {kind: "rolled", id: string, user: string, rolled: Rolled}} Relayed
  *   a player's dice request to the active GM's client, and its answer back
  * @typedef {"server" | "table" | "token"} Key
@@ -105,7 +105,12 @@ Hooks.once("init", () => {
   registerMethod(CONFIG, "SEIZE.Dice.Method", (term) => tableFaces.face(term));
 });
 Hooks.once("ready", () => {
-  game.socket?.on(SOCKET, (/** @type {Relayed} */ message) => relayed(message));
+  // Foundry's server hands a package's socket handler the id of the user who emitted the
+  // message, after the message (socketlib reads it so: src/socketlib.js, _onSocketReceived(
+  // message, senderId), verified with Foundry 13): who asks is Foundry's word, never the
+  // message's own.
+  game.socket?.on(SOCKET, (/** @type {Relayed} */ message, /** @type {string} */ sender) =>
+    relayed(message, sender));
   connect();
 });
 // Who the active GM is may change as users come and go.
@@ -281,19 +286,25 @@ function askTheGm(sides, count) {
     setTimeout(() => {
       if (relaying.delete(id)) resolve({ faces: null, why: "offline" });
     }, RELAY_WAIT * 1000);
-    game.socket?.emit(SOCKET, { kind: "dice", id, user: game.user?.id ?? "", sides, count });
+    game.socket?.emit(SOCKET, { kind: "dice", id, sides, count });
   });
 }
 
-/** A message between the module's clients: a player's request, on the active GM's client;
- * its answer, on the player's. @param {Relayed} message */
-function relayed(message) {
+/**
+ * A message between the module's clients: a player's request, on the active GM's client, asked
+ * for the dice of the user who sent it (a player's client cannot ask for another's dice by
+ * naming them); its answer, on the player's, taken only from a GM's client.
+ * @param {Relayed} message
+ * @param {string} sender the id of the user whose client emitted it, as Foundry says
+ */
+function relayed(message, sender) {
   if (message.kind === "dice" && isActiveGm()) {
-    const { id, user, sides, count } = message;
-    askTable(user, sides, count).then((rolled) => {
-      game.socket?.emit(SOCKET, { kind: "rolled", id, user, rolled });
+    const { id, sides, count } = message;
+    askTable(sender, sides, count).then((rolled) => {
+      game.socket?.emit(SOCKET, { kind: "rolled", id, user: sender, rolled });
     });
-  } else if (message.kind === "rolled" && message.user === game.user?.id) {
+  } else if (message.kind === "rolled" && message.user === game.user?.id
+             && game.users?.get(sender)?.isGM) {
     const resolve = relaying.get(message.id);
     relaying.delete(message.id);
     resolve?.(message.rolled);
