@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from aiohttp import ClientWebSocketResponse
 
+from adapters import godice_protocol as go
 from adapters import pixels_protocol as px
 from adapters.link import awaited
-from adapters.simulators.dice import Air, SimulatedPixel
+from adapters.simulators.dice import Air, SimulatedGoDice, SimulatedPixel
 from tests.server.conftest import Client, new_table, send
 from tests.server.http.test_socket_commands import following
 from tests.waiting import JOB_PATIENCE, eventually, eventually_async, within
@@ -178,3 +179,46 @@ async def test_foundry_rolls_filled_by_simulated_pixels_through_the_station(
         assert await rolled_in_foundry(players) == {"faces": [13], "dice": [die_id(dice.jena)]}
         assert station.status.answered == 2 and station.status.rolls == 0
     assert [e["type"] for e in await events(client, table)].count("roll_entered") == 2
+
+
+@pytest.mark.sqlite_only
+async def test_a_d100_in_foundry_is_a_tens_die_and_a_d10_read_together(client: Client) -> None:
+    """A percentile roll is as many pairs as asked: the GM's Pixels d00 and d10 (00 and 0 make
+    100), and Jena's two GoDice d10s, the one the table registered as tens read as tens; a
+    tens die alone never fills it."""
+    table = await new_table(client, "megatraveller-rcs")
+    for command in COMBAT:
+        await send(client, table, command)
+    air = Air()
+    tens = air.add(SimulatedPixel.make(0xD00A, "GM's d00", px.DieType.D00))
+    units = air.add(SimulatedPixel.make(0xD10A, "GM's d10", px.DieType.D10))
+    jenas = [air.add(SimulatedGoDice.make(tag, go.Shell.D10)) for tag in ("JT", "JU")]
+    await register(client, table, {"window": 0.2, "dice": {
+        die_id(tens): {"owner": "gm"}, die_id(units): {"owner": "gm"},
+        "godice-JT": {"owner": JENA, "tens": True}, "godice-JU": {"owner": JENA},
+    }})  # fmt: skip
+    shells = dict.fromkeys(("godice-JT", "godice-JU"), go.Shell.D10)
+    async with station_for(client, table, air, shells=shells) as station:
+        check = await foundry_rolls(client, table, "1d100")
+        await requested(client, table, "gm")
+        tens.roll(40)
+        await eventually(lambda: station.batches.get("gm") is not None)
+        units.roll(7)
+        assert await rolled_in_foundry(check) == {
+            "total": 47,
+            "results": [{"result": 47, "active": True}],
+        }
+        check = await foundry_rolls(client, table, "1d100")
+        await requested(client, table, "gm")
+        units.roll(10)  # the d10 first: the pair is the same
+        tens.roll(100)
+        assert (await rolled_in_foundry(check))["total"] == 100
+        players = await foundry_rolls(client, table, "1d100", "p1")
+        await requested(client, table, JENA)
+        jenas[1].roll(10)
+        jenas[0].roll(3)
+        assert await rolled_in_foundry(players) == {
+            "faces": [30],  # the tens die named first
+            "dice": ["godice-JT", "godice-JU"],
+        }
+        assert station.status.answered == 3 and station.status.rolls == 0
