@@ -10,6 +10,16 @@
 // src/foundry/client/dice/terms/dice.d.mts, ``DiceTerm#_roll``). So one request asks for all of
 // a term's dice (a d20 with advantage, ``2d20kh``, is two dice or two rolls of one), and each
 // call of the handler takes the next of its faces.
+//
+// Foundry calls the handler of a non-interactive method even when the roll is evaluated without
+// interaction, and says so in the options it passes (``allowInteractive: false``: Roll#evaluate's
+// option, src/foundry/client/dice/roll.d.mts, "force the use of non-interactive rolls and do not
+// prompt the user to make manual rolls"). Foundry evaluates so a blind roll (``Roll#toMessage``
+// with the blind roll mode: its roller must not see the dice; dnd5e's own ``BasicRoll.toMessage``,
+// module/dice/basic-roll.mjs at 00724328, keeps the same rule) and a ``Roll.simulate``. Those
+// never ask the table: the handler gives nothing at once, and Foundry rolls. Every other mode
+// (public, private GM, self) asks the roller's own dice: a GM's private roll the GM's, whose
+// result only the GM sees.
 
 /** The method's key in ``CONFIG.Dice.fulfillment.methods``, and in the core dice setting. */
 export const METHOD = "seize";
@@ -22,6 +32,7 @@ export const WAIT = 60;
  * @typedef {import("./link.mjs").Rolled} Rolled
  * @typedef {(sides: number, count: number) => Promise<Rolled>} Ask
  * @typedef {{from: number, count: number, rolled: Promise<Rolled>}} Asked
+ * @typedef {{allowInteractive?: boolean}} Evaluation the options Foundry passes the handler
  */
 
 /**
@@ -30,7 +41,7 @@ export const WAIT = 60;
  * and Foundry opens no dialog of its own.
  * @param {{Dice?: {fulfillment?: {methods: Record<string, object>}}}} config Foundry's CONFIG
  * @param {string} label
- * @param {(term: Term) => Promise<number | undefined>} handler
+ * @param {(term: Term, options?: Evaluation) => Promise<number | undefined>} handler
  */
 export function registerMethod(config, label, handler) {
   const methods = config.Dice?.fulfillment?.methods;
@@ -51,10 +62,13 @@ export class TermFaces {
   }
 
   /**
-   * The face of the term's die being rolled now, or undefined for Foundry to roll it.
+   * The face of the term's die being rolled now, or undefined for Foundry to roll it: at once,
+   * when the roll is evaluated without interaction (a blind roll, a simulation).
    * @param {Term} term
+   * @param {Evaluation} [options]
    */
-  async face(term) {
+  async face(term, options) {
+    if (options?.allowInteractive === false) return undefined;
     const index = term.results.length; // the dice before this one are rolled
     let asked = this.asked.get(term);
     if (!asked || index >= asked.from + asked.count) {

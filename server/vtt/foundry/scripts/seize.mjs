@@ -102,7 +102,7 @@ Hooks.once("init", () => {
   }
   makeSeizesCombatSeizes();
   makeTheTrackersRollSeizes();
-  registerMethod(CONFIG, "SEIZE.Dice.Method", (term) => tableFaces.face(term));
+  registerMethod(CONFIG, "SEIZE.Dice.Method", (term, options) => tableFaces.face(term, options));
 });
 Hooks.once("ready", () => {
   game.socket?.on(SOCKET, (/** @type {Relayed} */ message) => relayed(message));
