@@ -83,11 +83,11 @@ class SimulatedDie:
         )  # fmt: skip
 
 
-LEDS = {px.DieType.D4: 4, px.DieType.D6: 6, px.DieType.D8: 8, px.DieType.D10: 10,
+LEDS = {px.DieType.D4: 6, px.DieType.D6: 6, px.DieType.D8: 8, px.DieType.D10: 10,
         px.DieType.D00: 10, px.DieType.D12: 12, px.DieType.D20: 20, px.DieType.D6_PIPPED: 21,
         px.DieType.D6_FUDGE: 6}  # fmt: skip
-"""The LEDs of each type of Pixels die (GameWithPixels' product sheets; pixels-js
-``DiceUtils.getLEDCount``): a pipped d6 lights each pip."""
+"""The LEDs of each type of Pixels die (pixels-js, pixels-core-animation 1.3.0,
+``DiceUtils.getLEDCount``): a d4 is built on a d6's board, a pipped d6 lights each pip."""
 
 
 @dataclass
