@@ -20,6 +20,9 @@ save), kept in the registry as a dice request (``server/devices/dice_requests.py
 owner's dice blink, and their next roll of as many dice of the faces asked answers it: before
 initiative, and never with another owner's die. A request opened for an owner with no die
 opens a claim, so the die rolled first is registered to them and answers it.
+
+The dice of the one on deck (next after whoever acts) blink too, once and in another colour:
+read from the public order, the overlay's, so that a die never tells who is hidden.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from bleak.exc import BleakError
 from adapters import godice_protocol as go
 from adapters import pixels_protocol as px
 from adapters.dice_bytes import DiceBytesError
-from adapters.link import Link, View, asked, awaited, unanswered
+from adapters.link import Link, Turn, View, asked, awaited, unanswered
 from adapters.percentile import Rolled, filled, fits
 from adapters.registry import Registry
 
@@ -67,6 +70,9 @@ REPORT_ROOM = 2048
 notices give way first."""
 GM = "gm"
 BLINK_COLOUR = (0, 200, 255)
+ON_DECK_COLOUR = (255, 140, 0)
+"""On deck: one slow orange flash, told apart from the turn's three blue (as the player page's
+dice blink: server/static/play/dice.js)."""
 
 
 @dataclass
@@ -140,6 +146,22 @@ def acting(view: View) -> str | None:
         case "awareness":
             who = awaited(view, "declare")
             return who[0] if who else None
+    return None
+
+
+def on_deck(order: list[Turn]) -> str | None:
+    """Who comes next in the public order: the first turn after the current one that has a
+    place, is not done, and is someone else's. The public order holds no hidden participant,
+    so a die on deck tells nothing of one: with someone hidden next, the one after them is on
+    deck, as the players' own alerts say."""
+    current = next((n for n, turn in enumerate(order) if turn["current"]), None)
+    if current is None:
+        return None
+    now = order[current]["participant"]
+    for turn in order[current + 1 :]:
+        if turn["placed"] and not turn["done"] and turn["participant"] not in (None, now):
+            who: str = turn["participant"]
+            return who
     return None
 
 
@@ -527,18 +549,29 @@ class DiceStation:
 
     async def _watch(self) -> None:
         """Follow whose turn it is (and the registry), and blink the dice of the one whose
-        turn has come, and of those a new dice request waits on."""
+        turn has come, of the one on deck (read from the public order whenever the table
+        moves), and of those a new dice request waits on."""
         turn: str | None = None
+        deck: str | None = None
+        seen: View | None = None
         for look in itertools.count():
             with contextlib.suppress(aiohttp.ClientError, OSError, KeyError):
                 if look % REGISTRY_EVERY == 0:
                     self.book = await self.registry.load()
                     await self._call_for_requests()
-                now = acting(await self.link.view())
+                view = await self.link.view()
+                now = acting(view)
                 if now != turn:
                     turn = now
                     if now is not None and self.book["blink"]:
                         await self.blink(now)
+                if view != seen:
+                    seen = view
+                    next_up = on_deck(await self.link.public_order())
+                    if next_up != deck:
+                        deck = next_up
+                        if next_up is not None and self.book["blink"]:
+                            await self.blink(next_up, deck=True)
             await asyncio.sleep(WATCH_EVERY)
 
     async def _call_for_requests(self) -> None:
@@ -551,13 +584,15 @@ class DiceStation:
                 if self.book["blink"]:
                     await self.blink(request["owner"])
 
-    async def blink(self, character: str) -> None:
-        """Light the connected dice of ``character``: a Pixels ``Blink``, a GoDice pulse."""
+    async def blink(self, character: str, *, deck: bool = False) -> None:
+        """Light the connected dice of ``character``: a Pixels ``Blink``, a GoDice pulse; three
+        blue flashes for their turn, one slow orange for on deck."""
+        colour, count = (ON_DECK_COLOUR, 1) if deck else (BLINK_COLOUR, 3)
         for die in self.dice.values():
             if self._owner(die) != character or die.client is None:
                 continue
-            message = (px.blink(int.from_bytes(bytes(BLINK_COLOUR), "big"))
-                       if die.brand == "pixels" else go.pulse(3, 25, 25, BLINK_COLOUR))  # fmt: skip
+            message = (px.blink(int.from_bytes(bytes(colour), "big"), count=count)
+                       if die.brand == "pixels" else go.pulse(count, 25, 25, colour))  # fmt: skip
             with contextlib.suppress(BleakError, OSError):
                 await die.client.write_gatt_char(die.write, message, response=False)
                 self.status.blinks += 1

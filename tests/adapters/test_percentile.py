@@ -4,6 +4,11 @@ a d100 names both dice of each pair."""
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
+from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +18,9 @@ from hypothesis import strategies as st
 from adapters.percentile import Rolled, filled, fits
 from server.devices.dice import DEFAULTS, RegistryError, changed
 from server.devices.dice_requests import RequestError, answered, asked
+from tests.waiting import JOB_PATIENCE
+
+PHONE = Path(__file__).parents[2] / "server/static/play/percentile.js"
 
 TENS = list(range(10, 101, 10))  # a d00's and a GoDice tens shell's numbers: "00" is 100
 UNITS = list(range(1, 11))  # a d10's: "0" is 10
@@ -95,3 +103,51 @@ def test_a_d100s_answer_names_both_dice_of_each_pair() -> None:
     book = {**DEFAULTS, "dice": {"x": {"owner": "gm"}}}
     with pytest.raises(RequestError):  # a d20 is one die to one face
         answered(asked(book, "r", "gm", 20, 1, 0.0), {"r": {"faces": [4], "dice": ["x", "x"]}})
+
+
+def _cases() -> list[tuple[list[Rolled], int, int]]:
+    """Rolls of every kind: each pair both ways round, a d10 reading tens, two pairs, two
+    hundred-sided dice, dice short of a d100, and dice of other sizes."""
+    cases = []
+    for high in TENS:
+        for low in UNITS:
+            pair = [Rolled("t", 100, high, tens=True), Rolled("u", 10, low)]
+            cases += [(pair, 100, 1), (pair[::-1], 100, 1)]
+            cases.append(([Rolled("t", 10, low, tens=True), Rolled("u", 10, high // 10)], 100, 1))
+    cases += [
+        ([Rolled("t", 100, 40, tens=True), Rolled("u", 10, 7)] * 2, 100, 2),
+        ([Rolled("h", 100, 63), Rolled("h", 100, 5)], 100, 2),
+        ([Rolled("t", 100, 40, tens=True)], 100, 1),
+        ([Rolled("a", 10, 4), Rolled("b", 10, 7)], 100, 1),
+        ([Rolled("a", 20, 17), Rolled("a", 20, 4)], 20, 2),
+        ([Rolled("a", 6, 3)], 6, 2),
+    ]  # fmt: skip
+    return cases
+
+
+def test_the_phone_reads_every_d100_as_the_station_does() -> None:
+    """The player page's own rule (server/static/play/percentile.js) gives every roll the
+    station's numbers and dice: one rule, in the two languages that run it."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node on this machine: the player page's rule needs Node.js")
+    cases = _cases()
+    script = (
+        f"import {{ filled }} from {json.dumps(PHONE.as_uri())};"
+        "let text = ''; process.stdin.on('data', (c) => { text += c; });"
+        "process.stdin.on('end', () => console.log(JSON.stringify(JSON.parse(text).map("
+        "([dice, sides, count]) => filled(dice, sides, count)))));"
+    )
+    given = [
+        [[{"id": d.die, **{k: v for k, v in asdict(d).items() if k != "die"}} for d in dice],
+         sides, count]
+        for dice, sides, count in cases
+    ]  # fmt: skip
+    run = subprocess.run(
+        [node, "--input-type=module", "-e", script], input=json.dumps(given),
+        capture_output=True, text=True, timeout=JOB_PATIENCE, check=True,
+    )  # fmt: skip
+    theirs = json.loads(run.stdout)
+    for (dice, sides, count), phone in zip(cases, theirs, strict=True):
+        ours = filled(dice, sides, count)
+        assert (None if ours is None else {"faces": ours[0], "ids": ours[1]}) == phone, dice
