@@ -200,3 +200,13 @@ test("a blind roll with Foundry's manual dice prompts for none: Foundry rolls th
   assert.equal(message.rolls[0].total, 13);
   assert.deepEqual([world.resolvers, world.diceRequests], [[], []]);
 });
+
+test("a percentile roll, d% or 1d100, asks for the roller's d100: the faces the table's pair made", async () => {
+  await linkedGm();
+  await useSeizeFor("d100");
+  world.dice = rolledWith([47, 100]);
+  const roll = await new Roll("d% + 1d100").evaluate();
+  assert.deepEqual(world.diceRequests.map((r) => [r.owner, r.sides, r.count]),
+                   [["gm", 100, 1], ["gm", 100, 1]]);
+  assert.equal(roll.total, 94, "each term its own request: 47 each");
+});

@@ -689,7 +689,7 @@ class StandInSocket {
  * A term's method is the one the user set for its denomination in the core setting
  * ``diceConfiguration`` (a client setting of {d4…d100: method}), or
  * ``CONFIG.Dice.fulfillment.defaultMethod`` (blank: Foundry's own random roll). Formulas are
- * dice (``2d20kh``, ``1d8``, ``1d100``) and numbers, added.
+ * dice (``2d20kh``, ``1d8``, ``1d100``, ``d%``) and numbers, added.
  */
 export class Die {
   constructor({ number = 1, faces, modifiers = [] }) {
@@ -818,8 +818,10 @@ export class Roll {
   constructor(formula) {
     this.formula = formula;
     this.terms = formula.split("+").map((part) => {
-      const dice = /^\s*(\d*)d(\d+)(kh|kl)?\s*$/.exec(part);
-      return dice ? new Die({ number: Number(dice[1] || 1), faces: Number(dice[2]),
+      const dice = /^\s*(\d*)d(\d+|%)(kh|kl)?\s*$/.exec(part);
+      // ``d%`` is a d100, as Foundry's formula syntax has it.
+      return dice ? new Die({ number: Number(dice[1] || 1),
+                              faces: dice[2] === "%" ? 100 : Number(dice[2]),
                               modifiers: dice[3] ? [dice[3]] : [] })
         : Number(part);
     });
