@@ -28,6 +28,7 @@ import aiohttp
 import pytest
 
 from adapters import pixels_protocol as px
+from adapters.simulators.dice import LEDS
 from server.devices.dice_requests import LONGEST_WAIT
 from tests.adapters.stations import Aside
 from tests.adapters.test_dice_requests import ask, next_of
@@ -77,13 +78,13 @@ class Die:
     the discovery and every operation, and speaks when the host asks who it is or when it is
     rolled. The emulation's events are taken in turn by ``until``, on the test's thread."""
 
-    def __init__(self, browser: Any, page: Any) -> None:
-        self.page = page
+    def __init__(self, browser: Any, page: Any, identity: px.Identity = DIE) -> None:
+        self.page, self.identity = page, identity
         self.written: list[bytes] = []  # what the host wrote, oldest first
         self.radio = browser.new_browser_cdp_session()
         self.radio.send("BluetoothEmulation.enable", {"state": "powered-on", "leSupported": True})
         self.radio.send("BluetoothEmulation.simulatePreconnectedPeripheral", {
-            "address": ADDRESS, "name": DIE.name, "manufacturerData": [],
+            "address": ADDRESS, "name": identity.name, "manufacturerData": [],
             "knownServiceUuids": [px.LEGACY_SERVICE]})  # fmt: skip
         self.serve()
         self.events: list[tuple[str, dict[str, Any]]] = []
@@ -151,24 +152,29 @@ class Die:
         if kind == "characteristic" and "data" in found:
             self.written.append(base64.b64decode(found["data"]))
             if self.written[-1][:1] == bytes([px.MessageType.WHO_ARE_YOU]):
-                self.say(px.i_am_a_die(DIE))
+                self.say(px.i_am_a_die(self.identity))
 
     def told(self, message: px.MessageType) -> int:
         return sum(data[:1] == bytes([message]) for data in self.written)
 
 
-def connected(browser: Any, phone: Any, link: str) -> Die:
+def connected(browser: Any, phone: Any, link: str, identity: px.Identity = DIE) -> Die:
     """The player's page opened at ``link``, its die connected and ready."""
     phone.goto(link)
-    die = Die(browser, phone)
+    die = Die(browser, phone, identity)
     phone.locator("[data-action=connect-die]").click()
-    die.until(phone.locator(f"[data-die={DIE_ID}]").get_by_text("ready").is_visible)
+    die.until(phone.locator(f"[data-die={die_id(identity)}]").get_by_text("ready").is_visible)
     return die
 
 
+def die_id(identity: px.Identity) -> str:
+    return f"pixels-{identity.pixel_id:08x}"
+
+
 def roll(die: Die, number: int) -> None:
-    """The die lands with ``number`` up: a d6's face index is its number less one."""
-    for state, index in ((px.RollState.ROLLING, 0), (px.RollState.ROLLED, number - 1)):
+    """The die lands with ``number`` up (a d6's face index is its number less one)."""
+    landed = next(i for i in range(20) if die.identity.face(i) == number)
+    for state, index in ((px.RollState.ROLLING, 0), (px.RollState.ROLLED, landed)):
         die.say(px.roll_state(state, index))
         die.until(lambda: not die.saying)
 
@@ -365,3 +371,28 @@ def test_the_phones_die_answers_her_own_dice_request_before_her_roll_never_the_g
         kept = registry(table)
         assert [one["owner"] for one in kept["requests"].values()] == ["guard"]
         assert (kept["answers"], rolls_entered(table)) == ({}, [])
+
+
+@pytest.mark.parametrize(
+    ("kind", "sides", "shown"),
+    [(px.DieType.D4, 4, 3), (px.DieType.D6_PIPPED, 6, 5), (px.DieType.D8, 8, 8),
+     (px.DieType.D10, 10, 10), (px.DieType.D12, 12, 7), (px.DieType.D20, 20, 20)],
+)  # fmt: skip
+def test_every_pixels_die_on_her_phone_answers_a_roll_of_its_size(
+    browser: Any, phone: Any, server: ServerProcess, kind: px.DieType, sides: int, shown: int
+) -> None:
+    """Each Pixels die type (the d6 is the tests' above), connected on Jena's phone, fills a VTT's
+    roll of its size as the library reads it (a d10's "0" is 10, a pipped d6 is a d6)."""
+    table = guard_and_jena(server)
+    identity = px.Identity(PIXEL_ID, kind, LEDS[kind], 1_720_000_000, f"Jena's {kind.name}",
+                           px.RollState.ON_FACE, 0, 77, False)  # fmt: skip
+    die = connected(browser, phone, hand_to(table, "jena"), identity)
+    until(lambda: die_id(identity) in registry(table)["dice"])
+    said = phone.locator("[data-dice-said]")
+    with VttSocket(table) as vtt:
+        assert vtt.ask("j1", owner="jena", sides=sides, wait=LONGEST_WAIT)["claim"] is False
+        die.until(said.get_by_text(f"A roll is asked of Jena: a d{sides}.").is_visible)
+        roll(die, shown)
+        rolled = vtt.next_of("j1")
+        assert rolled == {"type": "dice-rolled", "id": "j1", "faces": [shown],
+                          "dice": [die_id(identity)]}  # fmt: skip
