@@ -210,3 +210,22 @@ test("a percentile roll, d% or 1d100, asks for the roller's d100: the faces the 
                    [["gm", 100, 1], ["gm", 100, 1]]);
   assert.equal(roll.total, 94, "each term its own request: 47 each");
 });
+
+test("a roll evaluated before its blind message (dnd5e's check) never asks the table either", async () => {
+  // dnd5e's BasicRoll.build evaluates its rolls allowing interaction, then posts them with the
+  // roll mode its dialog chose (roll.options.rollMode), or the chat's (module/dice/basic-roll.mjs).
+  await linkedGm();
+  await useSeizeFor("d20");
+  world.dice = rolledWith([17]);
+  world.uniform = 0.5;
+  const own = await new Roll("1d20 + 5", {}, { rollMode: DICE_ROLL_MODES.BLIND }).evaluate();
+  assert.equal(own.total, 15);
+  await globalThis.game.settings.set("core", "rollMode", DICE_ROLL_MODES.BLIND);
+  const chats = await new Roll("1d20 + 5").evaluate();
+  assert.equal(chats.total, 15);
+  assert.deepEqual(world.diceRequests, [], "neither blind roll asked the table");
+  // The roll's own mode comes first: a public check while the chat is set to blind asks.
+  const check = await new Roll("1d20", {}, { rollMode: DICE_ROLL_MODES.PUBLIC }).evaluate();
+  assert.equal(check.total, 17);
+  assert.deepEqual(world.diceRequests.map((r) => r.sides), [20]);
+});

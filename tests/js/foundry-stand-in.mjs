@@ -815,8 +815,10 @@ export class Roll {
   static RESOLVERS = new Map();
   static get resolverImplementation() { return RollResolver; }
 
-  constructor(formula) {
-    this.formula = formula;
+  /** roll.d.mts ``new Roll(formula, data, options)``: ``options.rollMode`` is the roll's own
+   * mode, which a system's roll dialog sets and ``toMessage`` takes. */
+  constructor(formula, data = {}, options = {}) {
+    Object.assign(this, { formula, data, options });
     this.terms = formula.split("+").map((part) => {
       const dice = /^\s*(\d*)d(\d+|%)(kh|kl)?\s*$/.exec(part);
       // ``d%`` is a d100, as Foundry's formula syntax has it.
@@ -875,7 +877,7 @@ export class Roll {
    * meaning none), else the core setting ``rollMode``. The message is ``world.messages``'. */
   async toMessage(messageData = {}, { rollMode, create = true } = {}) {
     if (rollMode === "roll") rollMode = undefined;
-    rollMode ||= globalThis.game.settings.get("core", "rollMode");
+    rollMode ||= this.options.rollMode || globalThis.game.settings.get("core", "rollMode");
     if (!this._evaluated) await this.evaluate({ allowInteractive: rollMode !== DICE_ROLL_MODES.BLIND });
     const message = { ...messageData, rolls: [this], rollMode, blind: rollMode === DICE_ROLL_MODES.BLIND };
     if (create) world.messages.push(message);

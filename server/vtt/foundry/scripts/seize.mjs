@@ -248,7 +248,7 @@ const tableFaces = new TermFaces(async (sides, count) => {
     notify("warn", `SEIZE.Dice.Unrolled.${rolled.why}`, { message: rolled.message ?? "" });
   }
   return rolled;
-});
+}, () => /** @type {string | undefined} */ (game.settings?.get("core", "rollMode")));
 /** A player's requests waiting for the GM's client, by id. @type {Map<string, (rolled: Rolled) => void>} */
 const relaying = new Map();
 
