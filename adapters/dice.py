@@ -20,6 +20,9 @@ save), kept in the registry as a dice request (``server/devices/dice_requests.py
 owner's dice blink, and their next roll of as many dice of the faces asked answers it: before
 initiative, and never with another owner's die. A request opened for an owner with no die
 opens a claim, so the die rolled first is registered to them and answers it.
+
+The dice of the one on deck (next after whoever acts) blink too, once and in another colour:
+read from the public order, the overlay's, so that a die never tells who is hidden.
 """
 
 from __future__ import annotations
@@ -45,7 +48,8 @@ from bleak.exc import BleakError
 from adapters import godice_protocol as go
 from adapters import pixels_protocol as px
 from adapters.dice_bytes import DiceBytesError
-from adapters.link import Link, View, asked, awaited, unanswered
+from adapters.link import Link, Turn, View, asked, awaited, unanswered
+from adapters.percentile import Rolled, filled, fits
 from adapters.registry import Registry
 
 log = logging.getLogger("seize.dice")
@@ -66,6 +70,9 @@ REPORT_ROOM = 2048
 notices give way first."""
 GM = "gm"
 BLINK_COLOUR = (0, 200, 255)
+ON_DECK_COLOUR = (255, 140, 0)
+"""On deck: one slow orange flash, told apart from the turn's three blue (as the player page's
+dice blink: server/static/play/dice.js)."""
 
 
 @dataclass
@@ -87,6 +94,13 @@ class Die:
     shell: go.Shell = go.Shell.D6
     seen: tuple[px.RollState, int] | None = None  # a Pixels die's last roll state and face
     client: BleakClient | None = None
+
+    @property
+    def reads_tens(self) -> bool:
+        """A die made to read the tens of a d100: a Pixels d00, a GoDice in its tens shell."""
+        if self.brand == "godice":
+            return self.shell is go.Shell.D10X
+        return self.identity is not None and self.identity.kind is px.DieType.D00
 
     def report(self, owner: str | None) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "brand": self.brand, "sides": self.sides,
@@ -135,6 +149,22 @@ def acting(view: View) -> str | None:
     return None
 
 
+def on_deck(order: list[Turn]) -> str | None:
+    """Who comes next in the public order: the first turn after the current one that has a
+    place, is not done, and is someone else's. The public order holds no hidden participant,
+    so a die on deck tells nothing of one: with someone hidden next, the one after them is on
+    deck, as the players' own alerts say."""
+    current = next((n for n, turn in enumerate(order) if turn["current"]), None)
+    if current is None:
+        return None
+    now = order[current]["participant"]
+    for turn in order[current + 1 :]:
+        if turn["placed"] and not turn["done"] and turn["participant"] not in (None, now):
+            who: str = turn["participant"]
+            return who
+    return None
+
+
 def names(view: View) -> dict[str, str]:
     people = view.get("characters") or view.get("members") or []
     return {one["id"]: one["name"] for one in people}
@@ -142,10 +172,10 @@ def names(view: View) -> dict[str, str]:
 
 @dataclass
 class Batch:
-    """The dice one owner rolled together: (die id, sides, number) each."""
+    """The dice one owner rolled together, in the order rolled."""
 
     deadline: float
-    dice: list[tuple[str, int | None, int]] = field(default_factory=list)
+    dice: list[Rolled] = field(default_factory=list)
     waited: bool = False  # already given the time for the rest of a short roll
 
 
@@ -375,7 +405,7 @@ class DiceStation:
             await self._unowned(die, number)
             return
         batch = self.batches.setdefault(owner, Batch(self.clock() + self.book["window"]))
-        batch.dice.append((die.id, die.sides, number))
+        batch.dice.append(Rolled(die.id, die.sides, number, self._tens(die)))
         await self._settle(owner)
 
     async def _unowned(self, die: Die, number: int) -> None:
@@ -403,6 +433,12 @@ class DiceStation:
                 return
         self._report()
 
+    def _tens(self, die: Die) -> bool:
+        """Whether the die reads tens: made to, or a d10 the table registered as its tens die
+        (the registry's ``tens``), so that two d10s make a d100."""
+        entry: dict[str, Any] = self.book["dice"].get(die.id) or {}
+        return die.reads_tens or (die.sides == 10 and entry.get("tens") is True)
+
     def _may(self, owner: str) -> Callable[[str], bool]:
         """Whose rolls an owner's dice enter: their own; the GM's enter the rolls of those
         with no die of their own."""
@@ -427,10 +463,11 @@ class DiceStation:
             self._drop(owner, f"roll lost: {unanswered(error)}")
             return
         who = names(view).get(owner, "The GM")
-        faces = [number for _, _, number in batch.dice]
+        faces = [one.number for one in batch.dice]
         request = self._request(owner, batch)
         if request is not None:
-            if self._short(owner, who, request[1]["count"], expired=expired):
+            sides, count = request[1]["sides"], request[1]["count"]
+            if self._short(owner, who, sides, count, expired=expired):
                 return
             await self._answer(owner, who, request[0])
             return
@@ -440,13 +477,13 @@ class DiceStation:
                 self.status.unwanted += 1
                 self._drop(owner, f"{who} rolled {_listed(faces)}, unasked")
             return
-        if any(sides != ask.sides for _, sides, _ in batch.dice):
+        if not all(fits(one, ask.sides) for one in batch.dice):
             self._drop(owner, f"{who} rolled {_listed(faces)}: a d{ask.sides} is asked")
             return
-        if self._short(owner, who, ask.count, expired=expired):
+        if self._short(owner, who, ask.sides, ask.count, expired=expired):
             return
         del self.batches[owner]
-        dice = [die for die, _, _ in batch.dice]
+        dice = [one.die for one in batch.dice]
         try:
             status, answer = await self.link.send(ask.command_for(faces, dice))
         except (aiohttp.ClientError, OSError) as error:
@@ -460,15 +497,16 @@ class DiceStation:
                 self.status.notice(f"{who}'s roll refused: {answer.get('message')}")
         self._report()
 
-    def _short(self, owner: str, who: str, count: int, *, expired: bool) -> bool:
-        """Whether the batch is short of the dice asked: then it waits, once past its window
-        for the rest (a player with one die rolls it again), and is dropped past that."""
+    def _short(self, owner: str, who: str, sides: int, count: int, *, expired: bool) -> bool:
+        """Whether the batch is short of the dice asked (a d100's tens die with no d10 yet):
+        then it waits, once past its window for the rest (a player with one die rolls it
+        again), and is dropped past that."""
         batch = self.batches[owner]
-        if len(batch.dice) >= count:
+        if filled(batch.dice, sides, count) is not None:
             return False
         if expired and batch.waited:
             self.status.unwanted += 1
-            faces = _listed([number for _, _, number in batch.dice])
+            faces = _listed([one.number for one in batch.dice])
             self._drop(owner, f"{who} rolled {faces}; the rest never came")
         elif expired:
             batch.deadline, batch.waited = self.clock() + self.partial_wait, True
@@ -476,20 +514,21 @@ class DiceStation:
 
     def _request(self, owner: str, batch: Batch) -> tuple[str, dict[str, Any]] | None:
         """The oldest dice request this batch answers: the owner's own (another owner's dice
-        never answer it), of the faces every die in the batch has."""
+        never answer it), of the faces every die in the batch fits (a d100's, a tens die's and
+        a d10's)."""
         for rid, request in self.book.get("requests", {}).items():
-            if request["owner"] == owner and all(
-                sides == request["sides"] for _, sides, _ in batch.dice
-            ):
+            if request["owner"] == owner and all(fits(one, request["sides"]) for one in batch.dice):
                 return rid, request
         return None
 
     async def _answer(self, owner: str, who: str, rid: str) -> None:
-        """Answer request ``rid`` with the batch's dice, as many as it asked for."""
+        """Answer request ``rid`` with the batch's dice, as many as it asked for (a tens die
+        and a d10 make one d100)."""
         batch = self.batches.pop(owner)
-        count = self.book["requests"][rid]["count"]
-        faces = [number for _, _, number in batch.dice[:count]]
-        dice = [die for die, _, _ in batch.dice[:count]]
+        request = self.book["requests"][rid]
+        made = filled(batch.dice, request["sides"], request["count"])
+        assert made is not None  # not short, or it would wait
+        faces, dice = made
         answer = {"answers": {rid: {"faces": faces, "dice": dice}}}
         try:
             self.book = await self.registry.change(answer)
@@ -510,18 +549,29 @@ class DiceStation:
 
     async def _watch(self) -> None:
         """Follow whose turn it is (and the registry), and blink the dice of the one whose
-        turn has come, and of those a new dice request waits on."""
+        turn has come, of the one on deck (read from the public order whenever the table
+        moves), and of those a new dice request waits on."""
         turn: str | None = None
+        deck: str | None = None
+        seen: View | None = None
         for look in itertools.count():
             with contextlib.suppress(aiohttp.ClientError, OSError, KeyError):
                 if look % REGISTRY_EVERY == 0:
                     self.book = await self.registry.load()
                     await self._call_for_requests()
-                now = acting(await self.link.view())
+                view = await self.link.view()
+                now = acting(view)
                 if now != turn:
                     turn = now
                     if now is not None and self.book["blink"]:
                         await self.blink(now)
+                if view != seen:
+                    seen = view
+                    next_up = on_deck(await self.link.public_order())
+                    if next_up != deck:
+                        deck = next_up
+                        if next_up is not None and self.book["blink"]:
+                            await self.blink(next_up, deck=True)
             await asyncio.sleep(WATCH_EVERY)
 
     async def _call_for_requests(self) -> None:
@@ -534,13 +584,15 @@ class DiceStation:
                 if self.book["blink"]:
                     await self.blink(request["owner"])
 
-    async def blink(self, character: str) -> None:
-        """Light the connected dice of ``character``: a Pixels ``Blink``, a GoDice pulse."""
+    async def blink(self, character: str, *, deck: bool = False) -> None:
+        """Light the connected dice of ``character``: a Pixels ``Blink``, a GoDice pulse; three
+        blue flashes for their turn, one slow orange for on deck."""
+        colour, count = (ON_DECK_COLOUR, 1) if deck else (BLINK_COLOUR, 3)
         for die in self.dice.values():
             if self._owner(die) != character or die.client is None:
                 continue
-            message = (px.blink(int.from_bytes(bytes(BLINK_COLOUR), "big"))
-                       if die.brand == "pixels" else go.pulse(3, 25, 25, BLINK_COLOUR))  # fmt: skip
+            message = (px.blink(int.from_bytes(bytes(colour), "big"), count=count)
+                       if die.brand == "pixels" else go.pulse(count, 25, 25, colour))  # fmt: skip
             with contextlib.suppress(BleakError, OSError):
                 await die.client.write_gatt_char(die.write, message, response=False)
                 self.status.blinks += 1

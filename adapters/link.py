@@ -37,6 +37,9 @@ POST (with the same idempotency key, so it still applies once)."""
 
 View = dict[str, Any]
 Answer = tuple[int, dict[str, Any]]
+Turn = dict[str, Any]
+"""One turn of the public order: its ``participant`` (or None), whether it is ``placed``,
+``current`` and ``done``."""
 
 
 class Link(Protocol):
@@ -45,6 +48,11 @@ class Link(Protocol):
     be reached; a command the table refuses is an answer, not an error."""
 
     async def view(self) -> View: ...
+
+    async def public_order(self) -> list[Turn]:
+        """The table's turn order as everyone may see it (the overlay's): no hidden
+        participant is in it."""
+        ...
 
     async def send(self, command: dict[str, Any]) -> tuple[int, dict[str, Any]]: ...
 
@@ -166,6 +174,18 @@ class TableLink:
         if live is not None and live[0] >= self._caused:
             return live[1]
         return await self._get()
+
+    async def public_order(self) -> list[Turn]:
+        """Read from Foundry's rendering of the public view (docs/foundry.md), which the GM's
+        token may ask for: the turns in order."""
+        session = await self._client()
+        async with session.get(f"{self.base}/foundry/combat", params={"as": "public"}) as answer:
+            answer.raise_for_status()
+            combat: dict[str, Any] = await answer.json()
+        turns = [(one["flags"]["seize"], one["initiative"]) for one in combat["combatants"]]
+        return [{"participant": turn["participant"], "placed": initiative is not None,
+                 "current": turn["current"], "done": turn["done"]}
+                for turn, initiative in turns]  # fmt: skip
 
     def _settled(self) -> bool:
         """The stream is down, or it shows the link's own last command."""

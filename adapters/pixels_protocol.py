@@ -15,7 +15,9 @@ carries 8 bytes of service data (pixel id, build time) under the Device Informat
 0x180A, not under the die's own service, and the advert carries 5 bytes of manufacturer data
 (LEDs, design, roll state, face, battery); the company key is 0xFFFF until October 2024 and
 Systemic Games' 0x0D39 since. Before July 2022 there is manufacturer data alone, 7 bytes, its
-company key holding the LED count.
+company key holding the LED count. Until December 2022 the battery byte is a charge of 255, not
+a percentage, and the design byte the die's look (``DesignAndColor``), not its type; in the
+week the service data came (June 2022) it held a build number, not yet the build time.
 
 The face up is not always ``faceIndex + 1``: a d10 reads 0 to 9 (its "0" is 10 at the table),
 a d00 reads tens, and firmware built before 2024 had a d4's and a d6's face normals wrong.
@@ -62,6 +64,15 @@ NAME_ROOM = 31
 ``MAX_NAME_LENGTH`` (``src/config/settings.h``), padded with zeros."""
 OLD_ADVERT_FIRMWARE = 1_656_633_600
 """Adverts without service data come from firmware of before July 2022."""
+BUILD_NUMBER_SERVICE = 6
+"""Bytes of the service data of firmware from 10 to 16 June 2022 (DiceFirmware ``5c028a7``):
+the pixel id and a 16-bit build number, where later firmware has its build time."""
+PERCENT_BATTERY_SINCE = 1_671_446_700
+"""Firmware built since this time (DiceFirmware ``64a2f59``, 19 December 2022) advertises its
+battery in percent, its top bit telling charging since ``6e5696c`` the same day; firmware of
+June to December 2022 (from ``1eeb4f4``, the first to advertise its build time) sends its
+charge as 0 to 255 (``CustomManufacturerData::batteryLevel``, "charge level 0 -> 255", written
+as ``getCurrentLevel() * 255``), with no charging bit."""
 
 
 class MessageType(IntEnum):
@@ -319,20 +330,27 @@ def advert(
     name: str | None, manufacturer: dict[int, bytes], services: dict[str, bytes]
 ) -> Identity | None:
     """A die's state from its advert (manufacturer data, and the service data of firmware
-    since July 2022); None for an advert without them (a die just restarted sends one, and the
-    advert before its scan response has no service data).
+    since June 2022), in the layout of every firmware since 2020; None for an advert without
+    them (a die just restarted sends one, and the advert before its scan response has no
+    service data).
 
     The service data is the firmware's, under 0x180A; as the official scanner does, the first
     service data under any other key is read the same way. Of the manufacturer data, Systemic
     Games' own is read first (a host may keep an older firmware's key for the same die)."""
     service = services.get(DEVICE_INFORMATION, next(iter(services.values()), None))
-    if service is not None and len(service) >= 8 and manufacturer:
+    if service is not None and len(service) >= BUILD_NUMBER_SERVICE and manufacturer:
         data = manufacturer.get(COMPANY_ID, next(iter(manufacturer.values())))
         if len(data) < 5:
             raise PixelsError("advert.manufacturerData", f"{len(data)} bytes, 5 expected")
-        pixel_id, built = struct.unpack_from("<II", service)
+        (pixel_id,) = struct.unpack_from("<I", service)
+        # A build number, not yet a build time, in June 2022's: read as of then.
+        built = (
+            struct.unpack_from("<I", service, 4)[0] if len(service) >= 8 else OLD_ADVERT_FIRMWARE
+        )
         leds, design, state, index, battery = data[:5]
         kind, level, charging = design >> 4, battery & 0x7F, bool(battery & 0x80)
+        if built < PERCENT_BATTERY_SINCE:  # 2022: a charge of 255
+            level, charging = round(battery * 100 / 255), False
     elif service is None and len(manufacturer) == 1:
         ((company, data),) = manufacturer.items()
         if len(data) != 7:

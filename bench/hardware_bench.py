@@ -21,6 +21,8 @@ Foundry's rolls: the same server and station; a client on the table's WebSocket 
 GM's d20 as the Foundry module does (docs/api.md, "Dice requests"), and the GM's Pixels d20
 answers. Measured from the die's notification to the ``dice-rolled`` message on that socket:
 the module's fulfillment handler resolves Foundry's roll with it in the same turn of its loop.
+Then a d100, answered by a percentile pair: the GM's Pixels d00 and d10, the d10 landing last,
+measured from its notification (the pair's second) to the ``dice-rolled`` message.
 
 Tags: the server and the card adapter run in this process as they would in one program; the
 simulated tag runs in its own process. The tag figure is measured from the moment the tag is
@@ -280,24 +282,31 @@ async def dice_rolls(url: str, made: dict[str, Any], count: int) -> tuple[list[f
     return to_event, to_overlay
 
 
-async def foundry_rolls(url: str, made: dict[str, Any], count: int) -> list[float]:
-    """``count`` d20 requests on the GM's socket, each answered by the GM's Pixels d20."""
+async def foundry_rolls(url: str, made: dict[str, Any], count: int, sides: int) -> list[float]:
+    """``count`` requests on the GM's socket for a d``sides``, each answered by the GM's Pixels:
+    a d20 for a d20; for a d100 a d00 and a d10, the d10 landing last."""
     air = Air()
-    d20 = air.add(SimulatedPixel.make(0x20F1, "GM's d20", px.DieType.D20))
+    kinds = [px.DieType.D00, px.DieType.D10] if sides == 100 else [px.DieType.D20]
+    dice = [
+        air.add(SimulatedPixel.make(0x20F1 + n, kind.name, kind)) for n, kind in enumerate(kinds)
+    ]
+    faces = [[10 * (1 + n % 10), 1 + n % 10] if sides == 100 else [1 + n % 20]
+             for n in range(WARM_UP + count)]  # fmt: skip
     gm = {"Authorization": f"Bearer {made['gm_token']}"}
     delays: list[float] = []
     async with (
-        station_on(url, made, air, {die_id(d20): "gm"}) as (session, _),
+        station_on(url, made, air, dict.fromkeys(map(die_id, dice), "gm")) as (session, _),
         session.ws_connect(f"{url}/api/tables/{made['id']}/ws", headers=gm) as ws,
     ):
         await ws.receive_json()  # the view
-        for n in range(WARM_UP + count):
+        for n, shown in enumerate(faces):
             ident = f"d{n}"
-            await ws.send_json({"type": "dice", "id": ident, "owner": "gm", "sides": 20})
+            await ws.send_json({"type": "dice", "id": ident, "owner": "gm", "sides": sides})
             while (await asyncio.wait_for(ws.receive_json(), 10)).get("id") != ident:
                 pass  # the request is open once asked
-            start = time.perf_counter()
-            d20.roll(1 + n % 20)
+            for die, number in zip(dice, shown, strict=True):
+                start = time.perf_counter()  # the last die's notification
+                die.roll(number)
             while (answer := await asyncio.wait_for(ws.receive_json(), 10)).get("id") != ident:
                 pass
             assert answer["type"] == "dice-rolled", answer
@@ -319,7 +328,10 @@ def measure_dice(folder: Path, count: int) -> None:
         to_event, to_overlay = asyncio.run(dice_rolls(server.url, made, count))
         _, other = call(f"{server.url}/api/tables", "POST",
                         {"system": "megatraveller-rcs", "name": "f"})  # fmt: skip
-        to_foundry = asyncio.run(foundry_rolls(server.url, other, count))
+        to_foundry = asyncio.run(foundry_rolls(server.url, other, count, 20))
+        _, third = call(f"{server.url}/api/tables", "POST",
+                        {"system": "megatraveller-rcs", "name": "p"})  # fmt: skip
+        to_percent = asyncio.run(foundry_rolls(server.url, third, count, 100))
     for what, delays in (("event committed", to_event), ("overlay message", to_overlay)):
         print(
             f"die notification → {what:<16}              p50 {pct(delays, 0.5):6.2f} ms   "
@@ -328,6 +340,10 @@ def measure_dice(folder: Path, count: int) -> None:
     print(
         f"die notification → Foundry roll resolved       p50 {pct(to_foundry, 0.5):6.2f} ms   "
         f"p99 {pct(to_foundry, 0.99):6.2f} ms   ({count} d20 dice requests, the GM's Pixels)"
+    )
+    print(
+        f"percentile pair → Foundry d100 resolved        p50 {pct(to_percent, 0.5):6.2f} ms   "
+        f"p99 {pct(to_percent, 0.99):6.2f} ms   ({count} d100 requests, a d00 and a d10 Pixels)"
     )
 
 

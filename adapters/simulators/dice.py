@@ -83,6 +83,13 @@ class SimulatedDie:
         )  # fmt: skip
 
 
+LEDS = {px.DieType.D4: 6, px.DieType.D6: 6, px.DieType.D8: 8, px.DieType.D10: 10,
+        px.DieType.D00: 10, px.DieType.D12: 12, px.DieType.D20: 20, px.DieType.D6_PIPPED: 21,
+        px.DieType.D6_FUDGE: 6}  # fmt: skip
+"""The LEDs of each type of Pixels die (pixels-js, pixels-core-animation 1.3.0,
+``DiceUtils.getLEDCount``): a d4 is built on a d6's board, a pipped d6 lights each pip."""
+
+
 @dataclass
 class SimulatedPixel(SimulatedDie):
     identity: px.Identity = field(
@@ -96,7 +103,7 @@ class SimulatedPixel(SimulatedDie):
     def make(
         cls, pixel_id: int, name: str, kind: px.DieType = px.DieType.D6, *, legacy: bool = False
     ) -> SimulatedPixel:
-        leds = {px.DieType.D6: 6, px.DieType.D10: 10, px.DieType.D20: 20}.get(kind, 6)
+        leds = LEDS[kind]
         identity = px.Identity(pixel_id, kind, leds, 1_720_000_000, name, px.RollState.ON_FACE,
                                0, 90, False)  # fmt: skip
         uuids = ((px.LEGACY_SERVICE, px.LEGACY_NOTIFY, px.LEGACY_WRITE) if legacy

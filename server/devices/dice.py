@@ -165,11 +165,12 @@ def _entry(
     owners: set[str],
     mine: Collection[str] | None,
 ) -> dict[str, Any]:
-    """A die's entry after its change: the owner always given, the name and the phone's state
-    kept unless given (a console reassigning a phone's die leaves its state as the phone last
-    told it); ``"phone": null`` forgets the state."""
-    if not set(fields) <= {"owner", "name", "phone"}:
-        raise RegistryError(f"dice.{die}", "an object of owner, name and phone")
+    """A die's entry after its change: the owner always given, the name, ``tens`` and the
+    phone's state kept unless given (a console reassigning a phone's die leaves its state as
+    the phone last told it); ``"phone": null`` forgets the state. ``tens`` marks a d10 that
+    reads the tens of a d100, so that two d10s make one (a d00 reads tens by itself)."""
+    if not set(fields) <= {"owner", "name", "tens", "phone"}:
+        raise RegistryError(f"dice.{die}", "an object of owner, name, tens and phone")
     owner = fields.get("owner")
     name = fields.get("name", (kept or {}).get("name", die))
     if mine is not None and owner not in mine:  # first: a player learns nothing of the rest
@@ -180,6 +181,11 @@ def _entry(
     if not isinstance(name, str) or not 0 < len(name) <= 40:
         raise RegistryError(f"dice.{die}.name", "a name of 1 to 40 characters")
     entry: dict[str, Any] = {"owner": owner, "name": name}
+    tens = fields.get("tens", (kept or {}).get("tens", False))
+    if not isinstance(tens, bool):
+        raise RegistryError(f"dice.{die}.tens", "true or false: whether this d10 reads tens")
+    if tens:
+        entry["tens"] = True
     phone = fields["phone"] if "phone" in fields else (kept or {}).get("phone")
     if phone is not None:
         entry["phone"] = _phone(phone, f"dice.{die}.phone")

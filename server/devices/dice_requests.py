@@ -43,6 +43,8 @@ LONGEST_WAIT = 300.0
 LINGER = 60.0
 """Seconds past its wait a request or answer is kept before any change forgets it (a server
 that asked and stopped never takes its answer)."""
+PERCENT = 100
+"""A d100's faces: rolled at the table with a tens die and a d10, two dice to one face."""
 REQUEST_ID = re.compile(r"[A-Za-z0-9]{1,32}")
 
 
@@ -103,9 +105,10 @@ def room(book: dict[str, Any], player: Collection[str] | None) -> None:
 def answered(book: dict[str, Any], answers: Any) -> dict[str, Any]:
     """The registry with requests answered (a station's, a tray's or a phone's change): each
     answer names an open request and gives its faces, as many as asked and each on the die,
-    and the dice that rolled them. The claim a request opened closes with its answer: the roll
-    it waited for has come (from the tray, say), and the next die nobody owns stays no one's.
-    Raises RequestError naming the answer at fault."""
+    and the dice that rolled them (a d100's face, two: its tens die and its d10). The claim a
+    request opened closes with its answer: the roll it waited for has come (from the tray,
+    say), and the next die nobody owns stays no one's. Raises RequestError naming the answer
+    at fault."""
     if not isinstance(answers, dict):
         raise RequestError("answers", "an object of request id to faces and dice")
     requests, kept = dict(book.get("requests", {})), dict(book.get("answers", {}))
@@ -125,12 +128,14 @@ def answered(book: dict[str, Any], answers: Any) -> dict[str, Any]:
         ):
             message = f"{request['count']} faces, each from 1 to {request['sides']}"
             raise RequestError(f"{field}.faces", message)
+        pairs = request["sides"] == PERCENT  # a tens die and a d10 make one face
         if (
             not isinstance(dice, list)
-            or len(dice) != len(faces)
+            or not len(faces) <= len(dice) <= len(faces) * (2 if pairs else 1)
             or not all(isinstance(die, str) and len(die) <= 40 for die in dice)
         ):
-            raise RequestError(f"{field}.dice", "the id of the die that rolled each face")
+            each = "each face (two for a tens die and a d10)" if pairs else "each face"
+            raise RequestError(f"{field}.dice", f"the id of the die that rolled {each}")
         kept[rid] = {"owner": request["owner"], "faces": faces, "dice": dice,
                      "until": request["until"], "claim": request["claim"],
                      "by": request.get("by", "gm")}  # fmt: skip

@@ -14,14 +14,15 @@ from typing import Any
 
 from aiohttp import web
 
-from adapters.link import RefusedError
-from rules.roles import GM
+from adapters.link import RefusedError, Turn
+from rules.roles import GM, OVERLAY
 from server.devices.dice import RegistryError, changing, owners, registry
 from server.devices.reports import record
 from server.http.api import Refusal, apply_command, settled
 from server.http.context import Seize
 from server.tables.access import Principal
 from server.tables.games import Game
+from server.tables.turns import turn_order
 
 
 class LocalLink:
@@ -51,6 +52,12 @@ class LocalLink:
         game, principal = await self.reach()
         view: dict[str, Any] = game.table.view(principal.viewer).model_dump(mode="json")
         return view
+
+    async def public_order(self) -> list[Turn]:
+        game, _ = await self.reach()
+        order = turn_order(game.table.view(OVERLAY).model_dump(mode="json"))
+        return [{"participant": turn.participant, "placed": turn.placed, "current": turn.current,
+                 "done": turn.done} for turn in order.turns]  # fmt: skip
 
     async def send(self, command: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         """Run the command as the API would, answering with its status and body: a refusal,

@@ -163,6 +163,48 @@ def test_adverts_carry_the_roll_state_and_battery() -> None:
     assert px.advert("Restarted", {}, {}) is None
 
 
+# June to December 2022 (DiceFirmware 1eeb4f4 to 64a2f59, src/bluetooth/bluetooth_stack.cpp):
+# CustomManufacturerData {ledCount, designAndColor (the look: DesignAndColor_Onyx_Back is 9),
+# rollState, currentFace, batteryLevel = getCurrentLevel() * 255} under company 0xFFFF, and
+# CustomServiceData {deviceId, buildTimestamp} under 0x180A; a d20 built 1 September 2022.
+BUILT_2022 = 1_662_000_000
+
+
+@pytest.mark.parametrize(("charge", "battery"), [(0.8, 80), (1.0, 100), (0.0, 0), (0.5, 50)])
+def test_an_advert_of_2022_firmware_reads_its_charge_of_255_as_a_percentage(
+    charge: float, battery: int
+) -> None:
+    manufacturer = {0xFFFF: struct.pack("<BBBBB", 20, 9, 1, 19, int(charge * 255))}
+    services = {DEVICE_INFORMATION: struct.pack("<II", 0x2022, BUILT_2022)}
+    seen = px.advert("Pixel", manufacturer, services)
+    assert seen == Identity(0x2022, DieType.UNKNOWN, 20, BUILT_2022, "Pixel", RollState.ROLLED,
+                            19, battery, False)  # fmt: skip
+    assert seen.kind is DieType.D20 and seen.face(19) == 20  # its type from its LEDs
+
+
+def test_an_advert_of_the_week_service_data_came_is_read() -> None:
+    # 10 to 16 June 2022 (DiceFirmware 5c028a7): CustomServiceData {deviceId, firmwareBuild}, a
+    # 16-bit build number where later firmware has its build time; the rest as above.
+    manufacturer = {0xFFFF: struct.pack("<BBBBB", 6, 1, 1, 2, 255)}
+    services = {DEVICE_INFORMATION: struct.pack("<IH", 0x0610, 42)}
+    seen = px.advert("June", manufacturer, services)
+    assert seen is not None and (seen.pixel_id, seen.kind, seen.battery) == (
+        0x0610,
+        DieType.D6,
+        100,
+    )
+    assert seen.firmware == px.OLD_ADVERT_FIRMWARE and seen.face(2) == 4  # its old d6 normals
+
+
+@given(st.integers(0, 255), st.integers(px.OLD_ADVERT_FIRMWARE, px.PERCENT_BATTERY_SINCE - 1))
+def test_any_battery_byte_of_2022_firmware_is_a_percentage_and_no_charging(
+    raw: int, built: int
+) -> None:
+    manufacturer = {0xFFFF: bytes([6, 1, 5, 0, raw])}
+    seen = px.advert(None, manufacturer, {DEVICE_INFORMATION: struct.pack("<II", 9, built)})
+    assert seen is not None and 0 <= seen.battery <= 100 and not seen.charging
+
+
 @given(st.binary(max_size=80))
 def test_any_bytes_parse_or_are_refused_naming_a_field(data: bytes) -> None:
     try:

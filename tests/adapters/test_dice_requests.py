@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from aiohttp import ClientWebSocketResponse
 
+from adapters import godice_protocol as go
 from adapters import pixels_protocol as px
 from adapters.link import awaited
-from adapters.simulators.dice import Air, SimulatedPixel
+from adapters.simulators.dice import Air, SimulatedGoDice, SimulatedPixel
 from tests.server.conftest import Client, new_table, send
 from tests.server.http.test_socket_commands import following
 from tests.waiting import JOB_PATIENCE, eventually, eventually_async, within
@@ -178,3 +179,108 @@ async def test_foundry_rolls_filled_by_simulated_pixels_through_the_station(
         assert await rolled_in_foundry(players) == {"faces": [13], "dice": [die_id(dice.jena)]}
         assert station.status.answered == 2 and station.status.rolls == 0
     assert [e["type"] for e in await events(client, table)].count("roll_entered") == 2
+
+
+@pytest.mark.sqlite_only
+async def test_a_d100_in_foundry_is_a_tens_die_and_a_d10_read_together(client: Client) -> None:
+    """A percentile roll is as many pairs as asked: the GM's Pixels d00 and d10 (00 and 0 make
+    100), and Jena's two GoDice d10s, the one the table registered as tens read as tens; a
+    tens die alone never fills it."""
+    table = await new_table(client, "megatraveller-rcs")
+    for command in COMBAT:
+        await send(client, table, command)
+    air = Air()
+    tens = air.add(SimulatedPixel.make(0xD00A, "GM's d00", px.DieType.D00))
+    units = air.add(SimulatedPixel.make(0xD10A, "GM's d10", px.DieType.D10))
+    jenas = [air.add(SimulatedGoDice.make(tag, go.Shell.D10)) for tag in ("JT", "JU")]
+    await register(client, table, {"window": 0.2, "dice": {
+        die_id(tens): {"owner": "gm"}, die_id(units): {"owner": "gm"},
+        "godice-JT": {"owner": JENA, "tens": True}, "godice-JU": {"owner": JENA},
+    }})  # fmt: skip
+    shells = dict.fromkeys(("godice-JT", "godice-JU"), go.Shell.D10)
+    async with station_for(client, table, air, shells=shells) as station:
+        check = await foundry_rolls(client, table, "1d100")
+        await requested(client, table, "gm")
+        tens.roll(40)
+        await eventually(lambda: station.batches.get("gm") is not None)
+        units.roll(7)
+        assert await rolled_in_foundry(check) == {
+            "total": 47,
+            "results": [{"result": 47, "active": True}],
+        }
+        check = await foundry_rolls(client, table, "1d100")
+        await requested(client, table, "gm")
+        units.roll(10)  # the d10 first: the pair is the same
+        tens.roll(100)
+        assert (await rolled_in_foundry(check))["total"] == 100
+        players = await foundry_rolls(client, table, "1d100", "p1")
+        await requested(client, table, JENA)
+        jenas[1].roll(10)
+        jenas[0].roll(3)
+        assert await rolled_in_foundry(players) == {
+            "faces": [30],  # the tens die named first
+            "dice": ["godice-JT", "godice-JU"],
+        }
+        assert station.status.answered == 3 and station.status.rolls == 0
+
+
+async def asked_for(client: Client, table: dict[str, Any], owner: str, sides: int) -> None:
+    """Wait until a request for ``owner``'s d``sides`` is open."""
+
+    async def open_for_sides() -> bool:
+        requests = (await registry_of(client, table))["requests"].values()
+        return any(one["owner"] == owner and one["sides"] == sides for one in requests)
+
+    await eventually_async(open_for_sides, f"no request for {owner}'s d{sides} was opened")
+
+
+PIXELS_ROLLED = (  # each Pixels die type, the term it fills, and what it shows
+    (px.DieType.D4, 4, 3), (px.DieType.D6, 6, 5), (px.DieType.D6_PIPPED, 6, 2),
+    (px.DieType.D8, 8, 7), (px.DieType.D10, 10, 10), (px.DieType.D12, 12, 11),
+    (px.DieType.D20, 20, 19), (px.DieType.D00, 100, 90),
+)  # fmt: skip
+GODICE_ROLLED = (  # each GoDice shell, the term it fills, and what it shows
+    (go.Shell.D4, 4, 2), (go.Shell.D6, 6, 6), (go.Shell.D8, 8, 1), (go.Shell.D10, 10, 4),
+    (go.Shell.D12, 12, 12), (go.Shell.D20, 20, 20), (go.Shell.D10X, 100, 100),
+)  # fmt: skip
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.parametrize("brand", ["pixels", "godice"])
+async def test_every_die_fills_its_foundry_term_through_the_station(
+    client: Client, brand: str
+) -> None:
+    """One roll with a term for every kind of die the brand makes, each filled by that die (a
+    pipped d6 as a d6; a tens die with the brand's d10, rolled first, for the d100)."""
+    table = await new_table(client, "megatraveller-rcs")
+    for command in COMBAT:
+        await send(client, table, command)
+    air = Air()
+    dice: list[tuple[SimulatedPixel | SimulatedGoDice, str, int, int]] = []
+    shells: dict[str, go.Shell] = {}
+    if brand == "pixels":
+        for n, (kind, sides, shown) in enumerate(PIXELS_ROLLED):
+            pixel = air.add(SimulatedPixel.make(0xA100 + n, kind.name, kind))
+            dice.append((pixel, die_id(pixel), sides, shown))
+    else:
+        for n, (shell, sides, shown) in enumerate(GODICE_ROLLED):
+            dice.append(
+                (air.add(SimulatedGoDice.make(f"S{n}", shell)), f"godice-S{n}", sides, shown)
+            )
+            shells[f"godice-S{n}"] = shell
+    owners = {ident: {"owner": "gm"} for _, ident, _, _ in dice}
+    await register(client, table, {"window": 0.2, "dice": owners})
+    d10 = next(die for die, _, sides, _ in dice if sides == 10)
+    formula = " + ".join(f"1d{sides}" for _, _, sides, _ in dice)
+    async with station_for(client, table, air, shells=shells, limit=len(dice)) as station:
+        check = await foundry_rolls(client, table, formula)
+        for answered, (die, _, sides, shown) in enumerate(dice, start=1):
+            await asked_for(client, table, "gm", sides)
+            if sides == 100:
+                d10.roll(3)  # the units of the d100
+            die.roll(shown)
+            await eventually(lambda: station.status.answered == answered)  # noqa: B023
+        rolled = await rolled_in_foundry(check)
+    expected = [(shown + 3) % 100 if sides == 100 else shown for _, _, sides, shown in dice]
+    assert [one["result"] for one in rolled["results"]] == expected
+    assert rolled["total"] == sum(expected)

@@ -13,12 +13,19 @@ from bleak.backends.device import BLEDevice
 
 from adapters import godice_protocol as go
 from adapters import pixels_protocol as px
-from adapters.dice import MAX_DICE, NOTICES, DiceStation, recognised
+from adapters.dice import (
+    BLINK_COLOUR,
+    MAX_DICE,
+    NOTICES,
+    ON_DECK_COLOUR,
+    DiceStation,
+    recognised,
+)
 from adapters.link import TableLink, awaited
 from adapters.registry import TableRegistry
 from adapters.simulators.dice import Air, SimulatedGoDice, SimulatedPixel
 from server.devices.reports import MAX_REPORT
-from tests.server.conftest import Client, bearer, send
+from tests.server.conftest import Client, bearer, new_table, send
 from tests.waiting import eventually, eventually_async, within
 
 from .stations import die_id, station_at
@@ -170,12 +177,51 @@ async def test_the_die_of_the_character_whose_turn_it_is_blinks(client: Client) 
                                    "source": "gm"})  # fmt: skip
         await send(client, table, {"type": "enter_roll", "character": "guard", "dice": [1, 1],
                                    "source": "gm"})  # fmt: skip
-        await eventually(lambda: station.status.blinks == 1)
+        await eventually(lambda: station.status.blinks == 2)
         holder = (await view(client, table))["token"]  # the lower card acts first
         acting, waiting = (guard, jena) if holder == "guard" else (jena, guard)
-        assert acting.blinks == 1 and waiting.blinks == 0
-        assert acting.heard[-1][:1] == (bytes([go.PULSE]) if acting is guard
-                                        else bytes([px.MessageType.BLINK]))  # fmt: skip
+        assert acting.blinks == 1 and waiting.blinks == 1  # the other is on deck
+        assert flashes(acting) == (3, BLINK_COLOUR)
+        assert flashes(waiting) == (1, ON_DECK_COLOUR)
+
+
+def flashes(die: SimulatedPixel | SimulatedGoDice) -> tuple[int, tuple[int, int, int]]:
+    """How many flashes the die was last told to show, and in which colour."""
+    if isinstance(die, SimulatedGoDice):
+        pulse = next(data for data in reversed(die.heard) if data[:1] == bytes([go.PULSE]))
+        return pulse[1], (pulse[4], pulse[5], pulse[6])
+    blink = next(d for d in reversed(die.heard) if d[:1] == bytes([px.MessageType.BLINK]))
+    colour = int.from_bytes(blink[4:8], "little")
+    return blink[1], (colour >> 16, (colour >> 8) & 0xFF, colour & 0xFF)
+
+
+async def test_on_deck_is_read_from_the_public_order_and_tells_nothing_of_the_hidden(
+    client: Client,
+) -> None:
+    """Jena acts, the hidden guard comes next, then Sarge: Sarge's die blinks on deck, as the
+    players' own alerts say, where the GM's order would have put the guard there and left
+    Sarge's dark, telling Sarge's player that someone hidden stands between."""
+    table = await new_table(client, "megatraveller-rcs")
+    for cid in ("jena", "guard", "sarge"):
+        character = {"id": cid, "name": cid, "side": cid, "dex": 0, "movement": 0}
+        await send(client, table, {"type": "join", "character": character})
+    await send(client, table, {"type": "hide", "participant": "guard"})
+    await send(client, table, {"type": "roll_initiative", "source": "gm"})
+    air = Air()
+    dice = {
+        cid: air.add(SimulatedPixel.make(0xD0 + n, cid)) for n, cid in enumerate(("jena", "sarge"))
+    }
+    await register(client, table, {"dice": {die_id(d): {"owner": cid} for cid, d in dice.items()}})
+    async with station_for(client, table, air):
+        for cid, rolled in (("jena", [1, 1]), ("guard", [3, 3]), ("sarge", [6, 6])):
+            await send(client, table, {"type": "enter_roll", "character": cid, "dice": rolled,
+                                       "source": "gm"})  # fmt: skip
+        line = [entry["character"] for entry in (await view(client, table))["line"]]
+        assert line.index("guard") == 1, line  # the hidden guard between the other two
+        first, last = dice[line[0]], dice[line[2]]
+        await eventually(lambda: last.blinks == 1)
+        assert flashes(last) == (1, ON_DECK_COLOUR)
+        assert first.blinks == 1 and flashes(first) == (3, BLINK_COLOUR)
 
 
 async def test_a_claim_registers_the_die_that_rolls_next_and_the_limit_is_told(

@@ -1,6 +1,6 @@
 // Foundry's clients at a Seize table, rolling with the table's dice: the stand-in
 // (foundry-stand-in.mjs) with the module loaded, the GM's client linked to a real Seize server
-// over the runtime's own WebSocket and fetch, and every client's d20s set to "Seize table dice".
+// over the runtime's own WebSocket and fetch, and every client's dice set to "Seize table dice".
 // One client a runtime: in Node (dice-at-the-table.mjs, for tests/adapters/test_dice_requests.py)
 // and in a browser's page (tests/pages/test_foundry_dice.py, one page a client).
 import { Roll, configure, load, world } from "./foundry-stand-in.mjs";
@@ -15,11 +15,14 @@ const JENAS_WORLD = {
   scenes: [{ id: "scene-1", tokens: [{ id: "JenaToken", actorId: "actor0" }] }],
 };
 
-/** A client of the world, its d20s rolled with the table's dice (Foundry's core setting). */
+/** A client of the world, every die of Foundry's rolled with the table's dice (Foundry's core
+ * setting). */
 async function client(options) {
   await load({ seize: { WebSocket: globalThis.WebSocket, fetch: globalThis.fetch }, ...JENAS_WORLD,
                ...options });
-  await globalThis.game.settings.set("core", "diceConfiguration", { d20: "seize" });
+  const every = Object.keys(globalThis.CONFIG.Dice.fulfillment.dice);
+  await globalThis.game.settings.set("core", "diceConfiguration",
+                                     Object.fromEntries(every.map((die) => [die, "seize"])));
 }
 
 /**

@@ -1,10 +1,12 @@
 // The table's dice fill Foundry's own rolls: the module's dice fulfillment method, run through
 // the stand-in's Roll (foundry-stand-in.mjs: Foundry's dice as its types and API pages define
-// them) against a Seize socket answering dice requests as docs/api.md says.
+// them) against a Seize socket answering dice requests as docs/api.md says. Roll modes as
+// Foundry means them: a roll evaluated without interaction (a blind roll, a simulation) never
+// asks the table's dice.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Roll, configure, load, receive, world } from "./foundry-stand-in.mjs";
+import { DICE_ROLL_MODES, Roll, configure, load, receive, world } from "./foundry-stand-in.mjs";
 import { fixtures, until } from "./fixtures.mjs";
 
 const SOCKET = "module.seize";
@@ -122,4 +124,114 @@ test("the GM's client asks Seize for the player's character's dice, never anyone
                                  rolled: { faces: [12], dice: ["pixels-000020a1"] } });
   assert.equal(answers.r2.rolled.faces, null, "p2 plays no character at the table: Foundry rolls");
   assert.equal(answers.r2.rolled.why, "refused");
+});
+
+test("a GM's blind roll never asks the table: the handler gives nothing and Foundry rolls", async () => {
+  await linkedGm();
+  await useSeizeFor("d20", "d100");
+  world.dice = rolledWith([17]);
+  world.uniform = 0.5; // Foundry's own draw: a d20's 10, a d100's 50
+  const message = await new Roll("1d20 + 1d100").toMessage({}, { rollMode: DICE_ROLL_MODES.BLIND });
+  assert.equal(message.blind, true);
+  assert.deepEqual(world.diceRequests, [], "no die of the table was asked");
+  assert.equal(message.rolls[0].total, 60);
+  assert.deepEqual(world.handled.map((h) => h.options.allowInteractive), [false, false],
+                   "Foundry still called the handler, telling it the roll allows no interaction");
+  assert.deepEqual(world.notices.filter((n) => n.message.startsWith("SEIZE.Dice")), [],
+                   "nothing said: no player is told a roll was hidden from them");
+});
+
+test("the core roll mode set to blind keeps a player's roll from their dice and from the GM's client", async () => {
+  const { before } = fixtures["from-tokens"];
+  await load({ served: before.combat, ...tokenScene(),
+               user: { id: "p1", isGM: false, isActiveGM: false, characterId: "actor0" } });
+  await useSeizeFor("d20");
+  await globalThis.game.settings.set("core", "rollMode", DICE_ROLL_MODES.BLIND);
+  world.uniform = 0; // Foundry's own draw: a d20's 20
+  const message = await new Roll("1d20").toMessage();
+  assert.equal(message.rollMode, "blindroll");
+  assert.equal(message.rolls[0].total, 20);
+  assert.deepEqual(world.emitted, [], "the GM's client was never asked for the player's dice");
+});
+
+for (const rollMode of [DICE_ROLL_MODES.PUBLIC, DICE_ROLL_MODES.PRIVATE, DICE_ROLL_MODES.SELF, "roll"]) {
+  test(`a GM's ${rollMode} asks the GM's own dice and no one else's`, async () => {
+    await linkedGm();
+    await useSeizeFor("d20");
+    world.dice = rolledWith([13]);
+    const message = await new Roll("1d20 + 2").toMessage({}, { rollMode });
+    assert.deepEqual(world.diceRequests.map((r) => [r.owner, r.sides, r.count]), [["gm", 20, 1]]);
+    assert.equal(message.rolls[0].total, 15);
+  });
+}
+
+test("a simulation never asks the table, and never waits on it", async () => {
+  await linkedGm();
+  await useSeizeFor("d20");
+  world.dice = () => null; // the table never answers: a request would wait its 60 seconds
+  world.uniform = 0.99; // a d20's 1
+  const totals = await Roll.simulate("1d20", 50);
+  assert.deepEqual(totals, Array(50).fill(1));
+  assert.deepEqual(world.diceRequests, []);
+});
+
+test("a roll evaluated allowing interaction opens no resolver for the table's dice: they are not interactive", async () => {
+  await linkedGm();
+  await useSeizeFor("d20");
+  world.dice = rolledWith([9]);
+  const roll = await new Roll("1d20").evaluate();
+  assert.equal(roll.total, 9);
+  assert.deepEqual(world.resolvers, [], "Foundry's RollResolver prompts for interactive dice only");
+  assert.deepEqual(world.handled.map((h) => h.options.allowInteractive), [true]);
+});
+
+test("beside Foundry's manual dice, a roll waits for the typed die and then asks the table for its own", async () => {
+  await linkedGm();
+  await globalThis.game.settings.set("core", "diceConfiguration", { d20: "seize", d6: "manual" });
+  world.dice = rolledWith([18]);
+  const rolling = new Roll("1d20 + 1d6").evaluate();
+  await until(() => world.resolvers.length === 1, "Foundry never prompted for the manual d6");
+  assert.deepEqual(world.diceRequests, [], "the resolver's first pass comes before any handler");
+  assert.equal(Roll.registerResult("manual", "d6", 4), true);
+  const roll = await rolling;
+  assert.equal(roll.total, 22);
+  assert.deepEqual(world.diceRequests.map((r) => r.sides), [20]);
+});
+
+test("a blind roll with Foundry's manual dice prompts for none: Foundry rolls them all", async () => {
+  await linkedGm();
+  await globalThis.game.settings.set("core", "diceConfiguration", { d20: "seize", d6: "manual" });
+  world.uniform = 0.5;
+  const message = await new Roll("1d20 + 1d6").toMessage({}, { rollMode: DICE_ROLL_MODES.BLIND });
+  assert.equal(message.rolls[0].total, 13);
+  assert.deepEqual([world.resolvers, world.diceRequests], [[], []]);
+});
+
+test("a percentile roll, d% or 1d100, asks for the roller's d100: the faces the table's pair made", async () => {
+  await linkedGm();
+  await useSeizeFor("d100");
+  world.dice = rolledWith([47, 100]);
+  const roll = await new Roll("d% + 1d100").evaluate();
+  assert.deepEqual(world.diceRequests.map((r) => [r.owner, r.sides, r.count]),
+                   [["gm", 100, 1], ["gm", 100, 1]]);
+  assert.equal(roll.total, 94, "each term its own request: 47 each");
+});
+
+test("a roll evaluated before its blind message (dnd5e's check) never asks the table either", async () => {
+  // dnd5e's BasicRoll.build evaluates its rolls allowing interaction, then posts them with the
+  // roll mode its dialog chose (roll.options.rollMode), or the chat's (module/dice/basic-roll.mjs).
+  await linkedGm();
+  await useSeizeFor("d20");
+  world.dice = rolledWith([17]);
+  world.uniform = 0.5;
+  const own = await new Roll("1d20 + 5", {}, { rollMode: DICE_ROLL_MODES.BLIND }).evaluate();
+  assert.equal(own.total, 15);
+  await globalThis.game.settings.set("core", "rollMode", DICE_ROLL_MODES.BLIND);
+  const chats = await new Roll("1d20 + 5").evaluate();
+  assert.equal(chats.total, 15);
+  assert.deepEqual(world.diceRequests, [], "neither blind roll asked the table");
+  // The roll's own mode comes first: a public check while the chat is set to blind asks.
+  const check = await new Roll("1d20", {}, { rollMode: DICE_ROLL_MODES.PUBLIC }).evaluate();
+  assert.equal(check.total, 17);
+  assert.deepEqual(world.diceRequests.map((r) => r.sides), [20]);
 });

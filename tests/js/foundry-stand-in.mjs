@@ -679,21 +679,17 @@ class StandInSocket {
 }
 
 /**
- * Foundry's dice, as far as a roll filled by a dice fulfillment method goes (Foundry 12 and 13;
- * read from fvtt-types 13.345.1 and Foundry 13's API pages, Foundry's own source not being
- * public): a term's method is the one the user set for its denomination in the core setting
+ * Foundry's dice, as far as a roll filled by a dice fulfillment method goes (Foundry 12 and 13).
+ * Foundry's own source is not public; each method below is written from its declaration and
+ * doc comment in fvtt-types 13.345.1 (the types of Foundry 13.345, file by file as Foundry's
+ * client ships them: ``src/foundry/client/dice/roll.d.mts``,
+ * ``src/foundry/client/dice/terms/dice.d.mts``,
+ * ``src/foundry/client/applications/dice/roll-resolver.d.mts``,
+ * ``src/foundry/client/config.d.mts``), and from Foundry 13's API pages of the same names.
+ * A term's method is the one the user set for its denomination in the core setting
  * ``diceConfiguration`` (a client setting of {d4…d100: method}), or
- * ``CONFIG.Dice.fulfillment.defaultMethod`` (blank: Foundry's own random roll) -
- * src/foundry/client/dice/terms/dice.d.mts (``DiceTerm#method``) and
- * src/configuration/configuration.d.mts (``core.diceConfiguration``). ``DiceTerm#roll`` takes
- * the result of ``_roll``, which for a non-interactive method awaits the method's
- * ``handler(term, options)`` once per die, one die after another, and rolls the die itself
- * (``mapRandomFace(CONFIG.Dice.randomUniform())``) when the handler gives undefined -
- * src/foundry/client/config.d.mts (``CONFIG.Dice.FulfillmentHandler``: "called and awaited in
- * order to produce the die roll result ... undefined if it could not be fulfilled") and
- * DiceTerm#_roll's page ("resolves to the fulfilled number, or undefined if it could not be
- * fulfilled"). Interactive methods (``manual``, with its RollResolver window) are not modelled:
- * the module registers none. Formulas are dice (``2d20kh``, ``1d8``) and numbers, added.
+ * ``CONFIG.Dice.fulfillment.defaultMethod`` (blank: Foundry's own random roll). Formulas are
+ * dice (``2d20kh``, ``1d8``, ``1d100``, ``d%``) and numbers, added.
  */
 export class Die {
   constructor({ number = 1, faces, modifiers = [] }) {
@@ -702,23 +698,50 @@ export class Die {
   get denomination() { return `d${this.faces}`; }
   get method() { return this.options.method; }
   set method(method) { this.options.method = method; }
-  /** Foundry's DiceTerm#mapRandomFace: a uniform draw in [0, 1) onto the faces. */
+  /** dice.d.mts ``DiceTerm#mapRandomFace``: a uniform draw in [0, 1) onto the faces. */
   mapRandomFace(randomUniform) { return Math.ceil((1 - randomUniform) * this.faces); }
+  /** dice.d.mts ``DiceTerm#randomFace``: "using the configured PRNG". */
   randomFace() { return this.mapRandomFace(globalThis.CONFIG.Dice.randomUniform()); }
-  async roll(options = {}) {
+  /** dice.d.mts ``DiceTerm#roll({minimize, maximize, ...options})``: the result of ``_roll``
+   * (options passed on), or Foundry's own random face when that is undefined. */
+  async roll({ minimize = false, maximize = false, ...options } = {}) {
     const roll = { result: undefined, active: true };
     roll.result = await this._roll(options);
-    if (roll.result === undefined) roll.result = this.randomFace();
+    if (minimize) roll.result = 1;
+    else if (maximize) roll.result = this.faces;
+    else if (roll.result === undefined) roll.result = this.randomFace();
     this.results.push(roll);
     return roll;
   }
-  async _roll(options) {
+  /** dice.d.mts ``DiceTerm#_roll(options)``: "Generate a roll result value for this DiceTerm
+   * based on its fulfillment method". An interactive method's die, while the roll has a
+   * resolver (it was evaluated allowing interaction), is asked of the resolver
+   * (roll-resolver.d.mts ``resolveResult(term, method)``: "a single extra result"); every
+   * other die goes to ``#invokeFulfillmentHandler``, with the options (``allowInteractive``
+   * among them). */
+  async _roll(options = {}) {
     const config = globalThis.CONFIG.Dice.fulfillment.methods[this.method];
-    if (!config || config.interactive) return undefined;
-    return config.handler?.(this, options);
+    if (config?.interactive && this.resolver) return this.resolver.resolveResult(this, this.method);
+    return this.#invokeFulfillmentHandler(options);
   }
-  async evaluate() {
-    for (let n = 0; n < this.number; n++) await this.roll();
+  /** dice.d.mts ``DiceTerm#invokeFulfillmentHandler(options)``: "Invoke the configured
+   * fulfillment handler for this term ... Options forwarded to the fulfillment method handler";
+   * the method's ``handler(term, options)`` is called whether the roll allows interaction or
+   * not (config.d.mts ``FulfillmentHandler``: "called and awaited in order to produce the die
+   * roll result ... undefined if it could not be fulfilled"). A method with no handler (the
+   * manual method, out of its resolver) gives undefined. */
+  async #invokeFulfillmentHandler(options) {
+    const config = globalThis.CONFIG.Dice.fulfillment.methods[this.method];
+    if (typeof config?.handler !== "function") return undefined;
+    world.handled.push({ method: this.method, denomination: this.denomination, options });
+    return config.handler(this, options);
+  }
+  /** term.d.mts ``RollTerm#resolver``: the RollResolver of the roll the term is in. */
+  get resolver() { return this._root?._resolver; }
+  /** dice.d.mts ``DiceTerm#_evaluateAsync``: each die not yet resolved is rolled, in turn
+   * (a resolver's first pass may have filled some). */
+  async evaluate(options = {}) {
+    for (let n = this.results.length; n < this.number; n++) await this.roll(options);
     const keep = { kh: -1, kl: 1 }[this.modifiers[0]];
     if (keep) {
       const kept = [...this.results].sort((a, b) => keep * (a.result - b.result))[0];
@@ -729,27 +752,138 @@ export class Die {
   get total() { return this.results.filter((r) => r.active).reduce((sum, r) => sum + r.result, 0); }
 }
 
+/**
+ * roll-resolver.d.mts ``RollResolver``: "An application responsible for handling unfulfilled
+ * dice terms in a roll". ``awaitFulfillment``: "Identify any terms in this Roll that should be
+ * fulfilled externally, and prompt the user to do so", resolving "when the first pass of
+ * fulfillment is complete"; the terms it identifies are those whose method is interactive
+ * (a non-interactive method's dice are left to its handler). ``registerResult(method,
+ * denomination, result)``: "Register a fulfilled die roll ... Whether the result was consumed"
+ * (``Roll.registerResult`` hands it to the active resolvers, ``Roll.RESOLVERS``).
+ * ``resolveResult``: a single extra result (an explosion, a reroll), prompted for alone. The
+ * stand-in's prompt is ``world.resolvers``: a test registers results as a user would type them.
+ */
+export class RollResolver {
+  constructor(roll) {
+    this.roll = roll;
+    this.fulfillable = new Map(); // term → the dice of it still to fulfil
+    this.extra = null; // the prompt for one extra result: {term, method, resolve}
+  }
+
+  async awaitFulfillment() {
+    const { methods } = globalThis.CONFIG.Dice.fulfillment;
+    for (const term of this.roll.dice) {
+      if (methods[term.method]?.interactive) this.fulfillable.set(term, term.number - term.results.length);
+    }
+    if (![...this.fulfillable.values()].some((left) => left > 0)) return;
+    Roll.RESOLVERS.set(this.roll, this);
+    world.resolvers.push(this);
+    await new Promise((resolve) => { this.done = resolve; });
+  }
+
+  registerResult(method, denomination, result) {
+    if (this.extra && this.extra.method === method && this.extra.term.denomination === denomination) {
+      const { resolve } = this.extra;
+      this.extra = null;
+      resolve(result);
+      return true;
+    }
+    for (const [term, left] of this.fulfillable) {
+      if (left > 0 && term.method === method && term.denomination === denomination) {
+        term.results.push({ result, active: true });
+        this.fulfillable.set(term, left - 1);
+        if (![...this.fulfillable.values()].some((n) => n > 0)) this.done?.();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  resolveResult(term, method) {
+    return new Promise((resolve) => { this.extra = { term, method, resolve }; });
+  }
+
+  close() { Roll.RESOLVERS.delete(this.roll); }
+}
+
+/** Foundry's CONST.DICE_ROLL_MODES (src/foundry/common/constants.d.mts). */
+export const DICE_ROLL_MODES = { PUBLIC: "publicroll", PRIVATE: "gmroll", BLIND: "blindroll",
+                                 SELF: "selfroll" };
+
 export class Roll {
-  constructor(formula) {
-    this.formula = formula;
+  /** roll.d.mts ``Roll.RESOLVERS``: the resolvers of the rolls being resolved. */
+  static RESOLVERS = new Map();
+  static get resolverImplementation() { return RollResolver; }
+
+  /** roll.d.mts ``new Roll(formula, data, options)``: ``options.rollMode`` is the roll's own
+   * mode, which a system's roll dialog sets and ``toMessage`` takes. */
+  constructor(formula, data = {}, options = {}) {
+    Object.assign(this, { formula, data, options });
     this.terms = formula.split("+").map((part) => {
-      const dice = /^\s*(\d*)d(\d+)(kh|kl)?\s*$/.exec(part);
-      return dice ? new Die({ number: Number(dice[1] || 1), faces: Number(dice[2]),
+      const dice = /^\s*(\d*)d(\d+|%)(kh|kl)?\s*$/.exec(part);
+      // ``d%`` is a d100, as Foundry's formula syntax has it.
+      return dice ? new Die({ number: Number(dice[1] || 1),
+                              faces: dice[2] === "%" ? 100 : Number(dice[2]),
                               modifiers: dice[3] ? [dice[3]] : [] })
         : Number(part);
     });
+    for (const term of this.dice) term._root = this;
   }
   get dice() { return this.terms.filter((term) => term instanceof Die); }
-  async evaluate() {
+
+  /** roll.d.mts ``Roll#evaluate({minimize, maximize, allowStrings, allowInteractive})``:
+   * ``allowInteractive`` "If false, force the use of non-interactive rolls and do not prompt the
+   * user to make manual rolls" (default true). Allowed, and not minimised or maximised, the
+   * roll's resolver (``resolverImplementation``) is made and its first pass awaited, then the
+   * terms are evaluated with the options, and the resolver closed. */
+  async evaluate({ minimize = false, maximize = false, allowInteractive = true, ...rest } = {}) {
+    if (this._evaluated) throw new Error("The Roll has already been evaluated");
+    this._evaluated = true;
     const chosen = globalThis.game.settings.get("core", "diceConfiguration") ?? {};
     for (const term of this.dice) {
       term.method ??= chosen[term.denomination] || globalThis.CONFIG.Dice.fulfillment.defaultMethod;
-      await term.evaluate();
     }
+    const options = { minimize, maximize, allowInteractive, ...rest };
+    if (allowInteractive !== false && !minimize && !maximize) {
+      this._resolver = new this.constructor.resolverImplementation(this);
+      await this._resolver.awaitFulfillment();
+    }
+    for (const term of this.dice) await term.evaluate(options);
+    this._resolver?.close();
     this.total = this.terms.reduce((sum, term) => sum + (term instanceof Die ? term.total : term), 0);
-    this._evaluated = true;
     return this;
   }
+
+  /** roll.d.mts ``Roll.registerResult(method, denomination, result)``: "Register an
+   * externally-fulfilled result with an active RollResolver". */
+  static registerResult(method, denomination, result) {
+    for (const resolver of Roll.RESOLVERS.values()) {
+      if (resolver.registerResult(method, denomination, result)) return true;
+    }
+    return undefined;
+  }
+
+  /** roll.d.mts ``Roll.simulate(formula, n)``: "Simulate a roll and evaluate the distribution
+   * of returned results": n rolls evaluated with no interaction (never a player's dice). */
+  static async simulate(formula, n = 10000) {
+    const rolls = await Promise.all([...Array(n)].map(
+      () => new this(formula).evaluate({ allowInteractive: false })));
+    return rolls.map((roll) => roll.total);
+  }
+
+  /** roll.d.mts ``Roll#toMessage(messageData, {rollMode, create})``: an unevaluated roll is
+   * evaluated first, allowing interaction unless the roll mode is blind (a blind roll's dice
+   * are hidden from its roller: none is asked of them); the roll mode is the one given ("roll"
+   * meaning none), else the core setting ``rollMode``. The message is ``world.messages``'. */
+  async toMessage(messageData = {}, { rollMode, create = true } = {}) {
+    if (rollMode === "roll") rollMode = undefined;
+    rollMode ||= this.options.rollMode || globalThis.game.settings.get("core", "rollMode");
+    if (!this._evaluated) await this.evaluate({ allowInteractive: rollMode !== DICE_ROLL_MODES.BLIND });
+    const message = { ...messageData, rolls: [this], rollMode, blind: rollMode === DICE_ROLL_MODES.BLIND };
+    if (create) world.messages.push(message);
+    return message;
+  }
+
   static get defaultImplementation() { return Roll; }
 }
 
@@ -813,8 +947,11 @@ export async function load({ generation = 13, worldId = "world-a", system = Core
   const reach = seize ?? { WebSocket: StandInSocket, fetch: standInFetch };
   Object.assign(world, { hooks: {}, log: [], commands: [], via: [], keys: [], sockets: [],
                          dialogs: [], notices: [], workflow: [], served, status, silent: false,
-                         effectWrite: tick, diceRequests: [], emitted: [], dice: () => null });
-  const registered = { diceConfiguration: { scope: "client", default: {} } }; // Foundry's own
+                         effectWrite: tick, diceRequests: [], emitted: [], dice: () => null,
+                         handled: [], resolvers: [], messages: [] });
+  Roll.RESOLVERS.clear();
+  const registered = { diceConfiguration: { scope: "client", default: {} }, // Foundry's own
+                       rollMode: { scope: "client", default: DICE_ROLL_MODES.PUBLIC } };
   // World settings live in the world's database; user settings there too, one set per user
   // (Foundry 13); client settings in the browser, whatever the world.
   const stored = storage ?? { browser: browser(), worlds: {} };
@@ -852,6 +989,7 @@ export async function load({ generation = 13, worldId = "world-a", system = Core
                 methods: { manual: { label: "DICE.FULFILLMENT.Manual", interactive: true } },
                 defaultMethod: "" } } },
     Roll,
+    CONST: { DICE_ROLL_MODES },
     Combat: CoreCombat,
     game: {
       release: { generation },

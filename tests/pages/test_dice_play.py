@@ -28,6 +28,7 @@ import aiohttp
 import pytest
 
 from adapters import pixels_protocol as px
+from adapters.simulators.dice import LEDS
 from server.devices.dice_requests import LONGEST_WAIT
 from tests.adapters.stations import Aside
 from tests.adapters.test_dice_requests import ask, next_of
@@ -49,8 +50,8 @@ BLUETOOTH = "--enable-features=WebBluetooth,WebBluetoothNewPermissionsBackend"
 ELSEWHERE = "seize.test"
 
 # The die speaks: a read of its notify characteristic, on the page, that the emulation answers.
-SPEAK = """async () => {
-  const [device] = await navigator.bluetooth.getDevices();
+SPEAK = """async (name) => {
+  const device = (await navigator.bluetooth.getDevices()).find((one) => one.name === name);
   const service = await device.gatt.getPrimaryService(SERVICE);
   (await service.getCharacteristic(NOTIFY)).readValue();
 }""".replace("SERVICE", repr(px.LEGACY_SERVICE)).replace("NOTIFY", repr(px.LEGACY_NOTIFY))
@@ -75,44 +76,59 @@ def browser(browser: Any) -> Iterator[Any]:
 class Die:
     """A Pixels die in Chromium's Bluetooth emulation: it answers the chooser, the connection,
     the discovery and every operation, and speaks when the host asks who it is or when it is
-    rolled. The emulation's events are taken in turn by ``until``, on the test's thread."""
+    rolled. The emulation's events are taken in turn by ``until``, on the test's thread. A second
+    die ``beside`` the first shares its radio: each event goes to the die it is about (its
+    address, its characteristics, or the chooser while the die is being chosen)."""
 
-    def __init__(self, browser: Any, page: Any) -> None:
-        self.page = page
+    def __init__(
+        self, browser: Any, page: Any, identity: px.Identity = DIE, address: str = ADDRESS,
+        beside: Die | None = None,
+    ) -> None:  # fmt: skip
+        self.page, self.identity, self.address = page, identity, address
         self.written: list[bytes] = []  # what the host wrote, oldest first
-        self.radio = browser.new_browser_cdp_session()
-        self.radio.send("BluetoothEmulation.enable", {"state": "powered-on", "leSupported": True})
+        self.owned: set[str] = set()  # its characteristics and descriptor
+        self.choosing = False  # the chooser is open for this die
+        if beside is None:
+            self.radio = browser.new_browser_cdp_session()
+            self.radio.send("BluetoothEmulation.enable",
+                            {"state": "powered-on", "leSupported": True})  # fmt: skip
+            self.events: list[tuple[str, dict[str, Any]]] = []
+            for event in ("gattOperationReceived", "characteristicOperationReceived",
+                          "descriptorOperationReceived"):  # fmt: skip
+                self.radio.on(f"BluetoothEmulation.{event}", self._heard(event))
+            self.chooser = page.context.new_cdp_session(page)
+            self.chooser.send("DeviceAccess.enable")
+            self.chooser.on("DeviceAccess.deviceRequestPrompted",
+                            lambda found: self.events.append(("prompted", found)))  # fmt: skip
+            self.dice: list[Die] = []
+            self.prompts: set[str] = set()
+        else:
+            self.radio, self.chooser, self.events = beside.radio, beside.chooser, beside.events
+            self.dice, self.prompts = beside.dice, beside.prompts
+        self.dice.append(self)
         self.radio.send("BluetoothEmulation.simulatePreconnectedPeripheral", {
-            "address": ADDRESS, "name": DIE.name, "manufacturerData": [],
+            "address": address, "name": identity.name, "manufacturerData": [],
             "knownServiceUuids": [px.LEGACY_SERVICE]})  # fmt: skip
         self.serve()
-        self.events: list[tuple[str, dict[str, Any]]] = []
-        for event in ("gattOperationReceived", "characteristicOperationReceived",
-                      "descriptorOperationReceived"):  # fmt: skip
-            self.radio.on(f"BluetoothEmulation.{event}", self._heard(event))
-        self.chooser = page.context.new_cdp_session(page)
-        self.chooser.send("DeviceAccess.enable")
-        self.chooser.on("DeviceAccess.deviceRequestPrompted",
-                        lambda found: self.events.append(("prompted", found)))  # fmt: skip
         self.saying: list[bytes] = []  # what the die says at the next reads, in turn
-        self.prompts: set[str] = set()
 
     def serve(self) -> None:
         """The die's GATT service, which the emulation forgets when the die drops."""
         service = self.radio.send("BluetoothEmulation.addService", {
-            "address": ADDRESS, "serviceUuid": px.LEGACY_SERVICE})["serviceId"]  # fmt: skip
+            "address": self.address, "serviceUuid": px.LEGACY_SERVICE})["serviceId"]  # fmt: skip
         notify = self.radio.send("BluetoothEmulation.addCharacteristic", {
             "serviceId": service, "characteristicUuid": px.LEGACY_NOTIFY,
             "properties": {"read": True, "notify": True}})["characteristicId"]  # fmt: skip
-        self.radio.send("BluetoothEmulation.addDescriptor",
-                        {"characteristicId": notify, "descriptorUuid": CCCD})  # fmt: skip
-        self.radio.send("BluetoothEmulation.addCharacteristic", {
+        cccd = self.radio.send("BluetoothEmulation.addDescriptor",
+                               {"characteristicId": notify, "descriptorUuid": CCCD})  # fmt: skip
+        write = self.radio.send("BluetoothEmulation.addCharacteristic", {
             "serviceId": service, "characteristicUuid": px.LEGACY_WRITE,
             "properties": {"write": True, "writeWithoutResponse": True}})  # fmt: skip
+        self.owned |= {notify, cccd["descriptorId"], write["characteristicId"]}
 
     def drop(self) -> None:
         """The die drops its connection; it is back in range at once."""
-        self.radio.send("BluetoothEmulation.simulateGATTDisconnection", {"address": ADDRESS})
+        self.radio.send("BluetoothEmulation.simulateGATTDisconnection", {"address": self.address})
         self.serve()
 
     def _heard(self, event: str) -> Any:
@@ -120,27 +136,36 @@ class Die:
 
     def say(self, data: bytes) -> None:
         self.saying.append(data)
-        self.page.evaluate(SPEAK)
+        self.page.evaluate(SPEAK, self.identity.name)
 
     def until(self, condition: Any) -> None:
-        """Answer the emulation's events until ``condition()``."""
+        """Answer the emulation's events, each by the die it is about, until ``condition()``."""
         deadline = time.monotonic() + PATIENCE
         while not condition():
             assert time.monotonic() < deadline, self.page.locator("#dice").inner_text()
             self.page.wait_for_timeout(PACE * 1000)  # the pace of polling, not a wait for anything
             while self.events:
-                self.answer(*self.events.pop(0))
+                event, found = self.events.pop(0)
+                self._about(event, found).answer(event, found)
+
+    def _about(self, event: str, found: dict[str, Any]) -> Die:
+        if event == "prompted":
+            return next((die for die in self.dice if die.choosing), self)
+        if event == "gattOperationReceived":
+            return next(die for die in self.dice if die.address == found["address"])
+        kind = "characteristic" if event.startswith("char") else "descriptor"
+        return next(die for die in self.dice if found[f"{kind}Id"] in die.owned)
 
     def answer(self, event: str, found: dict[str, Any]) -> None:
         if event == "prompted":
             if found["id"] not in self.prompts:  # told once per listener
                 self.prompts.add(found["id"])
                 self.chooser.send("DeviceAccess.selectPrompt",
-                                  {"id": found["id"], "deviceId": ADDRESS})  # fmt: skip
+                                  {"id": found["id"], "deviceId": self.address})  # fmt: skip
             return
         if event == "gattOperationReceived":
-            self.radio.send("BluetoothEmulation.simulateGATTOperationResponse",
-                            {"address": ADDRESS, "type": found["type"], "code": 0})  # fmt: skip
+            response = {"address": self.address, "type": found["type"], "code": 0}
+            self.radio.send("BluetoothEmulation.simulateGATTOperationResponse", response)
             return
         kind = "characteristic" if event.startswith("char") else "descriptor"
         answer = {f"{kind}Id": found[f"{kind}Id"], "type": found["type"], "code": 0}
@@ -151,24 +176,36 @@ class Die:
         if kind == "characteristic" and "data" in found:
             self.written.append(base64.b64decode(found["data"]))
             if self.written[-1][:1] == bytes([px.MessageType.WHO_ARE_YOU]):
-                self.say(px.i_am_a_die(DIE))
+                self.say(px.i_am_a_die(self.identity))
 
     def told(self, message: px.MessageType) -> int:
         return sum(data[:1] == bytes([message]) for data in self.written)
 
 
-def connected(browser: Any, phone: Any, link: str) -> Die:
-    """The player's page opened at ``link``, its die connected and ready."""
-    phone.goto(link)
-    die = Die(browser, phone)
+def connected(
+    browser: Any, phone: Any, link: str | None, identity: px.Identity = DIE,
+    address: str = ADDRESS, beside: Die | None = None,
+) -> Die:  # fmt: skip
+    """The player's page opened at ``link`` (or as it is, for a die ``beside`` another), the
+    die connected and ready."""
+    if link is not None:
+        phone.goto(link)
+    die = Die(browser, phone, identity, address, beside)
+    die.choosing = True
     phone.locator("[data-action=connect-die]").click()
-    die.until(phone.locator(f"[data-die={DIE_ID}]").get_by_text("ready").is_visible)
+    die.until(phone.locator(f"[data-die={die_id(identity)}]").get_by_text("ready").is_visible)
+    die.choosing = False
     return die
 
 
+def die_id(identity: px.Identity) -> str:
+    return f"pixels-{identity.pixel_id:08x}"
+
+
 def roll(die: Die, number: int) -> None:
-    """The die lands with ``number`` up: a d6's face index is its number less one."""
-    for state, index in ((px.RollState.ROLLING, 0), (px.RollState.ROLLED, number - 1)):
+    """The die lands with ``number`` up (a d6's face index is its number less one)."""
+    landed = next(i for i in range(20) if die.identity.face(i) == number)
+    for state, index in ((px.RollState.ROLLING, 0), (px.RollState.ROLLED, landed)):
         die.say(px.roll_state(state, index))
         die.until(lambda: not die.saying)
 
@@ -196,11 +233,8 @@ def test_a_pixels_die_enters_the_players_own_roll_not_one_unasked_and_blinks_at_
     table = guard_and_jena(server)
     link = hand_to(table, "jena")
     table.send({"type": "roll_initiative", "source": "gm"})  # both rolls awaited, the guard's first
-    phone.goto(link)
-    die = Die(browser, phone)
-    phone.locator("[data-action=connect-die]").click()
-    ready = phone.locator(f"[data-die=pixels-{PIXEL_ID:08x}]").get_by_text("ready")
-    die.until(ready.is_visible)
+    die = connected(browser, phone, link)
+    ready = phone.locator(f"[data-die={DIE_ID}]").get_by_text("ready")
     said = phone.locator("[data-dice-said]")
     reported = {"connected": True, "battery": 77, "charging": False}
     until(lambda: registry(table)["dice"].get(DIE_ID) == {
@@ -365,3 +399,53 @@ def test_the_phones_die_answers_her_own_dice_request_before_her_roll_never_the_g
         kept = registry(table)
         assert [one["owner"] for one in kept["requests"].values()] == ["guard"]
         assert (kept["answers"], rolls_entered(table)) == ({}, [])
+
+
+@pytest.mark.parametrize(
+    ("kind", "sides", "shown"),
+    [(px.DieType.D4, 4, 3), (px.DieType.D6_PIPPED, 6, 5), (px.DieType.D8, 8, 8),
+     (px.DieType.D10, 10, 10), (px.DieType.D12, 12, 7), (px.DieType.D20, 20, 20)],
+)  # fmt: skip
+def test_every_pixels_die_on_her_phone_answers_a_roll_of_its_size(
+    browser: Any, phone: Any, server: ServerProcess, kind: px.DieType, sides: int, shown: int
+) -> None:
+    """Each Pixels die type (the d6 is the tests' above), connected on Jena's phone, fills a VTT's
+    roll of its size as the library reads it (a d10's "0" is 10, a pipped d6 is a d6)."""
+    table = guard_and_jena(server)
+    identity = px.Identity(PIXEL_ID, kind, LEDS[kind], 1_720_000_000, f"Jena's {kind.name}",
+                           px.RollState.ON_FACE, 0, 77, False)  # fmt: skip
+    die = connected(browser, phone, hand_to(table, "jena"), identity)
+    until(lambda: die_id(identity) in registry(table)["dice"])
+    said = phone.locator("[data-dice-said]")
+    with VttSocket(table) as vtt:
+        assert vtt.ask("j1", owner="jena", sides=sides, wait=LONGEST_WAIT)["claim"] is False
+        die.until(said.get_by_text(f"A roll is asked of Jena: a d{sides}.").is_visible)
+        roll(die, shown)
+        rolled = vtt.next_of("j1")
+        assert rolled == {"type": "dice-rolled", "id": "j1", "faces": [shown],
+                          "dice": [die_id(identity)]}  # fmt: skip
+
+
+def test_a_d00_and_a_d10_on_her_phone_roll_a_d100_together(
+    browser: Any, phone: Any, server: ServerProcess
+) -> None:
+    """Jena's d00 and d10, both on her phone, answer a VTT's d100 as the station reads such a
+    pair: 40 and 7 is 47, the d00 named first; the d00 alone answers nothing."""
+    table = guard_and_jena(server)
+    d00 = px.Identity(0xD00, px.DieType.D00, 10, 1_720_000_000, "Jena's d00",
+                      px.RollState.ON_FACE, 0, 80, False)  # fmt: skip
+    d10 = px.Identity(0xD10, px.DieType.D10, 10, 1_720_000_000, "Jena's d10",
+                      px.RollState.ON_FACE, 0, 80, False)  # fmt: skip
+    tens = connected(browser, phone, hand_to(table, "jena"), d00, "09:09:09:09:09:02")
+    units = connected(browser, phone, None, d10, "09:09:09:09:09:03", beside=tens)
+    until(lambda: {die_id(d00), die_id(d10)} <= set(registry(table)["dice"]))
+    said = phone.locator("[data-dice-said]")
+    with VttSocket(table) as vtt:
+        vtt.ask("p1", owner="jena", sides=100, wait=LONGEST_WAIT)
+        tens.until(said.get_by_text("A roll is asked of Jena: a d100.").is_visible)
+        roll(tens, 40)
+        tens.until(said.get_by_text("40: now the other die of the d100.").is_visible)
+        roll(units, 7)
+        rolled = vtt.next_of("p1")
+        assert rolled == {"type": "dice-rolled", "id": "p1", "faces": [47],
+                          "dice": [die_id(d00), die_id(d10)]}  # fmt: skip

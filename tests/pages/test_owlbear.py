@@ -129,6 +129,12 @@ class Room:
             page.evaluate("ready => window.host.setReady(ready)", ready)
 
     def write(self, connection: str, kind: str, payload: Any) -> dict[str, Any]:
+        if kind == "player":  # a player's own metadata, theirs to write: no write to the room
+            for player in self.state["party"]:
+                if player["connectionId"] == connection:
+                    player["metadata"] = {**player["metadata"], **payload}
+            self.check_no_secret()
+            return self.state
         if kind == "items":
             self.state["items"] = changed(self.state["items"], payload)
         else:
@@ -423,6 +429,45 @@ def test_the_tokens_follow_an_rcs_round_with_a_seize(
     popover(pages["guard"]).locator("[data-action=seize-guard]").click()
     room.until(lambda: room.tokens()["guard"]["acting"], "the Guard's seize on the map")
     follows(room, table)
+
+
+def open_requests(table: Table) -> dict[str, Any]:
+    status, registry = call(f"{table.url}/dice", token=table.gm)
+    assert status == 200, registry
+    requests: dict[str, Any] = registry["requests"]
+    return requests
+
+
+def test_a_players_roll_comes_from_her_own_dice_and_is_shared_in_the_room(
+    room_of: Callable[..., Room], server: ServerProcess
+) -> None:
+    """Jena rolls a d100 from her popover: Seize asks her own dice (a station or her phone would
+    answer; here the GM's token answers as a station does, with a tens die and a d10), and the
+    roll is shared in her player metadata as Owlbear's Dice extension shares one, which the
+    GM's popover lists."""
+    table = crew_table(server)
+    room = room_of(table, CREW)
+    gm, pages = seated(room, table, player_links(table, *CREW))
+    jena = popover(pages["jena"])
+    jena.locator("select[name=sides]").select_option("100")
+    jena.locator("[data-action=roll]").click()
+    jena.locator("[data-rolled]:has-text('Roll 1d100 now')").wait_for()
+    room.until(lambda: len(open_requests(table)) == 1, "a dice request")
+    ((rid, request),) = open_requests(table).items()
+    assert (request["owner"], request["sides"], request["count"]) == ("jena", 100, 1)
+    answer = {"answers": {rid: {"faces": [47], "dice": ["pixels-00000d00", "pixels-00000d10"]}}}
+    status, body = call(f"{table.url}/dice", "PUT", answer, table.gm)
+    assert status == 200, body
+    jena.locator("[data-rolled]:has-text('You rolled 1d100: 47.')").wait_for()
+    room.until(lambda: "seize.initiative/roll" in room.state["party"][1]["metadata"], "shared")
+    shared = room.state["party"][1]["metadata"]
+    assert shared["seize.initiative/roll"]["dice"][0]["dice"][0]["type"] == "D100"
+    assert sorted(shared["seize.initiative/rollValues"].values()) == [7, 40]
+    popover(gm).locator("[data-room-rolls] li:has-text('jena rolled 1d100 with their dice: 47')"
+                        ).wait_for()  # fmt: skip
+    assert "null" not in popover(gm).locator("#seize").inner_text()  # nothing drawn as "null"
+    # The guard's popover asks the guard's dice, never Jena's: his select has none of hers.
+    assert popover(pages["guard"]).locator("select[name=owner]").count() == 0
 
 
 def test_the_tokens_follow_an_awareness_round(

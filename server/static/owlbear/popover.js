@@ -4,7 +4,9 @@
 // or the scene, which every player can read; the room holds only the table's address. Any player
 // may rewrite that address, so it is checked before it is shown (roomTable) and never followed:
 // each viewer follows their own link only. The map is the background page's (background.js); the
-// popover links the tokens the GM chose there.
+// popover links the tokens the GM chose there. It rolls with the table's own dice, too: the
+// viewer's dice blink, and what they roll is shared in the room as Owlbear's Dice extension
+// shares a roll (rolls.js), for everyone's popover and any extension that reads rolls so.
 
 import OBR from "@owlbear-rodeo/sdk";
 import {
@@ -16,10 +18,14 @@ import { declaring, diceFor, rcs } from "/static/shared/index-cards.js";
 import { fourColor } from "/static/shared/panels.js";
 import { hear, remember, remembered, tell } from "/static/owlbear/kept.js";
 import { TABLE, TURN, parseLink, roomTable } from "/static/owlbear/map.js";
+import { MOST, SIDES, shared, told } from "/static/owlbear/rolls.js";
 
 const GAMES = { "four-color": fourColor, "megatraveller-rcs": rcs, awareness };
 const root = document.getElementById("seize");
 const ctx = { names: {}, table: null, view: null };
+/** Seconds a roll asked here waits for the table's dice. */
+const DICE_WAIT = 60;
+const dice = { said: "", asking: false, others: [] }; // this viewer's roll, and the room's
 let role = "PLAYER";
 let choosing = null; // the tokens the GM is linking, from the context menu
 let said; // what the room's metadata says of its table, as last heard
@@ -109,12 +115,14 @@ function shown(view) {
   ctx.view = view;
   const game = GAMES[view.system];
   ctx.names = game.names(view);
-  keeping(root, () => root.replaceChildren(
+  // What is not there (no tokens being linked, no dice to roll) is left out, not drawn "null".
+  keeping(root, () => root.replaceChildren(...[
     h("h1", {}, ctx.table.name ?? "Seize"),
     h("p", { class: "meta", "data-stage": "" }, `${game.title} · ${game.stage(view)}`),
     ...(role === "GM" ? gmView(view, game) : playerView(view)),
+    rolling(),
     h("button", { type: "button", class: "quiet", "data-action": "unlink",
-                  onclick: () => unlink() }, "Use another link")));
+                  onclick: () => unlink() }, "Use another link")].filter(Boolean)));
 }
 
 /** The GM's: the one next action, who is at the table, and linking tokens. */
@@ -158,6 +166,68 @@ function chooser() {
     people.map(([id, name]) => h("button", { type: "button", "data-link": id,
                                               onclick: link(id) }, name)),
     h("button", { type: "button", onclick: link(null) }, "No one"));
+}
+
+/** Whose dice this viewer rolls: the GM's, or each of the player's own characters'. */
+const owners = () => (role === "GM" ? [["gm", "the GM"]]
+  : (ctx.table.you?.participants ?? []).filter((id) => ctx.names[id])
+    .map((id) => [id, ctx.names[id]]));
+
+/** Roll with the table's dice (docs/owlbear.md, "The table's dice"): Seize asks the viewer's own
+ * dice, which blink; the roll comes back here and is shared in the room. Rolls shared by the
+ * others in the room are listed under it. */
+function rolling() {
+  const mine = owners();
+  if (!mine.length) return null;
+  const who = h("select", { name: "owner", "data-keep": "dice-owner", "aria-label": "Whose dice" },
+    mine.map(([id, name]) => h("option", { value: id }, name)));
+  const count = h("input", { name: "count", type: "number", min: 1, max: MOST, value: "1",
+                             class: "die", "data-keep": "dice-count", "aria-label": "How many" });
+  const sides = h("select", { name: "sides", "data-keep": "dice-sides", "aria-label": "Which die" },
+    SIDES.map((n) => h("option", { value: String(n), selected: n === 20 }, `d${n}`)));
+  const roll = (event) => {
+    event.preventDefault();
+    const asked = { owner: who.value, sides: Number(sides.value),
+                    count: Math.min(MOST, Math.max(1, Math.trunc(Number(count.value)) || 1)) };
+    rollWithTheTable(asked, mine.find(([id]) => id === asked.owner)[1]);
+  };
+  return h("section", { id: "dice" }, h("h2", {}, "Roll with your dice"),
+    h("form", { onsubmit: roll }, mine.length > 1 ? who : null, count, sides,
+      h("button", { type: "submit", "data-action": "roll", disabled: dice.asking }, "Roll")),
+    h("p", { "data-rolled": "", class: "muted" }, dice.said),
+    dice.others.length ? h("ul", { "data-room-rolls": "" }, dice.others.map(({ name, roll: r }) =>
+      h("li", {}, `${name} rolled ${r.dice} with their dice: ${r.faces.join(", ")}`))) : null);
+}
+
+/** Ask the table's dice; say what came of it, and share the roll in the room. */
+async function rollWithTheTable({ owner, sides, count }, name) {
+  dice.asking = true;
+  dice.said = `Roll ${count}d${sides} now, with ${name === "the GM" ? "your" : `${name}'s`} `
+    + "dice: they blink.";
+  redraw();
+  const rolled = await ctx.table.roll({ owner, sides, count, wait: DICE_WAIT });
+  dice.asking = false;
+  if (rolled.faces) {
+    dice.said = `You rolled ${count}d${sides}: ${rolled.faces.join(", ")}.`;
+    await OBR.player.setMetadata(shared(crypto.randomUUID(), sides, rolled.faces));
+  } else {
+    dice.said = {
+      "timed-out": "No die was rolled in time: nothing is shared.",
+      refused: `Seize did not ask the dice: ${rolled.message}`,
+    }[rolled.why] ?? "Seize cannot be reached just now: nothing was rolled.";
+  }
+  redraw();
+}
+
+/** The rolls the others in the room shared, from their player metadata. */
+function heardRolls(players) {
+  dice.others = players.map((player) => ({ name: player.name, roll: told(player.metadata) }))
+    .filter((one) => one.roll);
+  redraw();
+}
+
+function redraw() {
+  if (ctx.view && ctx.table) shown(ctx.view);
 }
 
 /** One of the player's characters, and what they may do now. */
@@ -254,6 +324,8 @@ OBR.onReady(async () => {
     });
     tell({ type: "ready" }); // tokens chosen before the popover was open
   }
+  OBR.party.onChange(heardRolls);
+  heardRolls(await OBR.party.getPlayers());
   const saved = remembered(OBR.room.id);
   if (saved) follow(saved);
   else linking();

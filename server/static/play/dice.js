@@ -21,6 +21,7 @@
 // only where it can be used.
 
 import { h } from "/static/shared/client.js";
+import { PERCENT, filled, fits } from "/static/play/percentile.js";
 
 const LIBRARY = "/static/vendor/pixels-web-connect/index.js";
 
@@ -71,11 +72,11 @@ export function pending(view, own) {
 }
 
 /** The oldest dice request of the player's own characters (``own``) in the registry ``book``
- * that dice of ``sides`` faces answer (any faces, without ``sides``), as the die station
- * chooses it: what the next roll answers. */
-export function requested(book, own, sides) {
+ * that ``die`` answers (a die of its faces; for a d100, a tens die or a d10: percentile.js),
+ * any request without ``die``, as the die station chooses it: what the next roll answers. */
+export function requested(book, own, die) {
   const [request, asked] = Object.entries(book?.requests ?? {}).find(([, one]) =>
-    own.has(one.owner) && (sides === undefined || one.sides === sides)) ?? [];
+    own.has(one.owner) && (die === undefined || fits(die, one.sides))) ?? [];
   return request ? { request, character: asked.owner, sides: asked.sides, count: asked.count }
     : null;
 }
@@ -143,7 +144,7 @@ export function dice(ctx) {
     for (const pixel of lines.keys()) if (pixel.status === "ready") told(pixel, false);
   });
   const own = () => new Set(ctx.table.you?.participants ?? []);
-  const held = [];  // the dice of this roll so far: { face, id }
+  const held = [];  // the dice of this roll so far (percentile.js's Rolled)
   let holding = null;  // what they are for: a pending roll, or a request
   /** A roll short of dice is dropped once the table no longer asks for it: the GM typed it,
    * or the request was answered or timed out. */
@@ -155,31 +156,38 @@ export function dice(ctx) {
     holding = null;
   };
   const rolled = async (pixel, face) => {
-    const shown = number(face, pixel.dieFaceCount);
     if (!held.length) await registry();  // a request made since the last look
-    // A request these faces answer comes first, then the table's own roll; else a request of
+    // A d00 reads tens (its "00" is 100), and so does a d10 the table registered as its tens
+    // die: either makes a d100 with a d10 (percentile.js).
+    const d00 = pixel.dieType === "d00";
+    const tens = d00 || (pixel.dieFaceCount === 10 && book?.dice?.[dieId(pixel)]?.tens === true);
+    const die = { id: dieId(pixel), sides: d00 ? PERCENT : pixel.dieFaceCount, tens,
+                  number: d00 ? face || PERCENT : number(face, pixel.dieFaceCount) };
+    const shown = die.number;
+    // A request this die answers comes first, then the table's own roll; else a request of
     // other faces, to say which die it wants.
-    const sides = pixel.dieType === "d00" ? null : pixel.dieFaceCount;
-    const ask = requested(book, own(), sides) ?? pending(ctx.view, own())
+    const ask = requested(book, own(), die) ?? pending(ctx.view, own())
       ?? requested(book, own());
     if (!ask) {
       said.textContent = `${pixel.name} rolled ${shown}: no roll is asked of you, so it was not `
         + "entered.";
       return;
     }
-    if (pixel.dieFaceCount !== ask.sides || pixel.dieType === "d00") {
-      said.textContent = `${pixel.name} is a d${pixel.dieFaceCount}: a d${ask.sides} is asked.`;
+    if (!fits(die, ask.sides)) {
+      said.textContent = `${pixel.name} is a ${d00 ? "d00" : `d${pixel.dieFaceCount}`}: a `
+        + `d${ask.sides} is asked.`;
       return;
     }
     if (asking(ask) !== asking(holding)) held.length = 0;  // a roll short of dice for another
     holding = ask;
-    held.push({ face: shown, id: dieId(pixel) });
-    if (held.length < ask.count) {
-      said.textContent = `${shown}: roll again for the other ${ask.count - held.length}.`;
+    held.push(die);
+    const made = filled(held, ask.sides, ask.count);
+    if (!made) {
+      said.textContent = ask.sides === PERCENT ? `${shown}: now the other die of the d100.`
+        : `${shown}: roll again for the other ${ask.count - held.length}.`;
       return;
     }
-    const faces = held.map((one) => one.face);
-    const dice = held.map((one) => one.id);
+    const { faces, ids: dice } = made;
     held.length = 0;
     holding = null;
     if (ask.request) {

@@ -74,6 +74,7 @@ export class Table {
     this.socket = null; // the open WebSocket, which commands go on
     this.lastId = 0; // the id of the last command sent on a socket
     this.waiting = new Map(); // id → a command sent on the socket, until its answer comes
+    this.rolling = new Map(); // id → a dice request asked on the socket, until it comes to an end
   }
 
   async start() {
@@ -129,6 +130,7 @@ export class Table {
     };
     socket.onmessage = (message) => {
       const data = JSON.parse(message.data);
+      if (this.rolling.get(data.id)?.socket === socket) return this.rolled(data);
       if (data.type === "answer" || data.type === "refused") return this.answered(data);
       if (data.type === "bye") return;
       if (data.type === "event") this.onEvent(data.seq, data.event);
@@ -137,6 +139,11 @@ export class Table {
     };
     socket.onclose = (closed) => {
       this.socket = null;
+      for (const [id, rolling] of this.rolling) { // the answer would have come on this socket
+        if (rolling.socket !== socket) continue;
+        this.rolling.delete(id);
+        rolling.resolve({ faces: null, why: "lost" });
+      }
       // What it carried and did not answer goes as a POST, under the same key.
       for (const id of [...this.waiting.keys()]) this.unanswered(id);
       if (closed.code === REVOKED) return this.onRevoked();
@@ -178,6 +185,34 @@ export class Table {
       socket.send(JSON.stringify({ type: "command", id, command, idempotency_key: sending.key,
                                    if_match: sending.ifMatch ?? undefined }));
     });
+  }
+
+  /**
+   * Ask the table's dice for a roll (docs/api.md, "Dice requests"): ``{owner, sides, count,
+   * wait}``. The owner's dice blink, and their next roll comes back: resolves to ``{faces,
+   * dice}``, or to ``{faces: null, why, message}`` ("offline", "lost", "refused",
+   * "timed-out"); never rejects. Only on an open socket, which the answer comes on.
+   */
+  roll(request) {
+    const socket = this.socket;
+    if (!socket) return Promise.resolve({ faces: null, why: "offline" });
+    const id = `dice${++this.lastId}`;
+    return new Promise((resolve) => {
+      this.rolling.set(id, { socket, resolve });
+      socket.send(JSON.stringify({ type: "dice", id, ...request }));
+    });
+  }
+
+  /** What the socket said of dice request ``id``: asked (it waits on), rolled, timed out or
+   * refused. */
+  rolled({ type, id, ...reply }) {
+    if (type === "dice-asked") return;
+    const { resolve } = this.rolling.get(id);
+    this.rolling.delete(id);
+    if (type === "dice-rolled") resolve({ faces: reply.faces, dice: reply.dice });
+    else if (type === "refused") {
+      resolve({ faces: null, why: "refused", message: reply.problem?.message ?? "" });
+    } else resolve({ faces: null, why: "timed-out" });
   }
 
   /** The socket's reply to command ``id``, as the POST would have answered it. */

@@ -10,18 +10,37 @@
 // src/foundry/client/dice/terms/dice.d.mts, ``DiceTerm#_roll``). So one request asks for all of
 // a term's dice (a d20 with advantage, ``2d20kh``, is two dice or two rolls of one), and each
 // call of the handler takes the next of its faces.
+//
+// Foundry calls the handler of a non-interactive method even when the roll is evaluated without
+// interaction, and says so in the options it passes (``allowInteractive: false``: Roll#evaluate's
+// option, src/foundry/client/dice/roll.d.mts, "force the use of non-interactive rolls and do not
+// prompt the user to make manual rolls"). Foundry evaluates so a blind roll (``Roll#toMessage``
+// with the blind roll mode: its roller must not see the dice; dnd5e's own ``BasicRoll.toMessage``,
+// module/dice/basic-roll.mjs at 00724328, keeps the same rule) and a ``Roll.simulate``. But a
+// system may evaluate a roll before it makes the roll's message, allowing interaction whatever
+// the mode: dnd5e's checks, saves and attacks (``BasicRoll.buildEvaluate``, basic-roll.mjs at
+// 99c48a71, then ``buildPost``). So a roll is blind, too, when its own roll mode says so
+// (``roll.options.rollMode``, which such a system's roll dialog sets, and its message takes) or,
+// with none, the user's chat roll mode (the core setting ``rollMode``, which the message takes
+// then). A blind roll never asks the table: the handler gives nothing at once, and Foundry
+// rolls. Every other mode (public, private GM, self) asks the roller's own dice: a GM's private
+// roll the GM's, whose result only the GM sees.
 
+/** Foundry's blind roll mode (``CONST.DICE_ROLL_MODES.BLIND``). */
+export const BLIND = "blindroll";
 /** The method's key in ``CONFIG.Dice.fulfillment.methods``, and in the core dice setting. */
 export const METHOD = "seize";
 /** Seconds a request waits for the table's dice before Foundry rolls by itself. */
 export const WAIT = 60;
 
 /**
- * @typedef {{faces: number, number?: number, results: unknown[]}} Term the part of Foundry's
- *   DiceTerm the handler reads: its faces, how many dice, and the results rolled so far
+ * @typedef {{faces: number, number?: number, results: unknown[],
+ *            _root?: {options?: {rollMode?: string}}}} Term the part of Foundry's DiceTerm the
+ *   handler reads: its faces, how many dice, the results rolled so far, and the roll it is in
  * @typedef {import("./link.mjs").Rolled} Rolled
  * @typedef {(sides: number, count: number) => Promise<Rolled>} Ask
  * @typedef {{from: number, count: number, rolled: Promise<Rolled>}} Asked
+ * @typedef {{allowInteractive?: boolean}} Evaluation the options Foundry passes the handler
  */
 
 /**
@@ -30,7 +49,7 @@ export const WAIT = 60;
  * and Foundry opens no dialog of its own.
  * @param {{Dice?: {fulfillment?: {methods: Record<string, object>}}}} config Foundry's CONFIG
  * @param {string} label
- * @param {(term: Term) => Promise<number | undefined>} handler
+ * @param {(term: Term, options?: Evaluation) => Promise<number | undefined>} handler
  */
 export function registerMethod(config, label, handler) {
   const methods = config.Dice?.fulfillment?.methods;
@@ -40,21 +59,41 @@ export function registerMethod(config, label, handler) {
   return true;
 }
 
+/**
+ * Whether Foundry means the roll to be hidden from its roller, or rolled with no one's dice:
+ * evaluated without interaction, or blind by its own roll mode or, with none, the chat's.
+ * @param {Term} term
+ * @param {Evaluation | undefined} options
+ * @param {string | undefined} chatMode the user's chat roll mode (the core setting)
+ */
+export function unasked(term, options, chatMode) {
+  if (options?.allowInteractive === false) return true;
+  const own = term._root?.options?.rollMode;
+  return ((own && own !== "roll") ? own : chatMode) === BLIND;
+}
+
 /** The faces the table's dice give each term: one request per term, its faces handed to the
  * term's dice in turn; a die past them (an explosion, a reroll) asks again. */
 export class TermFaces {
-  /** @param {Ask} ask */
-  constructor(ask) {
+  /**
+   * @param {Ask} ask
+   * @param {() => string | undefined} chatMode the user's chat roll mode, read at each die
+   */
+  constructor(ask, chatMode) {
     this.ask = ask;
+    this.chatMode = chatMode;
     /** @type {WeakMap<Term, Asked>} */
     this.asked = new WeakMap();
   }
 
   /**
-   * The face of the term's die being rolled now, or undefined for Foundry to roll it.
+   * The face of the term's die being rolled now, or undefined for Foundry to roll it: at once,
+   * for a blind roll or one evaluated without interaction (``unasked``).
    * @param {Term} term
+   * @param {Evaluation} [options]
    */
-  async face(term) {
+  async face(term, options) {
+    if (unasked(term, options, this.chatMode())) return undefined;
     const index = term.results.length; // the dice before this one are rolled
     let asked = this.asked.get(term);
     if (!asked || index >= asked.from + asked.count) {

@@ -102,7 +102,7 @@ Hooks.once("init", () => {
   }
   makeSeizesCombatSeizes();
   makeTheTrackersRollSeizes();
-  registerMethod(CONFIG, "SEIZE.Dice.Method", (term) => tableFaces.face(term));
+  registerMethod(CONFIG, "SEIZE.Dice.Method", (term, options) => tableFaces.face(term, options));
 });
 Hooks.once("ready", () => {
   // Foundry's server hands a package's socket handler the id of the user who emitted the
@@ -253,7 +253,7 @@ const tableFaces = new TermFaces(async (sides, count) => {
     notify("warn", `SEIZE.Dice.Unrolled.${rolled.why}`, { message: rolled.message ?? "" });
   }
   return rolled;
-});
+}, () => /** @type {string | undefined} */ (game.settings?.get("core", "rollMode")));
 /** A player's requests waiting for the GM's client, by id. @type {Map<string, (rolled: Rolled) => void>} */
 const relaying = new Map();
 
