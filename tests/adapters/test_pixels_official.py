@@ -11,6 +11,7 @@ Without Node these are skipped, unless SEIZE_REQUIRE_NODE is set, as .ci/run set
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
 import os
 import shutil
@@ -41,14 +42,17 @@ def _node() -> str:
         if os.environ.get("SEIZE_REQUIRE_NODE"):
             pytest.fail("Node.js is required here")
         pytest.skip("no node on this machine: the official Pixels code needs Node.js 18 or newer")
-    if not (OFFICIAL / "node_modules").exists():
-        npm = shutil.which("npm")
-        assert npm is not None, "npm is needed to install the official Pixels packages"
-        subprocess.run(
-            [npm, "ci", "--prefix", str(OFFICIAL), "--no-audit", "--no-fund",
-             "--loglevel=error"],
-            check=True, timeout=JOB_PATIENCE,
-        )  # fmt: skip
+    # The workers of a parallel run each come here: one installs, the others wait for it.
+    with (OFFICIAL / ".installing").open("w") as installing:
+        fcntl.flock(installing, fcntl.LOCK_EX)
+        if not (OFFICIAL / "node_modules").exists():
+            npm = shutil.which("npm")
+            assert npm is not None, "npm is needed to install the official Pixels packages"
+            subprocess.run(
+                [npm, "ci", "--prefix", str(OFFICIAL), "--no-audit", "--no-fund",
+                 "--loglevel=error"],
+                check=True, timeout=JOB_PATIENCE,
+            )  # fmt: skip
     return node
 
 

@@ -202,6 +202,9 @@ RECIPES: dict[tuple[str, str], Recipe] = {
     ("GET", "/console/{table_id}"): plain("/console/{table_id}"),
     ("GET", "/overlay/{table_id}"): plain("/overlay/{table_id}"),
     ("GET", "/play/{table_id}"): plain("/play/{table_id}"),
+    ("GET", "/play/{table_id}/manifest.webmanifest"): plain(
+        "/play/{table_id}/manifest.webmanifest"
+    ),
     ("GET", "/tables/{table_id}/timeline"): plain("/tables/{table_id}/timeline"),
     ("GET", "/static/{path}"): plain("/static/shared/client.js"),
 }
