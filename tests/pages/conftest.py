@@ -137,3 +137,19 @@ def shoot(page: Any, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), omit_background=True)
     return path
+
+
+FRAMES = """
+// Every frame the overlay draws, with its seq: a replay's whole run, read back after it ended
+// (the timeline's and the turn clock's replay tests read them).
+window.frames_seen = [];
+new MutationObserver((changes) => {
+  for (const change of changes) {
+    const root = change.target;
+    if (root.id === "overlay" && change.attributeName === "data-seq") {
+      window.frames_seen.push({ seq: Number(root.dataset.seq), replay: root.dataset.replay,
+                                text: root.innerText });
+    }
+  }
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-seq"] });
+"""

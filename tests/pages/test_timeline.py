@@ -10,7 +10,7 @@ from typing import Any
 
 from tests.server.process import ServerProcess, call
 
-from .conftest import Table, shoot
+from .conftest import FRAMES, Table, shoot
 
 SHEETS = {
     "kid": "The Kid",
@@ -102,20 +102,6 @@ def test_the_player_page_links_to_the_players_own_story(phone: Any, server: Serv
     phone.goto(f"{server.url}/play/{table.id}?token={kid}")
     link = phone.locator("header a[data-link=timeline]")
     assert link.get_attribute("href") == f"/tables/{table.id}/timeline?token={kid}"
-
-
-FRAMES = """
-window.frames_seen = [];
-new MutationObserver((changes) => {
-  for (const change of changes) {
-    const root = change.target;
-    if (root.id === "overlay" && change.attributeName === "data-seq") {
-      window.frames_seen.push({ seq: Number(root.dataset.seq), replay: root.dataset.replay,
-                                text: root.innerText });
-    }
-  }
-}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-seq"] });
-"""
 
 
 def replayed(browser: Any, table: Table, query: str) -> list[dict[str, Any]]:

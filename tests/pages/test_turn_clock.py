@@ -12,7 +12,7 @@ from typing import Any
 
 from tests.server.process import UNLIMITED, ServerProcess, call
 
-from .conftest import Table, shoot
+from .conftest import FRAMES, Table, shoot
 
 LONG_AGO = 90_000
 """Milliseconds a page's clock is run on to put a turn well over its time (the table's 20 s)."""
@@ -220,17 +220,3 @@ def test_the_overlays_replay_keeps_the_tables_time(browser: Any, tmp_path: Path)
         assert note.inner_text() == "The replay is over: live"
         shoot(overlay, "overlay-replay-over")
         stream.close()
-
-
-FRAMES = """
-window.frames_seen = [];
-new MutationObserver((changes) => {
-  for (const change of changes) {
-    const root = change.target;
-    if (root.id === "overlay" && change.attributeName === "data-seq") {
-      window.frames_seen.push({ seq: Number(root.dataset.seq), replay: root.dataset.replay,
-                                text: root.innerText });
-    }
-  }
-}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-seq"] });
-"""
