@@ -21,6 +21,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from tests.server.process import free_port
+from tests.waiting import until
 
 REPO = Path(__file__).resolve().parents[3]
 TAILNET_NAME = "table-pi.tail1234.ts.net"
@@ -118,3 +119,14 @@ def standins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tools: list[str]) 
         "pidfile": str(tmp_path / "tool.pid"),
     }
     return Standins(tmp_path, state_file, port, ssl.create_default_context(cafile=ca), edge)
+
+
+def printed(tmp_path: Path) -> str:
+    path = tmp_path / "printed.txt"
+    return path.read_text() if path.exists() else ""
+
+
+def printed_once(tmp_path: Path, words: str) -> str:
+    """What the server printed, once it has printed ``words``."""
+    until(lambda: words in printed(tmp_path), f"the server never printed {words!r}")
+    return printed(tmp_path)

@@ -16,7 +16,13 @@ import aiohttp
 import pytest
 
 from tests.server.process import ServerProcess, call, free_port
-from tests.server.run.sharing import QUICK_NAME, TAILNET_NAME, Standins, standins
+from tests.server.run.sharing import (
+    QUICK_NAME,
+    TAILNET_NAME,
+    Standins,
+    printed_once,
+    standins,
+)
 from tests.waiting import PATIENCE, until
 
 TAILSCALE_UP = {"BackendState": "Running", "DNSName": f"{TAILNET_NAME}.", "funnel": "ok"}
@@ -30,17 +36,6 @@ def tools(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Standins:
 
 def server(tmp_path: Path, *flags: str) -> ServerProcess:
     return ServerProcess(tmp_path / "seize.db", output=tmp_path / "printed.txt", extra_args=flags)
-
-
-def printed(tmp_path: Path) -> str:
-    path = tmp_path / "printed.txt"
-    return path.read_text() if path.exists() else ""
-
-
-def printed_once(tmp_path: Path, words: str) -> str:
-    """What the server printed, once it has printed ``words``."""
-    until(lambda: words in printed(tmp_path), f"the server never printed {words!r}")
-    return printed(tmp_path)
 
 
 def refused(tmp_path: Path, *flags: str) -> str:
