@@ -14,6 +14,7 @@ import { rcs } from "/static/shared/index-cards.js";
 import { fourColor } from "/static/shared/panels.js";
 import { reach } from "/static/console/reach.js";
 import { TurnClock } from "/static/shared/clock.js";
+import { gmNotice } from "/static/shared/plain-http.js";
 
 /**
  * A die or card the step asks for is typed at once from a keyboard: the cursor waits in its
@@ -112,6 +113,7 @@ function handoff(shown, onHide) {
   return h("div", { class: "qr", "data-qr": shown.for },
     picture,
     h("p", {}, h("a", { href: shown.url, target: "_blank", rel: "noopener" }, shown.label)),
+    shown.for === "overlay" ? null : gmNotice(shown.url),
     h("button", { type: "button", "data-action": `copy-${shown.for}`, onclick: copy }, "Copy link"),
     copied,
     h("button", { type: "button", onclick: onHide }, "Hide"));

@@ -4,12 +4,15 @@ the server printed."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import os
 import ssl
 import stat
+import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +24,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from tests.server.process import free_port
-from tests.waiting import until
+from tests.waiting import PATIENCE, until
 
 REPO = Path(__file__).resolve().parents[3]
 TAILNET_NAME = "table-pi.tail1234.ts.net"
@@ -130,3 +133,21 @@ def printed_once(tmp_path: Path, words: str) -> str:
     """What the server printed, once it has printed ``words``."""
     until(lambda: words in printed(tmp_path), f"the server never printed {words!r}")
     return printed(tmp_path)
+
+
+@contextlib.contextmanager
+def served_lan_ca(tmp_path: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """``seize serve --share lan-ca`` on loopback at ``port``, printing to printed.txt, until
+    it has said where its trust page is."""
+    with (tmp_path / "printed.txt").open("wb") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "server", "serve", "--port", str(port),
+             "--db", str(tmp_path / "seize.db"), "--share", "lan-ca", "--host", "127.0.0.1"],
+            stdout=output, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    try:
+        printed_once(tmp_path, "Trust page:")
+        yield process
+    finally:
+        process.terminate()
+        process.wait(timeout=PATIENCE)

@@ -4,7 +4,6 @@ beside it. Certificates are checked with the openssl command, as a client other 
 
 from __future__ import annotations
 
-import contextlib
 import datetime
 import hashlib
 import ipaddress
@@ -12,8 +11,6 @@ import re
 import shutil
 import ssl
 import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import aiohttp
@@ -24,7 +21,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from server.run.lan_ca import LOCAL_NAME, LanAddress, issue
 from tests.server.process import free_port
-from tests.server.run.sharing import printed_once
+from tests.server.run.sharing import printed_once, served_lan_ca
 from tests.waiting import PATIENCE
 
 NOW = datetime.datetime(2026, 12, 6, tzinfo=datetime.UTC)
@@ -170,21 +167,3 @@ async def test_served_over_https_with_a_trust_page_beside(
         fingerprint = hashlib.sha256(der).hexdigest().upper()
         assert ":".join(re.findall("..", fingerprint)) in steps
         assert "Android" in steps and "iPhone" in steps and public in steps
-
-
-@contextlib.contextmanager
-def served_lan_ca(tmp_path: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    """``seize serve --share lan-ca`` on loopback at ``port``, printing to printed.txt, until
-    it has said where its trust page is."""
-    with (tmp_path / "printed.txt").open("wb") as output:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "server", "serve", "--port", str(port),
-             "--db", str(tmp_path / "seize.db"), "--share", "lan-ca", "--host", "127.0.0.1"],
-            stdout=output, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    try:
-        printed_once(tmp_path, "Trust page:")
-        yield process
-    finally:
-        process.terminate()
-        process.wait(timeout=PATIENCE)

@@ -1,0 +1,189 @@
+"""A phone at a LAN-like origin, in Chromium with a name mapped to loopback
+(``--host-resolver-rules``): over plain http the page has no secure context and says why, and
+the console says so beside the links; over ``--share lan-ca`` https, with the table's root
+trusted in the browser's NSS database (in a throwaway home, ``certutil`` from libnss3-tools),
+the page is a secure context where the service worker registers and Wake Lock is granted."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import ssl
+import subprocess
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from tests.pages.conftest import CHROMIUM, FLAGS, Patient, Table, shoot
+from tests.pages.console_driver import PHONE
+from tests.pages.test_play import hand_to
+from tests.server.process import UNLIMITED, ServerProcess, free_port
+from tests.server.run.sharing import served_lan_ca
+from tests.waiting import PAGE_PATIENCE, PATIENCE
+
+LAN_NAME = "table.lan"
+LOCAL = "seize.local"
+RULES = f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1, MAP {LOCAL} 127.0.0.1"
+
+
+def needed() -> str:
+    """certutil, or a skip where it is missing and the browser tests are not required."""
+    if not CHROMIUM.exists() and not os.environ.get("SEIZE_REQUIRE_BROWSER"):
+        pytest.skip("no /usr/bin/chromium on this machine (apt-get install chromium)")
+    found = shutil.which("certutil")
+    if found is None:
+        if os.environ.get("SEIZE_REQUIRE_BROWSER"):
+            pytest.fail("certutil is required here: apt-get install libnss3-tools")
+        pytest.skip("no certutil here (apt-get install libnss3-tools)")
+    return found
+
+
+@pytest.fixture
+def chromium(tmp_path: Path) -> Iterator[tuple[Any, Path]]:
+    """Chromium with a home of its own (whose NSS database the test may fill) and the LAN-like
+    names mapped to loopback; and that home."""
+    needed()
+    home = tmp_path / "home"
+    (home / ".pki" / "nssdb").mkdir(parents=True)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=[*FLAGS, RULES],
+            env={**os.environ, "HOME": str(home)},
+            timeout=PAGE_PATIENCE,
+        )
+        yield Patient(launched), home
+        launched.close()
+
+
+def trust(home: Path, root: Path) -> None:
+    """The table's root trusted in the browser's NSS database, as a GM's own desktop would."""
+    certutil = needed()
+    database = f"sql:{home / '.pki' / 'nssdb'}"
+    for args in (
+        ["-N", "--empty-password"],
+        ["-A", "-t", "C,,", "-n", "Seize table root", "-i", str(root)],
+    ):
+        subprocess.run(
+            [certutil, "-d", database, *args], check=True, capture_output=True, timeout=PATIENCE
+        )
+
+
+def phone_page(browser: Any) -> Any:
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    return context.new_page()
+
+
+def handed_as(table: Table, participant: str, base: str) -> str:
+    """The player link the console shows to a GM whose browser reached the server at
+    ``base`` (a LAN name): the server names links after the address its GM used."""
+    request = urllib.request.Request(
+        f"{table.url}/handoff/players/{participant}",
+        data=b"{}",
+        method="POST",
+        headers={
+            "Authorization": f"Bearer {table.gm}",
+            "Content-Type": "application/json",
+            "Host": base.split("://", 1)[1],
+        },
+    )
+    with urllib.request.urlopen(request, timeout=PATIENCE) as answer:
+        return str(json.loads(answer.read())["url"])
+
+
+def reached_at(url: str) -> ServerProcess:
+    """A server already running (started by the test), as ``Table`` reaches it at ``url``."""
+    reached = ServerProcess.__new__(ServerProcess)
+    reached.url = url
+    return reached
+
+
+CAPABILITIES = """async () => ({
+  secure: window.isSecureContext,
+  worker: "serviceWorker" in navigator,
+  wakeLock: "wakeLock" in navigator,
+})"""
+
+
+def test_plain_http_on_the_lan_says_what_it_cannot_do(
+    chromium: tuple[Any, Path], tmp_path: Path
+) -> None:
+    browser, _ = chromium
+    with ServerProcess(tmp_path / "seize.db", **UNLIMITED) as server:
+        lan = server.url.replace("127.0.0.1", LAN_NAME)  # the same server, as phones name it
+        table = Table(server, "four-color")
+        table.send({"type": "join", "member": {"id": "peter", "name": "Peter", "kind": "hero"}})
+        phone = phone_page(browser)
+        phone.goto(handed_as(table, "peter", lan))
+        assert phone.url.startswith(f"http://{LAN_NAME}:")
+        phone.wait_for_selector("#alerts")
+        assert phone.evaluate(CAPABILITIES) == {"secure": False, "worker": False, "wakeLock": False}
+        notice = phone.locator("[data-notice=plain-http]")
+        expect(notice).to_contain_text("cannot be installed as an app")
+        expect(notice).to_contain_text("seize serve --share auto")
+        shoot(phone, "share-plain-http-phone")
+        notice.get_by_role("button", name="Got it").click()
+        phone.reload()
+        phone.wait_for_selector("#alerts")
+        expect(phone.locator("[data-notice=plain-http]")).to_have_count(0)  # said once
+
+        console = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        console.goto(f"{lan}/console/{table.id}#token={table.gm}")
+        console.get_by_role("button", name="Phone link for Peter").click()
+        beside = console.locator("[data-qr=peter] [data-notice=plain-http]")
+        expect(beside).to_contain_text("cannot install the page")
+        expect(beside).to_contain_text("--share lan-ca")
+        shoot(console, "share-plain-http-console")
+
+
+def test_lan_ca_https_with_the_root_trusted_is_a_secure_context(
+    chromium: tuple[Any, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    browser, home = chromium
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    port = free_port()
+    with served_lan_ca(tmp_path, port):
+        root = tmp_path / "data" / "seize" / "share" / "lan-ca" / "root.pem"
+        trust(home, root)
+        https = reached_at(f"https://127.0.0.1:{port}")
+        trusted = ssl.create_default_context(cafile=str(root))
+        trusted.check_hostname = False  # the test's own calls go to 127.0.0.1 by address
+        opener = urllib.request.build_opener(urllib.request.HTTPSHandler(context=trusted))
+        urllib.request.install_opener(opener)
+        try:
+            table = Table(https, "four-color")
+            table.send({"type": "join", "member": {"id": "peter", "name": "Peter", "kind": "hero"}})
+            link = hand_to(table, "peter")
+        finally:
+            urllib.request.install_opener(urllib.request.build_opener())
+        assert link.startswith(f"https://{LOCAL}:{port}/play/")
+        phone = phone_page(browser)
+        phone.goto(link)
+        phone.wait_for_selector("#alerts")
+        assert phone.evaluate(CAPABILITIES) == {"secure": True, "worker": True, "wakeLock": True}
+        expect(phone.locator("[data-notice=plain-http]")).to_have_count(0)
+        scope = phone.evaluate(
+            """async () => (await navigator.serviceWorker.register("/play/sw.js",
+                                                                    { scope: "/play/" })).scope"""
+        )
+        assert scope == f"https://{LOCAL}:{port}/play/"
+        assert phone.evaluate(
+            """async () => {
+              await navigator.serviceWorker.ready;
+              return Boolean(navigator.serviceWorker.controller)
+                || (await navigator.serviceWorker.getRegistration("/play/")).active !== null;
+            }"""
+        )
+        held = phone.evaluate(
+            """async () => {
+              const lock = await navigator.wakeLock.request("screen");
+              return { type: lock.type, released: lock.released };
+            }"""
+        )
+        assert held == {"type": "screen", "released": False}
+        shoot(phone, "share-lan-ca-phone")
