@@ -98,30 +98,41 @@ class Standins:
 def standins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tools: list[str]) -> Standins:
     """``tools`` (tailscale, cloudflared) on PATH, ahead of any real one; a home and a data
     folder of the test's own; the edge's certificate for both tools' names."""
-    bin_dir = tmp_path / "bin"
+    found, env = standins_in(tmp_path, tools)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return found
+
+
+def standins_in(folder: Path, tools: list[str]) -> tuple[Standins, dict[str, str]]:
+    """The stand-ins in ``folder``, and the environment a server finds them with."""
+    bin_dir = folder / "bin"
     bin_dir.mkdir()
     for tool in tools:
         script = bin_dir / tool
         module = f"tests.server.run.standins.{tool}_standin"
         script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m {module} "$@"\n')
         script.chmod(script.stat().st_mode | stat.S_IXUSR)
-    home = tmp_path / "home"
+    home = folder / "home"
     home.mkdir()
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
-    monkeypatch.setenv("PYTHONPATH", str(REPO))
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    state_file = tmp_path / "standin.json"
-    monkeypatch.setenv("STANDIN_STATE", str(state_file))
-    ca, chain, key = edge_certificate(tmp_path, [TAILNET_NAME, QUICK_NAME])
+    state_file = folder / "standin.json"
+    env = {
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+        "PYTHONPATH": str(REPO),
+        "HOME": str(home),
+        "XDG_DATA_HOME": str(folder / "data"),
+        "STANDIN_STATE": str(state_file),
+    }
+    ca, chain, key = edge_certificate(folder, [TAILNET_NAME, QUICK_NAME])
     port = free_port()
     edge = {
         "listen": port,
         "cert": str(chain),
         "key": str(key),
-        "pidfile": str(tmp_path / "tool.pid"),
+        "pidfile": str(folder / "tool.pid"),
     }
-    return Standins(tmp_path, state_file, port, ssl.create_default_context(cafile=ca), edge)
+    trusted = ssl.create_default_context(cafile=ca)
+    return Standins(folder, state_file, port, trusted, edge), env
 
 
 def printed(tmp_path: Path) -> str:
