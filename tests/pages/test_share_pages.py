@@ -2,29 +2,35 @@
 (``--host-resolver-rules``): over plain http the page has no secure context and says why, and
 the console says so beside the links; over ``--share lan-ca`` https, with the table's root
 trusted in the browser's NSS database (in a throwaway home, ``certutil`` from libnss3-tools),
-the page is a secure context where the service worker registers and Wake Lock is granted."""
+the page is a secure context where the service worker registers, Wake Lock is granted, and a
+subscription handed over from the page brings a pushed turn to the loopback push service."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
 import shutil
 import ssl
 import subprocess
+import threading
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from aiohttp import web
 from playwright.sync_api import expect, sync_playwright
 
 from tests.pages.conftest import CHROMIUM, FLAGS, Patient, Table, shoot
 from tests.pages.console_driver import PHONE
 from tests.pages.test_play import hand_to
+from tests.server.live.push_service import LOOPBACK, PushService
 from tests.server.process import UNLIMITED, ServerProcess, free_port
 from tests.server.run.sharing import served_lan_ca
-from tests.waiting import PAGE_PATIENCE, PATIENCE
+from tests.waiting import PAGE_PATIENCE, PATIENCE, until
 
 LAN_NAME = "table.lan"
 LOCAL = "seize.local"
@@ -187,3 +193,86 @@ def test_lan_ca_https_with_the_root_trusted_is_a_secure_context(
         )
         assert held == {"type": "screen", "released": False}
         shoot(phone, "share-lan-ca-phone")
+
+
+@contextlib.contextmanager
+def push_service() -> Iterator[PushService]:
+    """The tests' push service (RFC 8030, 8291, 8292) on loopback, on a thread of its own
+    while the browser is driven from this one."""
+    service = PushService()
+    loop = asyncio.new_event_loop()
+    runner = web.AppRunner(service.app())
+    port = free_port()
+
+    async def start() -> None:
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", port).start()
+
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    asyncio.run_coroutine_threadsafe(start(), loop).result(timeout=PATIENCE)
+    service.base = f"http://127.0.0.1:{port}"
+    try:
+        yield service
+    finally:
+        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(timeout=PATIENCE)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=PATIENCE)
+
+
+def test_lan_ca_a_pushed_turn_reaches_the_loopback_push_service(
+    chromium: tuple[Any, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Subscribed from the phone's page at the https origin, with the worker registered: the
+    GM's next Panel reaches the player's push service, decrypted as the browser would. (The
+    subscription is made by the push service stand-in, as Chromium's own needs Google's
+    servers, which this machine cannot reach.)"""
+    browser, home = chromium
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("SEIZE_OUTBOUND_ALLOWED", json.dumps([LOOPBACK]))
+    port = free_port()
+    with push_service() as service, served_lan_ca(tmp_path, port):
+        root = tmp_path / "data" / "seize" / "share" / "lan-ca" / "root.pem"
+        trust(home, root)
+        trusted = ssl.create_default_context(cafile=str(root))
+        trusted.check_hostname = False  # the test's own calls go to 127.0.0.1 by address
+        urllib.request.install_opener(
+            urllib.request.build_opener(urllib.request.HTTPSHandler(context=trusted))
+        )
+        try:
+            table = Table(reached_at(f"https://127.0.0.1:{port}"), "four-color")
+            for hero in ("peter", "sue"):
+                member = {"id": hero, "name": hero.title(), "kind": "hero"}
+                table.send({"type": "join", "member": member})
+            table.send({"type": "deal", "source": "gm"})
+            for card in ("KH", "2C", "3D"):
+                table.send({"type": "deal_card", "card": card})
+            link = hand_to(table, "peter")
+            phone = phone_page(browser)
+            phone.goto(link)
+            phone.wait_for_selector("#alerts")
+            token = link.split("token=")[1]
+            key = phone.evaluate(
+                """async ([id, token]) => {
+                  await navigator.serviceWorker.register("/play/sw.js", { scope: "/play/" });
+                  await navigator.serviceWorker.ready;
+                  const answer = await fetch(`/api/tables/${id}/push`,
+                    { headers: { Authorization: `Bearer ${token}` } });
+                  return (await answer.json()).public_key;
+                }""",
+                [table.id, token],
+            )
+            sub_id, subscription = service.subscribe(key)
+            status = phone.evaluate(
+                """async ([id, token, subscription]) => (await fetch(`/api/tables/${id}/push`, {
+                  method: "PUT", body: JSON.stringify(subscription),
+                  headers: { Authorization: `Bearer ${token}`,
+                             "Content-Type": "application/json" } })).status""",
+                [table.id, token, subscription],
+            )
+            assert status == 200
+            table.send({"type": "next_panel"})
+        finally:
+            urllib.request.install_opener(urllib.request.build_opener())
+        pushed = until(lambda: service.subscriptions[sub_id].messages, "no push arrived")
+        assert "Peter" in json.dumps(pushed[0])

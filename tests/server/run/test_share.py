@@ -20,6 +20,7 @@ from tests.server.run.sharing import (
     QUICK_NAME,
     TAILNET_NAME,
     Standins,
+    edge_certificate,
     printed_once,
     standins,
 )
@@ -240,3 +241,24 @@ def test_auto_without_either_tool_says_what_to_install(
     said = refused(tmp_path, "--share", "auto")
     assert "neither Tailscale (logged in) nor cloudflared is here" in said
     assert "--share lan-ca" in said
+
+
+@pytest.mark.parametrize(
+    ("flags", "why"),
+    [
+        (["--share", "lan-ca", "--workers", "2"], "sharing runs with one worker"),
+        (
+            ["--share", "lan-ca", "--tls-cert", "edge.pem", "--tls-key", "edge.key"],
+            "own certificate",
+        ),
+    ],
+    ids=["workers", "own-certificate"],
+)
+def test_what_sharing_cannot_go_with_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flags: list[str], why: str
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    edge_certificate(tmp_path, ["table.example"])  # a certificate of the GM's own
+    assert why in refused(tmp_path, *flags)
+    assert not (tmp_path / "data" / "seize" / "share").exists()  # nothing made
