@@ -35,6 +35,9 @@ LEAF_DAYS = 397
 RENEW_DAYS = 30
 """A leaf this close to its end is made again at start."""
 
+VIRTUAL = ("docker", "br-", "veth", "virbr", "lxc", "lxd", "cni", "flannel", "tun", "tap", "wg")
+"""Interfaces of containers, VMs and VPNs by their names' start (Linux's), listed last."""
+
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -52,7 +55,10 @@ def lan_addresses(host: str) -> list[LanAddress]:
     ``host``: every interface's for a wildcard host, the one given otherwise, none on loopback
     (a server phones cannot reach)."""
     found: list[LanAddress] = []
-    for adapter in ifaddr.get_adapters():
+    # The table's own network first: the printed link is the first address's, and a container
+    # bridge or a VPN's interface is none a phone at the table is on.
+    adapters = sorted(ifaddr.get_adapters(), key=lambda a: a.nice_name.startswith(VIRTUAL))
+    for adapter in adapters:
         for ip in adapter.ips:
             if not isinstance(ip.ip, str):
                 continue  # IPv6: phones' mDNS and QR codes get the IPv4 address
@@ -94,7 +100,7 @@ def issue(folder: Path, addresses: Iterable[LanAddress], now: datetime.datetime)
     lans = list(addresses)
     networks = sorted({lan.network for lan in lans}, key=str)
     root, root_key, new_root = _root(folder, networks, now)
-    names = [LOCAL_NAME, *sorted({str(lan.address) for lan in lans})]
+    names = [LOCAL_NAME, *dict.fromkeys(str(lan.address) for lan in lans)]
     chain, key = folder / "leaf.pem", folder / "leaf.key"
     if new_root or not _leaf_fits(chain, names, now):
         leaf_key = ec.generate_private_key(ec.SECP256R1())

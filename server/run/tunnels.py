@@ -164,6 +164,11 @@ def funnel(tool: str, status: TailscaleStatus, port: int, say: Say) -> tuple[str
             f"Tailscale is not running and logged in here (its state: {status.backend_state})"
             f"{login}: run `tailscale up`, then start Seize again"
         )
+    if status.dns_name not in status.cert_domains:
+        say(
+            f"seize: Tailscale has no https certificate for {status.dns_name or 'this machine'} "
+            "yet (HTTPS is not enabled on the tailnet): tailscale funnel asks for it below"
+        )
     process = _spawn([tool, "funnel", str(port)])
     child = Child("tailscale funnel", process, signal.SIGINT)
     assert process.stdout is not None

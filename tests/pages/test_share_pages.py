@@ -29,7 +29,7 @@ from tests.pages.console_driver import PHONE
 from tests.pages.test_play import hand_to
 from tests.server.live.push_service import LOOPBACK, PushService
 from tests.server.process import UNLIMITED, ServerProcess, free_port
-from tests.server.run.sharing import served_lan_ca
+from tests.server.run.sharing import free_pair, served_lan_ca
 from tests.waiting import PAGE_PATIENCE, PATIENCE, until
 
 LAN_NAME = "table.lan"
@@ -152,7 +152,7 @@ def test_lan_ca_https_with_the_root_trusted_is_a_secure_context(
 ) -> None:
     browser, home = chromium
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    port = free_port()
+    port = free_pair()
     with served_lan_ca(tmp_path, port):
         root = tmp_path / "data" / "seize" / "share" / "lan-ca" / "root.pem"
         trust(home, root)
@@ -230,7 +230,7 @@ def test_lan_ca_a_pushed_turn_reaches_the_loopback_push_service(
     browser, home = chromium
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("SEIZE_OUTBOUND_ALLOWED", json.dumps([LOOPBACK]))
-    port = free_port()
+    port = free_pair()
     with push_service() as service, served_lan_ca(tmp_path, port):
         root = tmp_path / "data" / "seize" / "share" / "lan-ca" / "root.pem"
         trust(home, root)

@@ -8,6 +8,7 @@ import contextlib
 import datetime
 import json
 import os
+import socket
 import ssl
 import stat
 import subprocess
@@ -135,6 +136,17 @@ def standins_in(folder: Path, tools: list[str]) -> tuple[Standins, dict[str, str
     return Standins(folder, state_file, port, trusted, edge), env
 
 
+def free_pair() -> int:
+    """A free port whose next is free too: lan-ca serves its trust page there."""
+    while True:
+        port = free_port()
+        try:
+            socket.create_server(("127.0.0.1", port + 1)).close()
+        except OSError:
+            continue
+        return port
+
+
 def printed(tmp_path: Path) -> str:
     path = tmp_path / "printed.txt"
     return path.read_text() if path.exists() else ""
@@ -142,7 +154,10 @@ def printed(tmp_path: Path) -> str:
 
 def printed_once(tmp_path: Path, words: str) -> str:
     """What the server printed, once it has printed ``words``."""
-    until(lambda: words in printed(tmp_path), f"the server never printed {words!r}")
+    until(
+        lambda: words in printed(tmp_path),
+        lambda: f"the server never printed {words!r}; it printed:\n{printed(tmp_path)}",
+    )
     return printed(tmp_path)
 
 

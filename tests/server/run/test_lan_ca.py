@@ -14,14 +14,14 @@ import subprocess
 from pathlib import Path
 
 import aiohttp
+import ifaddr
 import pytest
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from server.run.lan_ca import LOCAL_NAME, LanAddress, issue
-from tests.server.process import free_port
-from tests.server.run.sharing import printed_once, served_lan_ca
+from server.run.lan_ca import LOCAL_NAME, LanAddress, issue, lan_addresses
+from tests.server.run.sharing import free_pair, printed_once, served_lan_ca
 from tests.waiting import PATIENCE
 
 NOW = datetime.datetime(2026, 12, 6, tzinfo=datetime.UTC)
@@ -131,7 +131,7 @@ async def test_served_over_https_with_a_trust_page_beside(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    port = free_port()
+    port = free_pair()
     with served_lan_ca(tmp_path, port):
         said = printed_once(tmp_path, "Trust page:")
         public = f"https://{LOCAL_NAME}:{port}"
@@ -167,3 +167,24 @@ async def test_served_over_https_with_a_trust_page_beside(
         fingerprint = hashlib.sha256(der).hexdigest().upper()
         assert ":".join(re.findall("..", fingerprint)) in steps
         assert "Android" in steps and "iPhone" in steps and public in steps
+
+
+def test_lan_addresses_are_the_tables_network_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loopback, public and IPv6 addresses are no phone's way in; a container bridge comes
+    after the Wi-Fi the table is on, whose address the printed link then carries."""
+
+    def adapter(name: str, *ips: tuple[str | tuple[str, int, int], int]) -> ifaddr.Adapter:
+        return ifaddr.Adapter(name, name, [ifaddr.IP(ip, prefix, name) for ip, prefix in ips])
+
+    adapters = [
+        adapter("lo", ("127.0.0.1", 8)),
+        adapter("docker0", ("172.17.0.1", 16)),
+        adapter("wlan0", ("192.168.1.20", 24), (("fe80::1", 0, 2), 64)),
+        adapter("eth1", ("93.184.216.34", 24)),
+    ]
+    monkeypatch.setattr(ifaddr, "get_adapters", lambda: adapters)
+    found = lan_addresses("0.0.0.0")
+    assert [str(lan.address) for lan in found] == ["192.168.1.20", "172.17.0.1"]
+    assert str(found[0].network) == "192.168.1.0/24"
+    assert [str(lan.address) for lan in lan_addresses("172.17.0.1")] == ["172.17.0.1"]
+    assert lan_addresses("127.0.0.1") == []

@@ -138,6 +138,7 @@ def test_tailscaled_not_running_is_said_in_its_words(tools: Standins, tmp_path: 
 def test_https_not_enabled_is_said_in_its_words(tools: Standins, tmp_path: Path) -> None:
     tools.play(**TAILSCALE_UP, https=False)
     said = refused(tmp_path, "--share", "tailscale")
+    assert f"Tailscale has no https certificate for {TAILNET_NAME} yet" in said
     assert (
         "tailscale: Funnel not available; HTTPS must be enabled. See https://tailscale.com/s/https."
         in said
