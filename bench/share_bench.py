@@ -35,7 +35,7 @@ from typing import Any
 import aiohttp
 
 from tests.server.process import UNLIMITED, free_port
-from tests.server.run.sharing import QUICK_NAME, TAILNET_NAME, Standins, standins_in
+from tests.server.run.sharing import QUICK_NAME, TAILNET_NAME, Standins, free_pair, standins_in
 
 PACE = 0.01
 
@@ -51,10 +51,13 @@ def spawn(folder: Path, env: dict[str, str], port: int, *flags: str) -> subproce
     )  # fmt: skip
 
 
-async def page_loaded(address: str, name: str, trusted: ssl.SSLContext) -> None:
+async def page_loaded(
+    address: str, name: str, trusted: ssl.SSLContext, server: subprocess.Popen[bytes]
+) -> None:
     """Ask for a player page at ``https://name`` (reached at ``address``) until it loads."""
     async with aiohttp.ClientSession() as session:
         while True:
+            alive(server)
             try:
                 async with session.get(
                     f"https://{address}/play/table", ssl=trusted, server_hostname=name
@@ -66,13 +69,18 @@ async def page_loaded(address: str, name: str, trusted: ssl.SSLContext) -> None:
             await asyncio.sleep(PACE)
 
 
+def alive(server: subprocess.Popen[bytes]) -> None:
+    if server.poll() is not None:
+        raise RuntimeError(f"the server exited with status {server.returncode}")
+
+
 def root_trusted(folder: Path) -> ssl.SSLContext | None:
     root = folder / "data" / "seize" / "share" / "lan-ca" / "root.pem"
     return ssl.create_default_context(cafile=str(root)) if root.exists() else None
 
 
 async def one_start(way: str, folder: Path, tools: Standins, env: dict[str, str]) -> float:
-    port = free_port()
+    port = free_pair()
     if way == "tailscale":
         tools.play(BackendState="Running", DNSName=f"{TAILNET_NAME}.", funnel="ok")
     else:
@@ -84,11 +92,12 @@ async def one_start(way: str, folder: Path, tools: Standins, env: dict[str, str]
     try:
         if way == "lan-ca":
             while (trusted := root_trusted(folder)) is None:
+                alive(process)
                 await asyncio.sleep(PACE)
-            await page_loaded(f"127.0.0.1:{port}", "seize.local", trusted)
+            await page_loaded(f"127.0.0.1:{port}", "seize.local", trusted, process)
         else:
             name = TAILNET_NAME if way == "tailscale" else QUICK_NAME
-            await page_loaded(f"127.0.0.1:{tools.edge_port}", name, tools.trusted)
+            await page_loaded(f"127.0.0.1:{tools.edge_port}", name, tools.trusted, process)
         return time.perf_counter() - started
     finally:
         process.terminate()
@@ -127,12 +136,13 @@ async def table(session: aiohttp.ClientSession, reach: Reach) -> tuple[str, str]
 async def commands(count: int, folder: Path) -> dict[str, list[float]]:
     """Each command's round trip over plain http and over lan-ca https, alternating."""
     env = {"XDG_DATA_HOME": str(folder / "data")}
-    plain_port, secure_port = free_port(), free_port()
+    plain_port, secure_port = free_port(), free_pair()
     plain = spawn(folder / "plain", env, plain_port)
     secure = spawn(folder / "secure", env, secure_port, "--share", "lan-ca", "--host", "127.0.0.1")
     took: dict[str, list[float]] = {"http": [], "https (lan-ca)": []}
     try:
         while (trusted := root_trusted(folder)) is None:
+            alive(secure)
             await asyncio.sleep(PACE)
         bases: dict[str, Reach] = {
             "http": (f"http://127.0.0.1:{plain_port}", True, None),
@@ -150,6 +160,8 @@ async def commands(count: int, folder: Path) -> dict[str, list[float]]:
                         targets[name] = await table(sessions[name], reach)
                         break
                     except (aiohttp.ClientError, OSError):
+                        alive(plain)
+                        alive(secure)
                         await asyncio.sleep(PACE)  # not serving yet
             for n in range(count):
                 command = {"type": "hide" if n % 2 == 0 else "reveal", "participant": "peter"}
