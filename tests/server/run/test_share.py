@@ -5,11 +5,14 @@ written from their source (``standins/``), run as real processes on PATH."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import aiohttp
@@ -263,3 +266,34 @@ def test_what_sharing_cannot_go_with_is_refused(
     edge_certificate(tmp_path, ["table.example"])  # a certificate of the GM's own
     assert why in refused(tmp_path, *flags)
     assert not (tmp_path / "data" / "seize" / "share").exists()  # nothing made
+
+
+def test_guessing_the_host_key_is_limited_per_client_the_tunnel_names(
+    tools: Standins, tmp_path: Path
+) -> None:
+    """Behind the tunnel every request comes from loopback: the client is the address the
+    tunnel forwards (Funnel's ``X-Forwarded-For``), so one stranger's guesses do not lock out
+    another, nor the GM."""
+    tools.play(**TAILSCALE_UP)
+    seize = ServerProcess(
+        tmp_path / "seize.db", tmp_path / "printed.txt", ["--share", "tailscale"],
+        create_burst=2, create_per_minute=1,
+    )  # fmt: skip
+    with seize:
+        key = re.findall(r"Host key:\s+(\S+)", printed_once(tmp_path, "Host key:"))[-1]
+
+        def guess(client: str, token: str = "guess") -> int:
+            request = urllib.request.Request(
+                f"{seize.url}/api/tables", data=json.dumps(TABLE).encode(), method="POST",
+                headers={"Authorization": f"Bearer {token}", "X-Forwarded-For": client,
+                         "Content-Type": "application/json"},
+            )  # fmt: skip
+            try:
+                with urllib.request.urlopen(request, timeout=PATIENCE) as answer:
+                    return int(answer.status)
+            except urllib.error.HTTPError as refused:
+                return refused.code
+
+        assert [guess("198.51.100.7") for _ in range(3)] == [401, 401, 429]
+        assert guess("203.0.113.40") == 401  # another client, its own count
+        assert guess("203.0.113.41", key) == 201  # the GM, from wherever
