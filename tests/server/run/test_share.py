@@ -18,6 +18,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from server.run.share import begin
+from server.settings import Settings
 from tests.server.process import ServerProcess, call, free_port
 from tests.server.run.sharing import (
     QUICK_NAME,
@@ -297,3 +299,22 @@ def test_guessing_the_host_key_is_limited_per_client_the_tunnel_names(
         assert [guess("198.51.100.7") for _ in range(3)] == [401, 401, 429]
         assert guess("203.0.113.40") == 401  # another client, its own count
         assert guess("203.0.113.41", key) == 201  # the GM, from wherever
+
+
+@pytest.mark.parametrize(
+    ("host", "public_url", "tls", "told"),
+    [
+        ("0.0.0.0", None, False, True),
+        ("192.168.1.20", None, False, True),
+        ("127.0.0.1", None, False, False),  # this machine's browser is a secure context
+        ("0.0.0.0", None, True, False),
+        ("0.0.0.0", "https://initiative.example.org", False, False),
+    ],
+)
+def test_serving_plain_http_to_the_lan_tells_the_gm_what_phones_lose(
+    host: str, public_url: str | None, tls: bool, told: bool
+) -> None:
+    settings = Settings(host=host, public_url=public_url)
+    lines = "\n".join(begin(settings, tls_given=tls).lines)
+    assert ("cannot be installed, notify, keep the screen on or pair dice" in lines) == told
+    assert ("--share auto" in lines) == told
