@@ -41,9 +41,9 @@ code {{ word-break: break-all; font-size: .85em; }}
 </style></head>
 <body>
 <h1>Trust this table's Seize, once</h1>
-<p>Your GM runs Seize on this network. To give you the whole player page (install it as an app,
-turn alerts, the screen kept on, your smart dice), your phone must trust the table's own
-certificate. You do this once; it then works at every session on this network.</p>
+<p>Your GM runs Seize on this network. For the whole player page (installing it as an app,
+alerts when your turn comes, keeping the screen on, your smart dice), your phone must trust the
+table's own certificate. You do this once; it then works at every session on this network.</p>
 <p><a class="button" href="/{ROOT_FILE}" download>Download the certificate</a></p>
 <h2>Android (Chrome)</h2>
 <ol>
@@ -51,7 +51,8 @@ certificate. You do this once; it then works at every session on this network.</
 <li>Open <b>Settings</b>, search for <b>CA certificate</b> (under Security, then Encryption and
 credentials, then Install a certificate), tap it and <b>Install anyway</b>.</li>
 <li>Choose <b>{ROOT_FILE}</b> from your downloads.</li>
-<li>Open <a href="{link}">{link}</a>.</li>
+<li>Scan your player link's QR code from the GM again: it starts with
+<a href="{link}">{link}</a>.</li>
 </ol>
 <h2>iPhone or iPad (Safari)</h2>
 <ol>
@@ -60,7 +61,8 @@ credentials, then Install a certificate), tap it and <b>Install anyway</b>.</li>
 profile and <b>Install</b>.</li>
 <li>Then <b>Settings</b>, <b>General</b>, <b>About</b>, <b>Certificate Trust Settings</b>, and
 turn on the Seize table root.</li>
-<li>Open <a href="{link}">{link}</a> in Safari.</li>
+<li>Scan your player link's QR code from the GM again, and open it in Safari: it starts with
+<a href="{link}">{link}</a>.</li>
 </ol>
 <h2>Is it the right one?</h2>
 <p>The certificate's SHA-256 fingerprint, which your phone shows in its details, is
