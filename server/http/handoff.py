@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import io
 from typing import Annotated
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import segno
 from aiohttp import web
@@ -70,8 +70,23 @@ FIRST_NAMES = {"gm": "Where the table was made", "demo-gm": "The demo's GM link"
 demo's (the GM links of before named devices were named "GM link" when the store migrated)."""
 
 
-def _answer(url: str) -> web.Response:
-    return web.json_response({"url": url, "svg": qr_svg(url)}, status=201)
+def _answer(url: str, trust: str | None = None) -> web.Response:
+    """The link and its QR code; with ``trust``, the page where a phone trusts the table's own
+    certificate first (``seize serve --share lan-ca``), and its QR code."""
+    answer: dict[str, object] = {"url": url, "svg": qr_svg(url)}
+    if trust is not None:
+        answer["trust"] = {"url": trust, "svg": qr_svg(trust)}
+    return web.json_response(answer, status=201)
+
+
+def _trust(request: web.Request) -> str | None:
+    """Under ``--share lan-ca``, the plain-http page beside the server (on the next port)
+    where a phone trusts the table's certificate before it opens an https link."""
+    settings = request.app[SEIZE].settings
+    if settings.share != "lan-ca" or not settings.port:
+        return None
+    host = urlsplit(_base(request)).hostname
+    return f"http://{host}:{settings.port + 1}/" if host else None
 
 
 async def player_link(request: web.Request) -> web.Response:
@@ -85,7 +100,7 @@ async def player_link(request: web.Request) -> web.Response:
     token = await request.app[SEIZE].tables.mint_player(
         game, frozenset({participant}), f"phone of {participant}"
     )
-    return _answer(f"{_base(request)}/play/{quote(game.id)}?token={quote(token)}")
+    return _answer(f"{_base(request)}/play/{quote(game.id)}?token={quote(token)}", _trust(request))
 
 
 def console_url(base: str, table_id: str, token: str) -> str:
@@ -140,7 +155,7 @@ async def gm_link(request: web.Request) -> web.Response:
     token = mint()
     row = token_row(token, game.id, GM_VIEWER, GM_DEVICE_LABEL, spec.name)
     await request.app[SEIZE].store.add_tokens([row])
-    return _answer(console_url(_base(request), game.id, token))
+    return _answer(console_url(_base(request), game.id, token), _trust(request))
 
 
 async def gm_devices(request: web.Request) -> web.Response:
@@ -191,7 +206,17 @@ LINK = {
         "Minted",
         {
             "type": "object",
-            "properties": {"url": {"type": "string"}, "svg": {"type": "string"}},
+            "properties": {
+                "url": {"type": "string"},
+                "svg": {"type": "string"},
+                "trust": {
+                    "type": "object",
+                    "description": "Under --share lan-ca: the page where a phone trusts the "
+                    "table's certificate first, and its QR code",
+                    "properties": {"url": {"type": "string"}, "svg": {"type": "string"}},
+                    "required": ["url", "svg"],
+                },
+            },
             "required": ["url", "svg"],
         },
     ),

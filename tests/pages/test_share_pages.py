@@ -193,6 +193,15 @@ def test_lan_ca_https_with_the_root_trusted_is_a_secure_context(
         )
         assert held == {"type": "screen", "released": False}
         shoot(phone, "share-lan-ca-phone")
+        console = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        console.goto(f"https://{LOCAL}:{port}/console/{table.id}#token={table.gm}")
+        console.get_by_role("button", name="Phone link for Peter").click()
+        shown = console.locator("[data-qr=peter]")
+        expect(shown.locator("[data-notice=plain-http]")).to_have_count(0)  # https: nothing
+        shown.get_by_text("First time on this network?").click()
+        expect(shown.locator("[data-trust] a")).to_have_text(f"http://{LOCAL}:{port + 1}/")
+        expect(shown.locator("[data-trust] svg")).to_be_visible()
+        shoot(console, "share-lan-ca-console")
 
 
 @contextlib.contextmanager

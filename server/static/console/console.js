@@ -114,9 +114,24 @@ function handoff(shown, onHide) {
     picture,
     h("p", {}, h("a", { href: shown.url, target: "_blank", rel: "noopener" }, shown.label)),
     shown.for === "overlay" ? null : gmNotice(shown.url),
+    shown.trust ? trusting(shown.trust) : null,
     h("button", { type: "button", "data-action": `copy-${shown.for}`, onclick: copy }, "Copy link"),
     copied,
     h("button", { type: "button", onclick: onHide }, "Hide"));
+}
+
+/** Under --share lan-ca: the page where a phone trusts the table's certificate, once, before
+ * its https link opens. */
+function trusting(trust) {
+  const picture = h("div", { class: "qr-code", role: "img",
+                             "aria-label": "QR code of the certificate page" });
+  picture.innerHTML = trust.svg;
+  return h("details", { class: "trust", "data-trust": "" },
+    h("summary", {}, "First time on this network? Trust the table's certificate"),
+    h("p", {}, "Scan this first on a phone that has not trusted this table yet; it shows "
+      + "how, then scan the link above again. ", h("a", { href: trust.url, target: "_blank",
+                                                          rel: "noopener" }, trust.url)),
+    picture);
 }
 
 /** The events that still stand, so Undo can say what it takes back: the last step's event,

@@ -12,6 +12,7 @@ import shutil
 import ssl
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import ifaddr
@@ -149,13 +150,21 @@ async def test_served_over_https_with_a_trust_page_beside(
             ) as answer:
                 assert answer.status == 201  # a table on the LAN needs no host key
                 table = await answer.json()
-            async with session.post(
-                f"https://127.0.0.1:{port}/api/tables/{table['id']}/handoff/overlay",
-                headers={"Authorization": f"Bearer {table['gm_token']}"},
-                ssl=trusted,
-                server_hostname=LOCAL_NAME,
-            ) as answer:
-                assert (await answer.json())["url"].startswith(f"{public}/overlay/")
+            api = f"https://127.0.0.1:{port}/api/tables/{table['id']}"
+            gm = {"Authorization": f"Bearer {table['gm_token']}"}
+            tls: dict[str, Any] = {"ssl": trusted, "server_hostname": LOCAL_NAME}
+            async with session.post(f"{api}/handoff/overlay", headers=gm, **tls) as answer:
+                overlay = await answer.json()
+            assert overlay["url"].startswith(f"{public}/overlay/") and "trust" not in overlay
+            hero = {"type": "join", "member": {"id": "peter", "name": "Peter", "kind": "hero"}}
+            async with session.post(f"{api}/commands", json=hero, headers=gm, **tls) as answer:
+                assert answer.status == 200
+            async with session.post(f"{api}/handoff/players/peter", headers=gm, **tls) as answer:
+                phone = await answer.json()
+            assert phone["url"].startswith(f"{public}/play/")
+            # The phone that has not trusted the table yet scans the trust page first.
+            assert phone["trust"]["url"] == f"http://{LOCAL_NAME}:{port + 1}/"
+            assert phone["trust"]["svg"].startswith("<svg")
             async with session.get(trust_page[1]) as answer:
                 steps = await answer.text()
             async with session.get(f"{trust_page[1]}seize-root.crt") as answer:
