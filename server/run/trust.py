@@ -105,6 +105,19 @@ async def serving(app: web.Application, host: str, port: int) -> AsyncIterator[i
         await runner.cleanup()
 
 
+def service(lans: list[LanAddress], port: int) -> ServiceInfo:
+    """What mDNS announces: an ``_https._tcp`` service at ``port`` whose host is
+    ``seize.local``, at the LAN addresses, so asking for ``seize.local`` finds the server."""
+    return ServiceInfo(
+        "_https._tcp.local.",
+        "Seize._https._tcp.local.",
+        port=port,
+        addresses=[lan.address.packed for lan in lans],
+        server=f"{LOCAL_NAME}.",
+        properties={"path": "/"},
+    )
+
+
 @asynccontextmanager
 async def announced(lans: list[LanAddress], port: int) -> AsyncIterator[None]:
     """``seize.local`` answered over mDNS on the host's LAN interfaces, with an ``_https._tcp``
@@ -114,14 +127,7 @@ async def announced(lans: list[LanAddress], port: int) -> AsyncIterator[None]:
         yield
         return
     zeroconf = AsyncZeroconf(interfaces=[str(lan.address) for lan in lans])
-    info = ServiceInfo(
-        "_https._tcp.local.",
-        "Seize._https._tcp.local.",
-        port=port,
-        addresses=[lan.address.packed for lan in lans],
-        server=f"{LOCAL_NAME}.",
-        properties={"path": "/"},
-    )
+    info = service(lans, port)
     try:
         await zeroconf.async_register_service(info, allow_name_change=True)
     except Exception:  # another host's name, a network without multicast: the IP link works

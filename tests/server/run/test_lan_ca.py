@@ -22,6 +22,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from server.run.lan_ca import LOCAL_NAME, LanAddress, issue, lan_addresses
+from server.run.trust import service
 from tests.server.run.sharing import free_pair, printed_once, served_lan_ca
 from tests.waiting import PATIENCE
 
@@ -197,3 +198,11 @@ def test_lan_addresses_are_the_tables_network_first(monkeypatch: pytest.MonkeyPa
     assert str(found[0].network) == "192.168.1.0/24"
     assert [str(lan.address) for lan in lan_addresses("172.17.0.1")] == ["172.17.0.1"]
     assert lan_addresses("127.0.0.1") == []
+
+
+def test_mdns_answers_seize_local_with_the_lan_addresses() -> None:
+    """The record announced (built here, never sent: the tests send nothing past loopback)."""
+    info = service([HOME_LAN, CLUB_LAN], 8080)
+    assert info.server == f"{LOCAL_NAME}."
+    assert info.port == 8080 and info.type == "_https._tcp.local."
+    assert info.parsed_addresses() == ["192.168.1.20", "10.4.0.7"]

@@ -318,3 +318,16 @@ def test_serving_plain_http_to_the_lan_tells_the_gm_what_phones_lose(
     lines = "\n".join(begin(settings, tls_given=tls).lines)
     assert ("cannot be installed, notify, keep the screen on or pair dice" in lines) == told
     assert ("--share auto" in lines) == told
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the kernel ends the tool on Linux only")
+def test_a_server_killed_outright_takes_its_tunnel_with_it(tools: Standins, tmp_path: Path) -> None:
+    """No shutdown runs on SIGKILL (an out-of-memory kill): the kernel ends the tool, so no
+    Funnel goes on serving a table nobody runs."""
+    tools.play(**TAILSCALE_UP)
+    seize = server(tmp_path, "--share", "tailscale").start()
+    printed_once(tmp_path, "Host key:")
+    funnel = tools.pid
+    assert funnel is not None
+    seize.kill()
+    until(lambda: gone(funnel), "the funnel outlived a killed server")
