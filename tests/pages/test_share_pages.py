@@ -3,7 +3,10 @@
 the console says so beside the links; over ``--share lan-ca`` https, with the table's root
 trusted in the browser's NSS database (in a throwaway home, ``certutil`` from libnss3-tools),
 the page is a secure context where the service worker registers, Wake Lock is granted, and a
-subscription handed over from the page brings a pushed turn to the loopback push service."""
+subscription handed over from the page brings a pushed turn to the loopback push service.
+Through ``--share tailscale`` and ``cloudflare`` (the tools' stand-ins, their edge's name mapped
+to its loopback port and its authority trusted as a public one is), the same page, followed live
+through the tunnel."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import shutil
 import ssl
 import subprocess
@@ -28,13 +32,20 @@ from tests.pages.conftest import CHROMIUM, FLAGS, Patient, Table, shoot
 from tests.pages.console_driver import PHONE
 from tests.pages.test_play import hand_to
 from tests.server.live.push_service import LOOPBACK, PushService
-from tests.server.process import UNLIMITED, ServerProcess, free_port
-from tests.server.run.sharing import free_pair, served_lan_ca
+from tests.server.process import UNLIMITED, ServerProcess, call, free_port
+from tests.server.run.sharing import (
+    QUICK_NAME,
+    TAILNET_NAME,
+    free_pair,
+    printed_once,
+    served_lan_ca,
+    standins,
+)
 from tests.waiting import PAGE_PATIENCE, PATIENCE, until
 
 LAN_NAME = "table.lan"
 LOCAL = "seize.local"
-RULES = f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1, MAP {LOCAL} 127.0.0.1"
+RULES = (f"MAP {LAN_NAME} 127.0.0.1", f"MAP {LOCAL} 127.0.0.1")
 
 
 def needed() -> str:
@@ -49,35 +60,47 @@ def needed() -> str:
     return found
 
 
-@pytest.fixture
-def chromium(tmp_path: Path) -> Iterator[tuple[Any, Path]]:
-    """Chromium with a home of its own (whose NSS database the test may fill) and the LAN-like
-    names mapped to loopback; and that home."""
+@contextlib.contextmanager
+def launched(home: Path, *rules: str) -> Iterator[Any]:
+    """Chromium with ``home`` for its own (whose NSS database the test may fill) and these
+    host resolver rules: names mapped to loopback."""
     needed()
-    home = tmp_path / "home"
-    (home / ".pki" / "nssdb").mkdir(parents=True)
+    (home / ".pki" / "nssdb").mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
+        browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM),
-            args=[*FLAGS, RULES],
+            args=[*FLAGS, f"--host-resolver-rules={', '.join(rules)}"],
             env={**os.environ, "HOME": str(home)},
             timeout=PAGE_PATIENCE,
         )
-        yield Patient(launched), home
-        launched.close()
+        yield Patient(browser)
+        browser.close()
+
+
+@pytest.fixture
+def chromium(tmp_path: Path) -> Iterator[tuple[Any, Path]]:
+    """Chromium with the LAN-like names mapped to loopback, and its home."""
+    home = tmp_path / "browser-home"
+    with launched(home, *RULES) as browser:
+        yield browser, home
 
 
 def trust(home: Path, root: Path) -> None:
     """The table's root trusted in the browser's NSS database, as a GM's own desktop would."""
     certutil = needed()
-    database = f"sql:{home / '.pki' / 'nssdb'}"
+    folder = home / ".pki" / "nssdb"
+    database = f"sql:{folder}"
+    made = (folder / "cert9.db").exists()
+    folder.mkdir(parents=True, exist_ok=True)
     for args in (
-        ["-N", "--empty-password"],
+        [] if made else ["-N", "--empty-password"],
         ["-A", "-t", "C,,", "-n", "Seize table root", "-i", str(root)],
     ):
-        subprocess.run(
-            [certutil, "-d", database, *args], check=True, capture_output=True, timeout=PATIENCE
-        )
+        if args:
+            subprocess.run(
+                [certutil, "-d", database, *args],
+                check=True, capture_output=True, timeout=PATIENCE,
+            )  # fmt: skip
 
 
 def phone_page(browser: Any) -> Any:
@@ -285,3 +308,46 @@ def test_lan_ca_a_pushed_turn_reaches_the_loopback_push_service(
             urllib.request.install_opener(urllib.request.build_opener())
         pushed = until(lambda: service.subscriptions[sub_id].messages, "no push arrived")
         assert "Peter" in json.dumps(pushed[0])
+
+
+@pytest.mark.parametrize(("way", "name"), [("tailscale", TAILNET_NAME), ("cloudflare", QUICK_NAME)])
+def test_through_a_tunnel_the_phone_gets_the_whole_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, way: str, name: str
+) -> None:
+    """``seize serve --share`` through the tools' stand-ins: the phone opens the link the
+    console hands out at the tunnel's name (mapped to the stand-in's edge, whose certificate
+    the browser trusts as it trusts Tailscale's or Cloudflare's), follows the table live over
+    its WebSocket through the tunnel, and has a secure context: worker, Wake Lock, no notice."""
+    tools = standins(tmp_path, monkeypatch, ["tailscale", "cloudflared"])
+    tools.play(BackendState="Running", DNSName=f"{TAILNET_NAME}.", funnel="ok", hostname=name)
+    home = tmp_path / "browser-home"
+    trust(home, tmp_path / "edge-ca.pem")
+    with (
+        ServerProcess(tmp_path / "seize.db", tmp_path / "printed.txt", ["--share", way]) as seize,
+        launched(home, f"MAP {name} 127.0.0.1:{tools.edge_port}") as browser,
+    ):
+        key = re.findall(r"Host key:\s+(\S+)", printed_once(tmp_path, "Host key:"))[-1]
+        table = keyed_table(seize, key)
+        table.send({"type": "join", "member": {"id": "peter", "name": "Peter", "kind": "hero"}})
+        link = hand_to(table, "peter")
+        assert link.startswith(f"https://{name}/play/")
+        phone = phone_page(browser)
+        phone.goto(link)
+        expect(phone.get_by_role("heading", name="Peter")).to_be_visible()
+        assert phone.evaluate(CAPABILITIES) == {"secure": True, "worker": True, "wakeLock": True}
+        expect(phone.locator("[data-notice=plain-http]")).to_have_count(0)
+        before = phone.evaluate("document.body.dataset.seq")
+        table.send({"type": "deal", "source": "gm"})  # followed live, through the tunnel
+        expect(phone.locator("body")).not_to_have_attribute("data-seq", before)
+
+
+def keyed_table(server: ServerProcess, key: str) -> Table:
+    """A table made with the host key, as the GM of a shared server makes one."""
+    status, created = call(
+        f"{server.url}/api/tables", "POST", {"system": "four-color", "name": "Friday game"}, key
+    )
+    assert status == 201, created
+    table = Table.__new__(Table)
+    table.server, table.id = server, created["id"]
+    table.gm, table.overlay = created["gm_token"], created["overlay_token"]
+    return table
