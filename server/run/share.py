@@ -102,6 +102,11 @@ def begin(settings: Settings, *, tls_given: bool, say: Say = _say) -> Shared:
         return _lan_ca(settings)
     if tls_given:
         raise ShareError("the tunnel brings its own https: leave out --tls-cert/--tls-key")
+    if settings.host not in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "::"):
+        raise ShareError(
+            f"the tunnel reaches the server at 127.0.0.1, where --host {settings.host} does "
+            "not listen: leave out --host, or give 0.0.0.0"
+        )
     if way == "auto":
         way = _choose()
     if way == "tailscale":

@@ -18,7 +18,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from server.run.share import begin
+from server.run.share import ShareError, begin
 from server.settings import Settings
 from tests.server.process import ServerProcess, call, free_port
 from tests.server.run.sharing import (
@@ -331,3 +331,11 @@ def test_a_server_killed_outright_takes_its_tunnel_with_it(tools: Standins, tmp_
     assert funnel is not None
     seize.kill()
     until(lambda: gone(funnel), "the funnel outlived a killed server")
+
+
+def test_a_tunnel_to_an_address_the_server_is_not_on_is_refused() -> None:
+    """The tools reach the server at 127.0.0.1: one listening on a LAN address alone would be
+    shared as a dead link. Refused before any tool runs."""
+    settings = Settings(host="192.0.2.1", share="cloudflare")
+    with pytest.raises(ShareError, match=re.escape("where --host 192.0.2.1 does not listen")):
+        begin(settings, tls_given=False)
