@@ -154,6 +154,12 @@ class Settings(BaseSettings):
         default=None,
         description="How clients reach the server, for printed links and served modules",
     )
+    share: Literal["off", "auto", "tailscale", "cloudflare", "lan-ca"] = Field(
+        default="off",
+        description="Give phones an https link: through Tailscale Funnel or a Cloudflare quick "
+        "tunnel (auto: whichever is here), or a certificate of this host's own on the LAN "
+        "(lan-ca); docs/deploy.md",
+    )
     push_contact: str = Field(
         default="mailto:push@seize.invalid",
         description="Who push services may write to about this server's Web Push (RFC 8292's "

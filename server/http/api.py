@@ -330,10 +330,13 @@ def limited(wait: float | None, message: str) -> None:
 
 async def create_table(request: web.Request) -> web.Response:
     seize = request.app[SEIZE]
+    address = client_address(request, seize.settings.forwarded_by).encode()
     if seize.admin_token is None:
-        address = client_address(request, seize.settings.forwarded_by).encode()
         limited(seize.creations.allow(address), "too many new tables from this address")
     elif not admin_allowed(request, seize.admin_token):
+        # Guessing at the admin token (a server shared to the internet) is limited per client
+        # as new tables are without one.
+        limited(seize.creations.allow(address), "too many tries at the admin token from here")
         raise problem(
             web.HTTPUnauthorized,
             "unauthorized",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import io
 from typing import Annotated
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import segno
 from aiohttp import web
@@ -70,8 +70,23 @@ FIRST_NAMES = {"gm": "Where the table was made", "demo-gm": "The demo's GM link"
 demo's (the GM links of before named devices were named "GM link" when the store migrated)."""
 
 
-def _answer(url: str, **more: str) -> web.Response:
-    return web.json_response({"url": url, "svg": qr_svg(url), **more}, status=201)
+def _answer(url: str, trust: str | None = None, **more: str) -> web.Response:
+    """The link and its QR code, and ``more``; with ``trust``, the page where a phone trusts
+    the table's own certificate first (``seize serve --share lan-ca``), and its QR code."""
+    answer: dict[str, object] = {"url": url, "svg": qr_svg(url), **more}
+    if trust is not None:
+        answer["trust"] = {"url": trust, "svg": qr_svg(trust)}
+    return web.json_response(answer, status=201)
+
+
+def _trust(request: web.Request) -> str | None:
+    """Under ``--share lan-ca``, the plain-http page beside the server (on the next port)
+    where a phone trusts the table's certificate before it opens an https link."""
+    settings = request.app[SEIZE].settings
+    if settings.share != "lan-ca" or not settings.port:
+        return None
+    host = urlsplit(_base(request)).hostname
+    return f"http://{host}:{settings.port + 1}/" if host else None
 
 
 async def player_link(request: web.Request) -> web.Response:
@@ -85,7 +100,7 @@ async def player_link(request: web.Request) -> web.Response:
     token = await request.app[SEIZE].tables.mint_player(
         game, frozenset({participant}), f"phone of {participant}"
     )
-    return _answer(f"{_base(request)}/play/{quote(game.id)}?token={quote(token)}")
+    return _answer(f"{_base(request)}/play/{quote(game.id)}?token={quote(token)}", _trust(request))
 
 
 def console_url(base: str, table_id: str, token: str) -> str:
@@ -141,7 +156,9 @@ async def gm_link(request: web.Request) -> web.Response:
     row = token_row(token, game.id, GM_VIEWER, GM_DEVICE_LABEL, spec.name)
     await request.app[SEIZE].store.add_tokens([row])
     # The device's id, as the list names it: a console shows the link only while it stands.
-    return _answer(console_url(_base(request), game.id, token), device=device_id(row.hash))
+    return _answer(
+        console_url(_base(request), game.id, token), _trust(request), device=device_id(row.hash)
+    )
 
 
 async def gm_devices(request: web.Request) -> web.Response:
@@ -188,13 +205,26 @@ async def overlay_link(request: web.Request) -> web.Response:
 
 
 def _link(**more: dict[str, str]) -> dict[int, Content]:
-    """A minted link's answer: its URL, its QR code, and ``more``."""
+    """A minted link's answer: its URL, its QR code, ``more``, and under ``--share lan-ca``
+    the page where a phone trusts the table's certificate first."""
+    trust = {
+        "type": "object",
+        "description": "Under --share lan-ca: the page where a phone trusts the table's "
+        "certificate first, and its QR code",
+        "properties": {"url": {"type": "string"}, "svg": {"type": "string"}},
+        "required": ["url", "svg"],
+    }
     return {
         201: Content(
             "Minted",
             {
                 "type": "object",
-                "properties": {"url": {"type": "string"}, "svg": {"type": "string"}, **more},
+                "properties": {
+                    "url": {"type": "string"},
+                    "svg": {"type": "string"},
+                    "trust": trust,
+                    **more,
+                },
                 "required": ["url", "svg", *more],
             },
         ),

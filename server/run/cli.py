@@ -31,7 +31,7 @@ from server.http.context import SEIZE
 from server.http.handoff import NewGmDevice, console_url
 from server.http.metrics import worker_index
 from server.http.story import answer, seen_as
-from server.run import collector, loops
+from server.run import collector, loops, share
 from server.run.app import make_app, tls_context
 from server.run.logs import configure
 from server.run.workers import (
@@ -81,6 +81,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--tls-cert", type=Path, help="serve HTTPS and WSS with this PEM certificate"
     )
     serve.add_argument("--tls-key", type=Path, help="the PEM private key of --tls-cert")
+    serve.add_argument(
+        "--share",
+        choices=share.WAYS,
+        help="give every phone an https link: auto (Tailscale Funnel if logged in, else a "
+        "Cloudflare quick tunnel), tailscale, cloudflare, or lan-ca (this network, offline; "
+        "phones trust its certificate once); default off",
+    )
     serve.add_argument(
         "--loop",
         choices=loops.LOOPS,
@@ -142,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     flags: dict[str, Any] = {
         k: v
         for k, v in vars(args).items()
-        if k in ("host", "port", "db", "bus", "workers") and v is not None
+        if k in ("host", "port", "db", "bus", "workers", "share") and v is not None
     }
     if args.command == "gm-link":
         return _gm_link(flags, args.table, args.name)
@@ -159,7 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"seize: --tls-cert/--tls-key: {wrong}", file=sys.stderr)
         return 2
     try:
-        settings = Settings(**flags)
+        settings = share.listening(Settings(**flags))
         starters = [hardware.prepare(device) for device in settings.devices]
     except ValueError as wrong:  # a bad setting, settings file, deck file or GoDice shell
         print(f"seize: {_one_line(wrong)}", file=sys.stderr)
@@ -175,12 +182,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     if index is None and (taken := _port_taken(settings.host, settings.port)):
         print(f"seize: port {settings.port} on {settings.host}: {taken}", file=sys.stderr)
         return 2
+    if index is None:
+        try:
+            shared = share.begin(settings, tls_given=tls is not None)
+        except share.ShareError as wrong:
+            print(f"seize: --share {settings.share}: {wrong}", file=sys.stderr)
+            return 2
+        settings, tls = shared.settings, shared.tls or tls
     if settings.workers > 1 and index is None:
         return supervise(sys.argv[1:] if argv is None else list(argv), settings.workers)
     first = index in (None, 0)  # the one that prints, readies the demo and runs devices
     app = make_app(settings)
     if index is not None:
         app.cleanup_ctx.extend((leave_with_parent, share_figures))
+    else:
+        share.attach(app, shared)
     simulated = _Devices()
     # Served modules follow each request's scheme; the printed links say https under TLS.
     shown = settings

@@ -14,6 +14,7 @@ import { rcs } from "/static/shared/index-cards.js";
 import { fourColor } from "/static/shared/panels.js";
 import { reach } from "/static/console/reach.js";
 import { TurnClock } from "/static/shared/clock.js";
+import { gmNotice } from "/static/shared/plain-http.js";
 
 /**
  * A die or card the step asks for is typed at once from a keyboard: the cursor waits in its
@@ -112,9 +113,25 @@ function handoff(shown, onHide) {
   return h("div", { class: "qr", "data-qr": shown.for },
     picture,
     h("p", {}, h("a", { href: shown.url, target: "_blank", rel: "noopener" }, shown.label)),
+    shown.for === "overlay" ? null : gmNotice(shown.url),
+    shown.trust ? trusting(shown.trust) : null,
     h("button", { type: "button", "data-action": `copy-${shown.for}`, onclick: copy }, "Copy link"),
     copied,
     h("button", { type: "button", onclick: onHide }, "Hide"));
+}
+
+/** Under --share lan-ca: the page where a phone trusts the table's certificate, once, before
+ * its https link opens. */
+function trusting(trust) {
+  const picture = h("div", { class: "qr-code", role: "img",
+                             "aria-label": "QR code of the certificate page" });
+  picture.innerHTML = trust.svg;
+  return h("details", { class: "trust", "data-trust": "" },
+    h("summary", {}, "First time on this network? Trust the table's certificate"),
+    h("p", {}, "Scan this first on a phone that has not trusted this table yet; it shows "
+      + "how, then scan the link above again. ", h("a", { href: trust.url, target: "_blank",
+                                                          rel: "noopener" }, trust.url)),
+    picture);
 }
 
 /** The events that still stand, so Undo can say what it takes back: the last step's event,

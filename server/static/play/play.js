@@ -13,6 +13,7 @@ import { fourColor as fourColorPlayed } from "/static/shared/panels.js";
 import { alerting } from "/static/play/alerts.js";
 import { dice } from "/static/play/dice.js";
 import { TurnClock, inPlay } from "/static/shared/clock.js";
+import { playerNotice } from "/static/shared/plain-http.js";
 
 const token = new URLSearchParams(location.search).get("token") ?? "";
 // This link's own manifest (server/http/pages.py): installed, the app opens this page.
@@ -245,6 +246,8 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
   ctx.onView?.(view);  // the player's own dice (dice.js)
 }, { onEvent: (_, event) => turnClock.heard(event), onLink: linkShown, guard: true });
 ctx.table.start().then(() => {
+  const plain = playerNotice();  // once, on a link without a secure context
+  if (plain) document.getElementById("play").prepend(plain);
   document.getElementById("play").append(alerts.panel());
   document.querySelector("header").append(h("a", { class: "story", "data-link": "timeline",
     href: `/tables/${encodeURIComponent(tableId())}/timeline?token=${encodeURIComponent(token)}`,
