@@ -173,7 +173,14 @@ def served_lan_ca(tmp_path: Path, port: int) -> Iterator[subprocess.Popen[bytes]
         )  # fmt: skip
     try:
         printed_once(tmp_path, "Trust page:")
+        # The links are printed as the server starts, a moment before its port listens.
+        until(lambda: _accepts(port), f"nothing listens on {port}")
         yield process
     finally:
         process.terminate()
         process.wait(timeout=PATIENCE)
+
+
+def _accepts(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
