@@ -13,7 +13,7 @@ import sys
 import tomllib
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from aiohttp import web
 from pydantic import ValidationError
@@ -40,8 +40,8 @@ from server.run.workers import (
     share_figures,
     supervise,
 )
-from server.settings import Settings, config_path
-from server.store import Store, TableRow, open_store, shown
+from server.settings import Durability, Settings, config_path
+from server.store import Store, TableRow, open_store, promised, shown
 from server.tables.access import GM_DEVICE_LABEL, mint, token_row
 from server.tables.story import chronicle
 from server.tables.systems import SYSTEMS
@@ -71,6 +71,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     serve.add_argument(
         "--workers", type=int, help="processes serving the port, sharing it (default 1)"
+    )
+    serve.add_argument(
+        "--durability",
+        choices=get_args(Durability),
+        help="where each acknowledged command is before its answer: on the disk (disk, the "
+        "default: a power cut loses nothing), or with the operating system (os: quicker, and "
+        "a crash of the server loses nothing, but a power cut may lose the last ones)",
     )
     serve.add_argument(
         "--demo",
@@ -142,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     flags: dict[str, Any] = {
         k: v
         for k, v in vars(args).items()
-        if k in ("host", "port", "db", "bus", "workers") and v is not None
+        if k in ("host", "port", "db", "bus", "workers", "durability") and v is not None
     }
     if args.command == "gm-link":
         return _gm_link(flags, args.table, args.name)
@@ -389,6 +396,7 @@ def _announce(
         lines = [
             f"Seize is serving at {base}  ({listening}database: {shown(settings.db)}; "
             f"{workers}events: {bus}; event loop: {loops.running()})",
+            f"  Durability:   {promised(settings.db, settings.durability)}",
             f"  API docs:     {base}/api/docs",
         ]
         if demo:
