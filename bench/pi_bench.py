@@ -12,9 +12,10 @@ takes milliseconds to tens of them, on a core slower than this machine's. Both a
   so;
 - the core: the server's threads held to one core (``sched_setaffinity``, as ``taskset`` does),
   and given ``--share`` of it (0.3: a Raspberry Pi 4's core does about a third of this
-  machine's Python): a cgroup v2 ``cpu.max`` where one can be made, else a stopper process that
-  reads the server's CPU clock every half millisecond and holds it (SIGSTOP) for the rest of each
-  10 ms period once it has used its share, as the kernel's quota would. The harness says which.
+  machine's Python) in each 10 ms: a cgroup v2 ``cpu.max`` where one can be made, else cgroup
+  v1's ``cpu.cfs_quota_us``, else a stopper process that reads the server's CPU clock every half
+  millisecond and holds it (SIGSTOP) for the rest of each period once it has used its share, as
+  the kernel's quota would. Each line says which.
 
 The table: MegaTraveller RCS, six characters, each player's phone following the table on its
 own WebSocket with its own player token (six views rendered per command), and the card reader
@@ -80,27 +81,53 @@ def build_shim(folder: Path) -> Path | None:
     return built
 
 
-def cgroup_quota(pid: int, share: float) -> Path | str:
-    """A cgroup v2 of its own for ``pid`` with ``cpu.max`` at ``share`` of one core: its
-    folder, or why none could be made."""
-    root = Path("/sys/fs/cgroup")
-    if not (root / "cgroup.controllers").exists():
-        return "no cgroup v2 here (cgroup v1, or none)"
-    group = root / f"seize-pi-{pid}"
-    try:
-        group.mkdir()
-        (group / "cpu.max").write_text(f"{int(share * PERIOD_US)} {PERIOD_US}")
-        (group / "cgroup.procs").write_text(str(pid))
-    except OSError as refused:
-        with contextlib.suppress(OSError):
-            group.rmdir()
-        return f"cgroup v2 not writable ({refused.strerror})"
-    return group
+CGROUPS = (
+    ("cgroup v2 cpu.max", Path("/sys/fs/cgroup"), "cgroup.controllers", ("cpu.max",)),
+    (
+        "cgroup v1 cpu.cfs_quota_us",
+        Path("/sys/fs/cgroup/cpu"),
+        "cpu.cfs_quota_us",
+        ("cpu.cfs_period_us", "cpu.cfs_quota_us"),
+    ),
+)
+"""The kernel's CPU quotas, the first that can be made: cgroup v2, else v1's cpu controller."""
+
+
+def cgroup_quota(pid: int, share: float) -> tuple[Path, str] | str:
+    """A cgroup of its own for ``pid``, holding it to ``share`` of one core: its folder and
+    what it is, or why none could be made."""
+    quota = int(share * PERIOD_US)
+    values = {
+        "cpu.max": f"{quota} {PERIOD_US}",
+        "cpu.cfs_period_us": str(PERIOD_US),
+        "cpu.cfs_quota_us": str(quota),
+    }
+    why = []
+    for name, root, marker, files in CGROUPS:
+        if not (root / marker).exists():
+            why.append(f"no {name.split(' cpu')[0]}")
+            continue
+        group = root / f"seize-pi-{pid}"
+        try:
+            group.mkdir()
+            for limit in files:
+                (group / limit).write_text(values[limit])
+            (group / "cgroup.procs").write_text(str(pid))
+        except OSError as refused:
+            with contextlib.suppress(OSError):
+                group.rmdir()
+            why.append(f"{name} not writable ({refused.strerror})")
+            continue
+        return group, f"{name} {quota} per {PERIOD_US} µs"
+    return "; ".join(why)
 
 
 def stopper(pid: int, share: float, done: EventType) -> None:
     """Hold ``pid`` to ``share`` of a core: each period, once its CPU clock has advanced by its
-    share, SIGSTOP it until the period ends (then SIGCONT)."""
+    share, SIGSTOP it until the period ends (then SIGCONT). Run in real time where allowed, so
+    that a busy machine does not leave the server stopped longer than its period."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(10))
     clock = ((~pid) << 3) | 2  # the process's CPU clock (Linux's MAKE_PROCESS_CPUCLOCK, SCHED)
     period, quota = PERIOD_US * 1000, int(share * PERIOD_US * 1000)
     try:
@@ -113,27 +140,28 @@ def stopper(pid: int, share: float, done: EventType) -> None:
                     os.kill(pid, signal.SIGCONT)
                     break
                 time.sleep(0.0005)
-    except (OSError, ProcessLookupError):  # the server is gone (killed)
+    except OSError:  # the server is gone (killed)
         return
 
 
 @contextlib.contextmanager
 def held(pid: int, share: float) -> Iterator[str]:
     """The server at ``share`` of one core while in the block; says how."""
-    group = cgroup_quota(pid, share)
-    if isinstance(group, Path):
+    made = cgroup_quota(pid, share)
+    if not isinstance(made, str):
+        group, how = made
         try:
-            yield f"cgroup v2 cpu.max {int(share * PERIOD_US)} {PERIOD_US}"
+            yield how
         finally:
             with contextlib.suppress(OSError):
-                group.rmdir()
+                group.rmdir()  # once the server has left it (killed, or moved on its restart)
         return
     context = multiprocessing.get_context("spawn")
     done = context.Event()
     process = context.Process(target=stopper, args=(pid, share, done), daemon=True)
     process.start()
     try:
-        yield f"{group}: a stopper process, {share:.0%} of each {PERIOD_US // 1000} ms"
+        yield f"{made}: a stopper process, {share:.0%} of each {PERIOD_US // 1000} ms"
     finally:
         done.set()
         process.join()
