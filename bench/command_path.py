@@ -1,9 +1,10 @@
 """Where one durable command's time goes. Prints figures; asserts nothing.
 
-    .venv/bin/python -m bench.command_path [--commands 400] [--rate 10]
+    .venv/bin/python -m bench.command_path [--commands 400] [--rate 10] [--durability disk|os]
 
 One GM sends ``set_pool`` commands on its WebSocket, one after another at ``rate`` a second (the
-console's way), to a server over a fresh SQLite file (synchronous=FULL) with that socket as its
+console's way), to a server over a fresh SQLite file (``durability`` disk, the default:
+synchronous=FULL; os: synchronous=NORMAL, no fsync before the answer) with that socket as its
 only subscriber. The server runs in this process, on uvloop where installed, so that each step
 of a command can be stamped where it happens; the GM runs in a process of its own. Stamps are
 CLOCK_MONOTONIC, which both processes share:
@@ -15,7 +16,7 @@ CLOCK_MONOTONIC, which both processes share:
     decided     the rules have decided it and each role's view is encoded (``show`` returns)
     queued      its append is handed to the writer thread (``SqliteStore._write``)
     committing  the writer thread begins its transaction
-    on disk     the commit (and its fsync) has returned
+    on disk     the commit (and its fsync, under disk) has returned
     resumed     the loop takes the command up again (``Runner._apply`` begins)
     answered    the answer is written to the socket, after the events (``SocketSubscriber.reply``)
     event       the GM's client has the command's event
@@ -41,7 +42,7 @@ import time
 from collections.abc import Callable
 from multiprocessing.queues import Queue
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args
 
 import aiohttp
 from aiohttp import web
@@ -50,7 +51,7 @@ from bench.server_bench import fsync_floor, new_table, pct
 from server.http import socket_commands
 from server.live.hub import SocketSubscriber
 from server.run.app import make_app
-from server.settings import Settings
+from server.settings import Durability, Settings
 from server.store.sql import Query
 from server.store.sqlite import SqliteStore, Write
 from server.tables import runner
@@ -176,8 +177,16 @@ async def _gm(url: str, count: int, rate: float) -> dict[str, list[int]]:
     return heard
 
 
-async def serve(folder: Path, count: int, rate: float) -> dict[str, list[int]]:
-    settings = Settings(db=folder / "seize.db", port=0, rate_per_second=1000, rate_burst=1000)
+async def serve(
+    folder: Path, count: int, rate: float, durability: Durability
+) -> dict[str, list[int]]:
+    settings = Settings(
+        db=folder / "seize.db",
+        port=0,
+        rate_per_second=1000,
+        rate_burst=1000,
+        durability=durability,
+    )
     site_runner = web.AppRunner(make_app(settings))
     await site_runner.setup()
     site = web.TCPSite(site_runner, "127.0.0.1", 0)
@@ -197,6 +206,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--commands", type=int, default=400)
     parser.add_argument("--rate", type=float, default=10.0)
+    parser.add_argument("--durability", choices=get_args(Durability), default="disk")
     options = parser.parse_args()
     stamp_the_server()
     try:
@@ -206,7 +216,7 @@ def main() -> None:
     except ImportError:
         run = asyncio.run
     with tempfile.TemporaryDirectory() as folder:
-        heard = run(serve(Path(folder), options.commands, options.rate))
+        heard = run(serve(Path(folder), options.commands, options.rate, options.durability))
         fsync50, fsync99 = fsync_floor(Path(folder), 100, options.rate)
     stamps["sent"] = heard["sent"]
     # The table's creation and the seats' appends are stamped too: the commands are the last.
@@ -214,7 +224,10 @@ def main() -> None:
     line = {step: times[-count:] for step, times in stamps.items()}
     line["event"], line["answer"] = heard["event"], heard["answer"]
     order = [*STEPS, "event", "answer"]
-    print(f"one GM, {count} set_pool commands on its WebSocket at {options.rate:.0f}/s, SQLite:")
+    print(
+        f"one GM, {count} set_pool commands on its WebSocket at {options.rate:.0f}/s, SQLite, "
+        f"durability {options.durability}:"
+    )
     print(f"  {'step':28} {'p50 ms':>8} {'p99 ms':>8}   (since the step before)")
     for before, step in itertools.pairwise(order):
         gaps = [(b - a) / 1e6 for a, b in zip(line[before], line[step], strict=True)]

@@ -31,6 +31,13 @@ def config_path() -> str:
     return os.environ.get("SEIZE_CONFIG", "seize.toml")
 
 
+Durability = Literal["disk", "os"]
+"""Where an acknowledged command is before its answer: ``disk``, written through to the disk
+(each commit's fsync returned), so a power cut loses nothing; or ``os``, handed to the operating
+system, which writes it soon after, so a crash or ``kill -9`` of the server loses nothing but a
+power cut or a crash of the machine may lose the last commands (docs/deploy.md, "Durability")."""
+
+
 def default_db() -> Path:
     """One SQLite file in the user's data folder (created on first start)."""
     return Path(platformdirs.user_data_dir("seize")) / "seize.db"
@@ -96,6 +103,13 @@ class Settings(BaseSettings):
     db: Path | str = Field(
         default_factory=default_db,
         description="An SQLite file's path, or a postgresql:// URL (kept as a str)",
+    )
+    durability: Durability = Field(
+        default="disk",
+        description="disk: every acknowledged command is on the disk before its answer (a power "
+        "cut loses nothing); os: handed to the operating system before its answer, without "
+        "waiting for the disk (a crash of the server loses nothing, a power cut may lose the "
+        "last commands)",
     )
     bus: str | None = Field(
         default=None,

@@ -63,7 +63,7 @@ class Seize:
 
     @classmethod
     async def open(cls, settings: Settings) -> Seize:
-        store = open_store(settings.db)
+        store = open_store(settings.db, settings.durability)
         await store.open()
         bus = bus_for(settings.bus, shared=settings.shared)
         hub = Hub()

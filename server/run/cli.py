@@ -9,11 +9,12 @@ import logging
 import re
 import secrets
 import socket
+import ssl
 import sys
 import tomllib
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias, get_args
 
 from aiohttp import web
 from pydantic import ValidationError
@@ -40,8 +41,8 @@ from server.run.workers import (
     share_figures,
     supervise,
 )
-from server.settings import Settings, config_path
-from server.store import Store, TableRow, open_store, shown
+from server.settings import Durability, Settings, config_path
+from server.store import Store, TableRow, open_store, promised, shown
 from server.tables.access import GM_DEVICE_LABEL, mint, token_row
 from server.tables.story import chronicle
 from server.tables.systems import SYSTEMS
@@ -50,8 +51,41 @@ log = logging.getLogger("seize")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command the command line names; what it answers is the exit status."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command == "demo":
+        play_demo(args.seed if args.seed is not None else secrets.randbits(64), print)
+        return 0
+    if args.command in hardware.COMMANDS:
+        if args.command == "adapter":
+            configure()  # an adapter logs as the server does: what it refused, what it lost
+        return hardware.run(args)
+    if args.command == "gm-link":
+        return _gm_link(_flags(args), args.table, args.name)
+    if args.command == "export":
+        return _export_command(args, parser)
+    return _serve(args, parser, argv)
+
+
+def _parser() -> argparse.ArgumentParser:
+    """Every command's flags and help."""
     parser = argparse.ArgumentParser(prog="seize", description="An initiative server for TTRPGs.")
     commands = parser.add_subparsers(dest="command", required=True)
+    _serve_parser(commands)
+    _gm_link_parser(commands)
+    _export_parser(commands)
+    demo = commands.add_parser("demo", help="play a Four Color Hack scene in the terminal")
+    demo.add_argument("--seed", type=int, help="replay a particular deal (default: a fresh one)")
+    hardware.add_commands(commands)
+    return parser
+
+
+Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""Where each command's parser is added (argparse names the type only privately)."""
+
+
+def _serve_parser(commands: Commands) -> None:
     serve = commands.add_parser(
         "serve",
         help="run the server",
@@ -71,6 +105,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     serve.add_argument(
         "--workers", type=int, help="processes serving the port, sharing it (default 1)"
+    )
+    serve.add_argument(
+        "--durability",
+        choices=get_args(Durability),
+        help="where each acknowledged command is before its answer: on the disk (disk, the "
+        "default: a power cut loses nothing), or with the operating system (os: quicker, and "
+        "a crash of the server loses nothing, but a power cut may lose the last ones)",
     )
     serve.add_argument(
         "--demo",
@@ -93,6 +134,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=loops.LOOPS,
         help="the event loop to run on (default: uvloop where installed, else asyncio)",
     )
+
+
+def _gm_link_parser(commands: Commands) -> None:
     gm_link = commands.add_parser(
         "gm-link",
         help="print a new GM link to a table, read from the database",
@@ -113,6 +157,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     gm_link.add_argument(
         "--port", type=int, help="the port the server listens on, as given to serve"
     )
+
+
+def _export_parser(commands: Commands) -> None:
     export = commands.add_parser(
         "export",
         help="print a table's story as a recap (Markdown) or as JSON, read from the database",
@@ -135,29 +182,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     export.add_argument(
         "--db", help="the SQLite file, or a postgresql:// URL (default: as seize serve)"
     )
-    demo = commands.add_parser("demo", help="play a Four Color Hack scene in the terminal")
-    demo.add_argument("--seed", type=int, help="replay a particular deal (default: a fresh one)")
-    hardware.add_commands(commands)
-    args = parser.parse_args(argv)
-    if args.command == "demo":
-        play_demo(args.seed if args.seed is not None else secrets.randbits(64), print)
-        return 0
-    if args.command in hardware.COMMANDS:
-        if args.command == "adapter":
-            configure()  # an adapter logs as the server does: what it refused, what it lost
-        return hardware.run(args)
-    flags: dict[str, Any] = {
+
+
+def _flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings given as flags, over the environment's and the file's."""
+    return {
         k: v
         for k, v in vars(args).items()
-        if k in ("host", "port", "db", "bus", "workers", "share") and v is not None
+        if k in ("host", "port", "db", "bus", "workers", "share", "durability") and v is not None
     }
-    if args.command == "gm-link":
-        return _gm_link(flags, args.table, args.name)
-    if args.command == "export":
-        if (args.role == Role.PLAYER.value) != bool(args.playing):
-            parser.error("--as player goes with --playing, and --playing with it alone")
-        viewer = Viewer(role=Role(args.role), participants=frozenset(args.playing))
-        return _export(flags, args.table, viewer, args.format)
+
+
+def _export_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``seize export``: the viewer its flags name, whose story is printed."""
+    if (args.role == Role.PLAYER.value) != bool(args.playing):
+        parser.error("--as player goes with --playing, and --playing with it alone")
+    viewer = Viewer(role=Role(args.role), participants=frozenset(args.playing))
+    return _export(_flags(args), args.table, viewer, args.format)
+
+
+def _serve(
+    args: argparse.Namespace, parser: argparse.ArgumentParser, argv: Sequence[str] | None
+) -> int:
+    """``seize serve``: the settings checked, then the server run until it is stopped; a
+    setting at fault is one line naming it, and exit status 2."""
+    flags = _flags(args)
     if (args.tls_cert is None) != (args.tls_key is None):
         parser.error("--tls-cert and --tls-key go together")
     try:
@@ -182,6 +231,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if index is None and (taken := _port_taken(settings.host, settings.port)):
         print(f"seize: port {settings.port} on {settings.host}: {taken}", file=sys.stderr)
         return 2
+    shared = None
     if index is None:
         try:
             shared = share.begin(settings, tls_given=tls is not None)
@@ -191,9 +241,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings, tls = shared.settings, shared.tls or tls
     if settings.workers > 1 and index is None:
         return supervise(sys.argv[1:] if argv is None else list(argv), settings.workers)
+    return _run_server(settings, tls, loop, starters, demo=args.demo, shared=shared)
+
+
+def _run_server(
+    settings: Settings,
+    tls: ssl.SSLContext | None,
+    loop: str,
+    starters: list[hardware.Starter],
+    *,
+    demo: bool,
+    shared: share.Shared | None,
+) -> int:
+    """Serve in this process until stopped: alone (sharing as ``shared`` says), or as one of
+    several workers (``shared`` None)."""
+    index = worker_index()
     first = index in (None, 0)  # the one that prints, readies the demo and runs devices
     app = make_app(settings)
-    if index is not None:
+    if shared is None:
         app.cleanup_ctx.extend((leave_with_parent, share_figures))
     else:
         share.attach(app, shared)
@@ -205,9 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             update={"public_url": f"https://{settings.host}:{settings.port}"}
         )
     if first:
-        announce = _announce(
-            shown, starters, demo=args.demo, simulated=simulated, again=restarted()
-        )
+        announce = _announce(shown, starters, demo=demo, simulated=simulated, again=restarted())
         app.on_startup.append(announce)
         app.on_shutdown.append(simulated.shutdown)
     collector.settle()
@@ -408,6 +471,7 @@ def _announce(
         lines = [
             f"Seize is serving at {base}  ({listening}database: {shown(settings.db)}; "
             f"{workers}events: {bus}; event loop: {loops.running()})",
+            f"  Durability:   {promised(settings.db, settings.durability)}",
             f"  API docs:     {base}/api/docs",
         ]
         if demo:

@@ -4,7 +4,8 @@ Every backend keeps the same things the same way: one row per event keyed by (ta
 sequence), so two writers can never both append event N; tables, hashed tokens, idempotency
 answers, snapshots and each device's latest report; a schema it creates and migrates itself
 (``migrations.py``). A write returns only once it is committed, so a command is acknowledged
-only once it is durable.
+only once it is durable: on the disk, or, with the ``os`` durability, in the hands of the
+operating system (SQLite) or of the database server (PostgreSQL).
 
 ``open_store`` picks the backend from the ``db`` setting: a path is an SQLite file
 (``sqlite.py``, the embedded default), a ``postgresql://`` URL a PostgreSQL database
@@ -18,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import urlsplit, urlunsplit
+
+from server.settings import Durability
 
 
 @dataclass(frozen=True)
@@ -187,17 +190,18 @@ class Store(Protocol):
         """(device, report JSON, when recorded) of the table's devices, the longest ago first."""
 
 
-def open_store(db: Path | str) -> Store:
-    """The backend for the ``db`` setting: a ``postgresql://`` URL (a str), or a file path.
-    The store still has to be opened (``await store.open()``)."""
+def open_store(db: Path | str, durability: Durability = "disk") -> Store:
+    """The backend for the ``db`` setting: a ``postgresql://`` URL (a str), or a file path,
+    whose writes return once they have the ``durability`` setting's promise. The store still has
+    to be opened (``await store.open()``)."""
     if isinstance(db, str):
         # Imported here: each backend imports this module's types.
         from server.store.postgres import PostgresStore  # noqa: PLC0415
 
-        return PostgresStore(db)
+        return PostgresStore(db, durability)
     from server.store.sqlite import SqliteStore  # noqa: PLC0415
 
-    return SqliteStore(db)
+    return SqliteStore(db, durability)
 
 
 def shown(db: Path | str) -> str:
@@ -209,3 +213,24 @@ def shown(db: Path | str) -> str:
         return db
     host = parts.netloc.rsplit("@", 1)[1]
     return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
+
+
+def promised(db: Path | str, durability: Durability) -> str:
+    """What an acknowledged command survives, on this database with this durability: what the
+    server says as it starts."""
+    if durability == "disk" and isinstance(db, Path):
+        return "disk: each command on the disk before its answer (a power cut loses nothing)"
+    if durability == "disk":
+        return (
+            "disk: each command committed before its answer, as PostgreSQL's "
+            "synchronous_commit says (on, its default: on its disk)"
+        )
+    if isinstance(db, Path):
+        return (
+            "os: each command with the operating system before its answer (a crash of Seize "
+            "loses nothing; a power cut may lose the last ones the system had not written)"
+        )
+    return (
+        "os: each command in PostgreSQL's memory before its answer (a crash of Seize loses "
+        "nothing; a crash of PostgreSQL or its machine may lose the last 0.6 s)"
+    )

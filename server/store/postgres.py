@@ -1,13 +1,20 @@
 """The PostgreSQL backend, over asyncpg: for a server whose database lives elsewhere, or is
 shared by several servers.
 
-A write returns once PostgreSQL has committed it (``synchronous_commit`` as the server
-configures it, on by default). Writes are committed in groups: one transaction at a time, and
-whatever was asked meanwhile goes into the next, so commands that arrive together share one
-commit (one flush) and one connection, each still answered only once it is committed. Should
-the database refuse one write of a group (a sequence another server took), the group is
-committed again one write at a time, so that write fails alone. Migrations run under a
-transaction-scoped advisory lock, so servers starting together migrate once.
+A write returns once PostgreSQL has committed it: with the ``disk`` durability (the default),
+with ``synchronous_commit`` as the database configures it, on by default (the commit flushed to
+its disk); with ``os``, with ``synchronous_commit=off`` on every connection of ours, answered
+once PostgreSQL has the commit in memory, before its WAL is flushed. That is weaker than
+SQLite's ``os``: a crash of Seize still loses nothing, but a crash of PostgreSQL itself, not
+only of its machine, may lose the last commits (up to three times ``wal_writer_delay``, 600 ms
+by default), never the database's consistency.
+
+Writes are committed in groups: one transaction at a time, and whatever was asked meanwhile goes
+into the next, so commands that arrive together share one commit (one flush) and one connection,
+each still answered only once it is committed. Should the database refuse one write of a group
+(a sequence another server took), the group is committed again one write at a time, so that
+write fails alone. Migrations run under a transaction-scoped advisory lock, so servers starting
+together migrate once.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
 from server.errors import StoreRefusedError, StoreUnavailableError
+from server.settings import Durability
 from server.store.migrations import migrate
 from server.store.sql import POSTGRES, Query, Rows, SqlStore
 
@@ -31,6 +39,11 @@ CONNECTIONS = 10
 """The pool's most connections: writes are short, and tables in memory are read from memory."""
 TIMEOUT = 10.0
 """Seconds to wait for a connection or a statement before calling the database unavailable."""
+SERVER_SETTINGS: dict[Durability, dict[str, str] | None] = {
+    "disk": None,  # the database's own, as the URL may set them
+    "os": {"synchronous_commit": "off"},
+}
+"""What each durability sets on our sessions, over any setting of the URL's."""
 LOST = (
     OSError,
     TimeoutError,
@@ -71,8 +84,9 @@ class PostgresStore(SqlStore):
 
     dialect = POSTGRES
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, durability: Durability = "disk") -> None:
         self.url = url
+        self.durability = durability
         self._pool: asyncpg.Pool | None = None
         self._queued: list[Write] = []  # writes asked for while a group commits
         self._committing: asyncio.Task[None] | None = None
@@ -86,6 +100,7 @@ class PostgresStore(SqlStore):
                     max_size=CONNECTIONS,
                     timeout=TIMEOUT,
                     command_timeout=TIMEOUT,
+                    server_settings=SERVER_SETTINGS[self.durability],
                 )
             await self._transaction(
                 lambda connection: migrate(POSTGRES, partial(_execute, connection))

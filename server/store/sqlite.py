@@ -1,12 +1,18 @@
 """The SQLite backend: one file, the embedded default.
 
-A write returns only after it is committed with ``synchronous=FULL``, so a ``kill -9`` (or a
-power cut) loses nothing acknowledged. Writes go through one writer thread that commits
-whatever is queued in one transaction (group commit): the event loop never waits on the disk,
-and tables written at the same time share an fsync. Each write runs in its own savepoint, so one
-failing write (a sequence taken twice) fails alone. Reads run on the event loop's thread on
-their own connection: in WAL mode they never wait for the writer, and they are quick enough
-that handing them to a thread would cost more than it saves.
+A write returns only after it is committed: with ``synchronous=FULL`` (the ``disk`` durability,
+the default), once the commit's fsync has returned, so neither a ``kill -9`` nor a power cut
+loses anything acknowledged; with ``synchronous=NORMAL`` (``os``), once the commit is in the
+write-ahead log in the operating system's hands, as SQLite advises for WAL: a ``kill -9`` of the
+server still loses nothing (the log's pages are the system's, not the process's), a power cut or
+a crash of the machine may lose the last commits, never the file's consistency.
+
+Writes go through one writer thread that commits whatever is queued in one transaction (group
+commit): the event loop never waits on the disk, and tables written at the same time share an
+fsync. Each write runs in its own savepoint, so one failing write (a sequence taken twice) fails
+alone. Reads run on the event loop's thread on their own connection: in WAL mode they never wait
+for the writer, and they are quick enough that handing them to a thread would cost more than it
+saves.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import threading
 import time
 from pathlib import Path
 
+from server.settings import Durability
 from server.store.migrations import migrate
 from server.store.sql import SQLITE, Query, Rows, SqlStore
 
@@ -26,13 +33,15 @@ Outcome = tuple[asyncio.Future[Rows], Rows, BaseException | None]
 """A write's future and what to settle it with: its rows, or why it failed."""
 BUSY_MS = 5000
 """Milliseconds a connection waits on another process's lock before it answers "locked"."""
+SYNCHRONOUS: dict[Durability, str] = {"disk": "full", "os": "normal"}
+"""SQLite's ``synchronous`` for each durability: in WAL mode NORMAL fsyncs only at checkpoints."""
 
 
-def _connect(path: Path) -> sqlite3.Connection:
+def _connect(path: Path, durability: Durability) -> sqlite3.Connection:
     connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     connection.execute(f"pragma busy_timeout={BUSY_MS}")
     _write_ahead(connection)
-    connection.execute("pragma synchronous=full")
+    connection.execute(f"pragma synchronous={SYNCHRONOUS[durability]}")
     connection.execute("pragma foreign_keys=on")
     connection.create_function("host_clock", 0, time.time)  # the dialect's clock (sql.py)
     return connection
@@ -66,14 +75,15 @@ class SqliteStore(SqlStore):
 
     dialect = SQLITE
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, durability: Durability = "disk") -> None:
         self.path = path
+        self.durability = durability
         self._queue: queue.SimpleQueue[Write | None] = queue.SimpleQueue()
         self._writer = threading.Thread(target=self._write_loop, name="seize-store", daemon=True)
 
     async def open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._read = _connect(self.path)
+        self._read = _connect(self.path, self.durability)
         try:
             await self._migrate()
         except BaseException:  # a schema too new: the file is left as it was, and let go
@@ -101,7 +111,8 @@ class SqliteStore(SqlStore):
         self._read.execute("select 1 from schema_version limit 1").fetchone()
 
     async def _write(self, *queries: Query) -> Rows:
-        """Queue the queries for the writer thread; returns once they are on disk."""
+        """Queue the queries for the writer thread; returns once they are committed (on disk,
+        or in the system's hands: the store's durability)."""
         future: asyncio.Future[Rows] = asyncio.get_running_loop().create_future()
         self._queue.put((queries, future))
         return await future
@@ -110,7 +121,7 @@ class SqliteStore(SqlStore):
         return _execute(self._read, query)
 
     def _write_loop(self) -> None:
-        connection = _connect(self.path)
+        connection = _connect(self.path, self.durability)
         while True:
             item = self._queue.get()
             if item is None:

@@ -1,5 +1,7 @@
 """A server process killed with SIGKILL under load loses nothing it acknowledged, on either
-backend: the SQLite file, or PostgreSQL."""
+backend (the SQLite file, or PostgreSQL) and with either durability: ``disk``, each command on
+the disk before its answer, and ``os``, each with the operating system (or PostgreSQL) before
+it, which a crash of the server cannot take back either."""
 
 from __future__ import annotations
 
@@ -7,6 +9,8 @@ import random
 import threading
 from collections.abc import Callable
 from typing import Any
+
+import pytest
 
 from rules.four_color import FOUR_COLOR, FourColorOptions
 from rules.roles import GM
@@ -57,10 +61,14 @@ def hammer(
             command = {"type": "deal"}
 
 
-def test_sigkill_at_random_moments_loses_nothing_acknowledged(database: Database) -> None:
+@pytest.mark.parametrize("durability", ["disk", "os"])
+def test_sigkill_at_random_moments_loses_nothing_acknowledged(
+    database: Database, durability: str
+) -> None:
     """About ten seconds or more: ten kills, each followed by starting a new server process
     and replaying the table, and fewer kills would try fewer moments of a write."""
-    server = ServerProcess(database(), snapshot_every=7, **UNLIMITED).start()
+    flags = ["--durability", durability]
+    server = ServerProcess(database(), None, flags, snapshot_every=7, **UNLIMITED).start()
     tables = [new_table(server.url), new_table(server.url)]
     acknowledged: Acknowledged = {}
     chance = random.Random(2026)

@@ -85,11 +85,15 @@ async def send(session: aiohttp.ClientSession, url: str, table: dict[str, Any], 
             await asyncio.sleep(PACE)  # a pause before trying again
 
 
+@pytest.mark.parametrize("durability", ["disk", "os"])
 async def test_workers_share_the_port_show_each_others_commands_and_come_back(
-    tmp_path: Path,
+    tmp_path: Path, durability: str
 ) -> None:
+    """With either durability: a command a worker answered before its kill is still shown."""
     printed = tmp_path / "printed.log"
-    server = ServerProcess(tmp_path / "seize.db", printed, workers=2, **UNLIMITED).start()
+    server = ServerProcess(
+        tmp_path / "seize.db", printed, workers=2, durability=durability, **UNLIMITED
+    ).start()
     try:
         assert server.process is not None
         parent = server.process.pid

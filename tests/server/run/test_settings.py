@@ -12,7 +12,7 @@ import pytest
 
 from server.run.cli import main
 from server.settings import Settings, default_db
-from server.store import shown
+from server.store import promised, shown
 from tests.server.databases import POSTGRES, require_postgres
 from tests.server.process import ServerProcess, call
 from tests.waiting import PATIENCE
@@ -200,3 +200,52 @@ def test_a_server_behind_a_public_url_still_says_where_it_listens(tmp_path: Path
         port = server.url.rsplit(":", 1)[1]
     first = printed.read_text().splitlines()[0]
     assert first.startswith(f"Seize is serving at {public}  (listening on 127.0.0.1:{port}; ")
+
+
+@pytest.mark.parametrize(
+    ("durability", "said"),
+    [
+        (None, "  Durability:   disk: each command on the disk before its answer (a power cut "),
+        ("os", "  Durability:   os: each command with the operating system before its answer "),
+    ],
+    ids=["default", "os"],
+)
+def test_the_start_up_lines_say_which_durability_is_in_force(
+    tmp_path: Path, durability: str | None, said: str
+) -> None:
+    printed = tmp_path / "printed.log"
+    flags = ["--durability", durability] if durability else []
+    with ServerProcess(tmp_path / "seize.db", printed, flags):
+        pass
+    lines = [line for line in printed.read_text().splitlines() if "Durability:" in line]
+    assert [line[: len(said)] for line in lines] == [said]
+
+
+def test_what_each_durability_loses_is_said_for_each_database() -> None:
+    """A power cut under SQLite's os; a crash of PostgreSQL itself under PostgreSQL's."""
+    url = "postgresql://seize@db/seize"
+    assert "a power cut loses nothing" in promised(Path("seize.db"), "disk")
+    assert "synchronous_commit" in promised(url, "disk")
+    assert "a power cut may lose the last ones" in promised(Path("seize.db"), "os")
+    assert "a crash of PostgreSQL or its machine may lose" in promised(url, "os")
+
+
+@pytest.mark.parametrize("where", ["environment", "file"])
+def test_a_bad_durability_is_refused_naming_the_setting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    if where == "file":
+        (tmp_path / "seize.toml").write_text('durability = "fsync"\n')
+        monkeypatch.setenv("SEIZE_CONFIG", str(tmp_path / "seize.toml"))
+    else:
+        monkeypatch.setenv("SEIZE_DURABILITY", "fsync")
+    assert main(["serve", "--db", str(tmp_path / "seize.db")]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == "seize: setting durability: Input should be 'disk' or 'os'"
+
+
+def test_a_bad_durability_flag_is_refused_naming_it(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--durability", "fast"])
+    assert exited.value.code == 2
+    assert "argument --durability: invalid choice: 'fast'" in capsys.readouterr().err

@@ -1,7 +1,9 @@
 """Three servers, one PostgreSQL database, one Redis bus, one table: commands sent to all of them
 at once are each decided once against the latest state, and a subscriber on each sees every
 event once, in order. Also while a server is killed with SIGKILL (its clients go to another),
-and while Redis is killed and started again (the servers poll the database meanwhile)."""
+with either durability: PostgreSQL's ``synchronous_commit=off`` loses nothing when only a server
+of ours dies; and while Redis is killed and started again (the servers poll the database
+meanwhile)."""
 
 from __future__ import annotations
 
@@ -36,10 +38,24 @@ def redis_server() -> Iterator[RedisServer]:
 
 
 @pytest.fixture
-def servers(redis_server: RedisServer, tmp_path: Path) -> Iterator[list[ServerProcess]]:
+def durability() -> str:
+    """The servers' durability: ``disk`` unless a test names another."""
+    return "disk"
+
+
+@pytest.fixture
+def servers(
+    redis_server: RedisServer, tmp_path: Path, durability: str
+) -> Iterator[list[ServerProcess]]:
     with postgres_schema() as url:
         started = [
-            ServerProcess(url, tmp_path / f"server{n}.log", bus=redis_server.url, **UNLIMITED)
+            ServerProcess(
+                url,
+                tmp_path / f"server{n}.log",
+                bus=redis_server.url,
+                durability=durability,
+                **UNLIMITED,
+            )
             for n in range(WORKERS)
         ]
         try:
@@ -170,7 +186,9 @@ async def _bus_up(servers: list[ServerProcess], *, up: bool) -> None:
 
 
 @pytest.mark.parametrize(
-    "trouble", [_calm, _kill_a_server, _restart_redis], ids=["calm", "sigkill", "redis-restart"]
+    ("trouble", "durability"),
+    [(_calm, "disk"), (_kill_a_server, "disk"), (_kill_a_server, "os"), (_restart_redis, "disk")],
+    ids=["calm", "sigkill", "sigkill-os", "redis-restart"],
 )
 async def test_three_servers_decide_one_table_one_command_at_a_time(
     servers: list[ServerProcess], redis_server: RedisServer, trouble: Trouble

@@ -18,7 +18,7 @@ import pytest
 
 from server.http.context import SEIZE
 from server.run.app import make_app
-from server.settings import Settings
+from server.settings import Durability, Settings
 from server.store import Append, TableRow, open_store
 from server.store import sqlite as sqlite_store
 from server.store.sql import Query
@@ -67,8 +67,8 @@ async def test_commands_sent_together_share_one_commit_and_are_answered_only_aft
     connections: list[Watched] = []
     connect = sqlite_store._connect
 
-    def watched(path: Path) -> Any:
-        connections.append(Watched(connect(path), journal))
+    def watched(path: Path, durability: Durability) -> Any:
+        connections.append(Watched(connect(path, durability), journal))
         return connections[-1]
 
     monkeypatch.setattr(sqlite_store, "_connect", watched)
