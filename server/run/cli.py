@@ -325,6 +325,8 @@ def _on_the_store(
     except ValueError as wrong:
         print(f"seize: {_one_line(wrong)}", file=sys.stderr)
         return None
+    if settings.public_url is None and (shared := share.address_now(settings.port)):
+        settings = settings.model_copy(update={"public_url": shared})  # links as served
 
     async def opened() -> str:
         store = open_store(settings.db)

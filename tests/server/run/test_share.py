@@ -104,12 +104,25 @@ async def test_funnel_gives_every_link_its_name_and_ends_with_the_server(
             f"{seize.url}/api/tables/{table['id']}/handoff/gm", "POST", {"name": "Tablet"}, gm
         )
         assert device["url"].startswith(f"{public}/console/{table['id']}#token=")
+        # A GM link minted on the host while it shares is the shared one too.
+        assert host_link(tmp_path, seize, table["id"]).startswith(f"{public}/console/")
         status, module = call(f"{seize.url}/foundry/module.json")
         assert module["manifest"] == f"{public}/foundry/module.json"
         assert '"status": "ok"' in await through_edge(tools, TAILNET_NAME, "/healthz")
         funnel = tools.pid
         assert funnel is not None and not gone(funnel)
     until(lambda: gone(funnel), "the funnel outlived the server")
+    assert host_link(tmp_path, seize, table["id"]).startswith(seize.url), "no longer shared"
+
+
+def host_link(tmp_path: Path, seize: ServerProcess, table: str) -> str:
+    """``seize gm-link`` on the host, for the server's port and database: the link printed."""
+    done = subprocess.run(
+        [sys.executable, "-m", "server", "gm-link", table, "--port", seize.url.rsplit(":", 1)[1],
+         "--db", str(tmp_path / "seize.db")],
+        capture_output=True, text=True, timeout=PATIENCE, check=True,
+    )  # fmt: skip
+    return done.stdout.strip().splitlines()[-1]
 
 
 async def test_the_host_key_is_kept_from_one_start_to_the_next(
