@@ -234,3 +234,43 @@ new MutationObserver((changes) => {
   }
 }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-seq"] });
 """
+
+
+def test_a_roll_taken_back_and_rolled_again_starts_the_turn_afresh(
+    browser: Any, server: ServerProcess
+) -> None:
+    """Awareness: the Kid's clock ran 14 s, the GM took the roll back and rolled again; every
+    page, the ones open all along and one opened after, starts the Kid at 0:00, never where the
+    turn the undo took back stood."""
+    table = Table(server, "awareness", turn_clock=20)
+    sheet = {"id": "kid", "name": "The Kid", "perception": 5, "stealth": 5, "coordination": 5}
+    table.send({"type": "join", "sheet": sheet})
+    table.send({"type": "roll_initiative"})  # the engine's dice: the Kid is up at once
+    kid = player(table, "kid")
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.clock.install()
+    console, phone = context.new_page(), context.new_page()
+    console.goto(f"{server.url}/console/{table.id}#token={table.gm}")
+    phone.goto(f"{server.url}/play/{table.id}?token={kid}")
+    for page in (console, phone):
+        page.wait_for_selector("[data-clock][data-who=kid]")
+    context.clock.run_for(14_000)
+    for page in (console, phone):
+        page.wait_for_selector("[data-clock]:text-matches('0:1[45] of')")
+
+    seq = table.send({"type": "undo"})["seq"]
+    for page in (console, phone):
+        shown(page, seq)
+        assert clock_of(page) == {}, f"a clock runs while the roll is awaited: {clock_of(page)}"
+    context.clock.run_for(5_000)
+    seq = table.send({"type": "roll_initiative"})["seq"]
+    later = context.new_page()
+    later.goto(f"{server.url}/play/{table.id}?token={kid}")
+    for page in (console, phone, later):
+        shown(page, seq)
+        page.wait_for_selector("[data-clock][data-who=kid]")
+    context.clock.run_for(1000)  # the clocks' next tick
+    for page in (console, phone, later):
+        clock = clock_of(page)
+        assert clock["text"].startswith("The Kid's turn: 0:0"), f"time carried over: {clock}"
+    context.close()
