@@ -274,3 +274,26 @@ def test_a_roll_taken_back_and_rolled_again_starts_the_turn_afresh(
         clock = clock_of(page)
         assert clock["text"].startswith("The Kid's turn: 0:0"), f"time carried over: {clock}"
     context.close()
+
+
+def test_the_overlays_last_replay_plays_the_last_page_of_an_ended_scene(
+    browser: Any, server: ServerProcess
+) -> None:
+    """Once the scene is over, ``replay=last`` plays the last page that was played, as
+    ``replay=1`` does: not the page 2 the GM dealt and took back before ending the scene."""
+    table = scene(server)
+    while table.view(table.gm)["view"]["phase"] == "panels":
+        table.send({"type": "next_panel"})
+    table.send({"type": "deal"})
+    table.send({"type": "undo"})
+    table.send({"type": "end_scene"})
+    _, story = call(f"{table.url}/timeline", token=table.overlay)
+    panels = [s["seq"] for s in story["steps"] if s["kind"] == "panel"]
+    overlay = browser.new_page(viewport={"width": 1280, "height": 720})
+    overlay.add_init_script(FRAMES)
+    overlay.goto(table.overlay_url("&replay=last&speed=4"))
+    overlay.wait_for_selector("#overlay[data-replay=done]")
+    played = [f for f in overlay.evaluate("window.frames_seen") if f["replay"] == "playing"]
+    assert [f["seq"] for f in played if f["seq"] in panels] == panels, played
+    assert all("Replay: page 1, 4\u00d7" in f["text"] for f in played), played
+    overlay.close()
