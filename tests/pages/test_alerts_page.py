@@ -162,6 +162,13 @@ def test_the_console_sets_the_discord_channel_and_shows_who_hears_their_turn(
         "document.querySelector('[data-said=reach]').textContent.startsWith('Not saved')"
     )
     assert "Copy Webhook URL" in said.inner_text()
+    # A refused id is said on its row, in the page's words: the box left empty, not "null".
+    page.get_by_label("Jena's Discord user id").fill("jena#1234")
+    jena.locator("[data-action=reach-jena]").click()
+    refused = jena.locator("[data-said=reach-jena]")
+    refused.filter(has_text="Not saved").wait_for()
+    assert "or leave it empty to unlink" in refused.inner_text()
+    assert "null" not in refused.inner_text()
     page.get_by_label("Jena's Discord user id").fill("111111111111111111")
     jena.get_by_label("Mention on their turn").check()
     jena.locator("[data-action=reach-jena]").click()
