@@ -15,7 +15,7 @@ import pytest
 
 from tests.server.process import ServerProcess, call
 
-from .conftest import Table
+from .conftest import Table, shoot
 from .console_driver import PHONE
 from .test_play import at_seq, hand_to, rcs_character
 
@@ -174,6 +174,14 @@ def test_the_player_page_is_an_installable_app_with_a_worker(
     assert scope == f"{server.url}/play/"
     phone.get_by_text("Alerts on this device…").click()
     assert phone.get_by_label("Notify me when the page is closed or the phone locked").is_enabled()
+    # On a phone the last setting's label wraps: its box is drawn as large as the others.
+    boxes = phone.evaluate(
+        """() => [...document.querySelectorAll('label.setting > input')].map((box) => {
+                   const { width, height } = box.getBoundingClientRect();
+                   return [width, height]; })"""
+    )
+    assert len({(width, height) for width, height in boxes}) == 1, boxes
+    shoot(phone, "alert-settings-phone")
 
 
 def test_the_console_sets_the_discord_channel_and_shows_who_hears_their_turn(
