@@ -112,8 +112,10 @@ def test_a_revoked_devices_link_leaves_the_screen(
     first.page.locator("[data-device='Streaming PC']").wait_for(state="detached")
     assert first.page.locator("[data-qr=gm]").count() == 0, "the revoked link is still shown"
     assert first.page.get_by_text("Copy link").count() == 0
-    other.add("Kid")  # the co-GM runs on
+    assert first.page.inner_text("#notice") == "Streaming PC no longer runs the table."
+    other.add("Kid")  # the co-GM runs on: the table has moved on, and the note goes
     first.page.locator("[data-id=kid]").wait_for()
+    assert first.page.inner_text("#notice") == ""
 
 
 def test_a_press_the_server_never_answers_is_said_not_sent(
