@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,6 +35,11 @@ asks with a GET instead."""
 ANSWER_WAIT = 5.0
 """How long a command sent over the socket waits for its answer before it is sent again as a
 POST (with the same idempotency key, so it still applies once)."""
+
+FAREWELL = 5.0
+"""Seconds after the server said goodbye (a ``bye``: it is shutting down, or drops its streams)
+in which the link's failing reconnects are expected, and logged at debug only: devices that
+stop with the server stop quietly, and one that waits out a restart says nothing of it."""
 
 View = dict[str, Any]
 Answer = tuple[int, dict[str, Any]]
@@ -145,6 +151,7 @@ class TableLink:
         self._ids = itertools.count(1)
         self._news: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.streams = 0  # how many times the table's stream was opened
+        self._farewell: float | None = None  # when the server last said goodbye (monotonic)
 
     async def _client(self) -> aiohttp.ClientSession:
         if self._closed:
@@ -218,7 +225,13 @@ class TableLink:
                                 break
                             self._take(message.json())
                 except (aiohttp.ClientError, OSError, ValueError) as error:
-                    log.info("table stream lost", extra={"error": repr(error)})
+                    said = self._farewell
+                    expected = said is not None and time.monotonic() - said < FAREWELL
+                    log.log(
+                        logging.DEBUG if expected else logging.INFO,
+                        "table stream lost",
+                        extra={"error": repr(error)},
+                    )
                 finally:
                     self._lost()
                 await asyncio.sleep(pause)
@@ -227,6 +240,8 @@ class TableLink:
             relay.cancel()
 
     def _take(self, message: dict[str, Any]) -> None:
+        if message.get("type") == "bye":
+            self._farewell = time.monotonic()
         if message.get("type") in ("answer", "refused"):
             waiting = self._answers.pop(str(message.get("id")), None)
             if waiting is not None and not waiting.done():

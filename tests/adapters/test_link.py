@@ -3,6 +3,7 @@ server that holds it. Both links answer alike."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -48,6 +49,25 @@ async def test_the_link_follows_the_table_and_follows_it_again_when_the_stream_d
     await send(client, table, {"type": "deal", "seed": 1})
     await eventually(lambda: link.seen == 2)
     assert await link.view() == await gm_view(client, table)
+
+
+async def test_a_link_whose_server_said_goodbye_and_stopped_reconnects_quietly(
+    client: Client, linked: tuple[dict[str, Any], TableLink], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Ctrl-C on ``seize serve``: the server says goodbye to every stream and stops listening.
+    The devices stopping with it (or waiting out a restart) try again, and are refused, without
+    a line at info for each try."""
+    _, link = linked
+    caplog.set_level(logging.DEBUG, logger="seize.link")
+    await link.view()
+    await eventually(lambda: link.seen == 0)
+    await client.app.shutdown()  # the goodbye: as the server's own shutdown says it
+    await client.server.close()  # and no one listens on the port any more
+    lost = await eventually(
+        lambda: [r for r in caplog.records if r.getMessage() == "table stream lost"],
+        "the link never tried again",
+    )
+    assert all(r.levelno == logging.DEBUG for r in lost), [r.levelname for r in lost]
 
 
 async def test_the_link_never_routes_by_a_view_older_than_its_own_last_command(

@@ -15,7 +15,7 @@ import pytest
 
 from tests.server.process import ServerProcess, call
 
-from .conftest import Table
+from .conftest import Table, shoot
 from .console_driver import PHONE
 from .test_play import at_seq, hand_to, rcs_character
 
@@ -44,6 +44,12 @@ def phones(browser: Any) -> Iterator[Any]:
         context.close()
 
 
+def touched(phone: Any) -> None:
+    """The player taps the page (on its heading, which does nothing): from then on the browser
+    lets it vibrate."""
+    phone.locator("h1").first.tap()
+
+
 def flagged(phone: Any) -> tuple[str, str, Any]:
     return (
         phone.title(),
@@ -64,12 +70,15 @@ def test_the_turn_flags_the_tab_and_vibrates_only_the_one_whose_turn_it_is(
         table.send({"type": "join", "member": {"id": hero, "name": hero.title(), "kind": "hero"}})
     table.send({"type": "deal", "source": "gm"})
     for card in ("KH", "QC", "2C", "3D"):  # Peter, Sue, Ben, then the Editor's extra card
-        table.send({"type": "deal_card", "card": card})
-    seq = table.send({"type": "next_panel"})["seq"]
+        seq = table.send({"type": "deal_card", "card": card})["seq"]
     peter, sue, ben = phones(), phones(), phones()
     links = {who: hand_to(table, who) for who in ("peter", "sue", "ben")}
     for phone, who in ((peter, "peter"), (sue, "sue"), (ben, "ben")):
         phone.goto(links[who])
+        at_seq(phone, seq)
+        touched(phone)
+    seq = table.send({"type": "next_panel"})["seq"]
+    for phone in (peter, sue, ben):
         at_seq(phone, seq)
 
     title, icon, buzzed = flagged(peter)
@@ -98,6 +107,30 @@ def test_the_turn_flags_the_tab_and_vibrates_only_the_one_whose_turn_it_is(
     title, icon, buzzed = flagged(ben)
     assert title == "● On deck: Ben · Friday game" and buzzed == [[80]]
     assert ben.evaluate("document.body.dataset.alert") == "on_deck"
+
+
+def test_a_phone_opened_on_its_turn_buzzes_only_once_touched(
+    phones: Any, server: ServerProcess
+) -> None:
+    """A browser lets a page vibrate only after a tap on it: a page opened on the player's
+    turn flags it without a buzz (the browser would refuse it, and say so in its log), and
+    buzzes for the next alert once the player has touched it."""
+    table = Table(server, "four-color")
+    for hero in ("peter", "sue"):
+        table.send({"type": "join", "member": {"id": hero, "name": hero.title(), "kind": "hero"}})
+    table.send({"type": "deal", "source": "gm"})
+    for card in ("KH", "QC", "2C"):  # Peter, Sue, then the Editor's extra card
+        table.send({"type": "deal_card", "card": card})
+    seq = table.send({"type": "next_panel"})["seq"]
+    sue = phones()
+    sue.goto(hand_to(table, "sue"))
+    at_seq(sue, seq)
+    title, _, buzzed = flagged(sue)
+    assert title == "● On deck: Sue · Friday game" and buzzed == [], buzzed
+    touched(sue)
+    seq = table.send({"type": "next_panel"})["seq"]
+    at_seq(sue, seq)
+    assert flagged(sue)[2] == [[200, 100, 200]]
 
 
 def test_the_player_page_is_an_installable_app_with_a_worker(
@@ -141,6 +174,14 @@ def test_the_player_page_is_an_installable_app_with_a_worker(
     assert scope == f"{server.url}/play/"
     phone.get_by_text("Alerts on this device…").click()
     assert phone.get_by_label("Notify me when the page is closed or the phone locked").is_enabled()
+    # On a phone the last setting's label wraps: its box is drawn as large as the others.
+    boxes = phone.evaluate(
+        """() => [...document.querySelectorAll('label.setting > input')].map((box) => {
+                   const { width, height } = box.getBoundingClientRect();
+                   return [width, height]; })"""
+    )
+    assert len({(width, height) for width, height in boxes}) == 1, boxes
+    shoot(phone, "alert-settings-phone")
 
 
 def test_the_console_sets_the_discord_channel_and_shows_who_hears_their_turn(
@@ -162,6 +203,13 @@ def test_the_console_sets_the_discord_channel_and_shows_who_hears_their_turn(
         "document.querySelector('[data-said=reach]').textContent.startsWith('Not saved')"
     )
     assert "Copy Webhook URL" in said.inner_text()
+    # A refused id is said on its row, in the page's words: the box left empty, not "null".
+    page.get_by_label("Jena's Discord user id").fill("jena#1234")
+    jena.locator("[data-action=reach-jena]").click()
+    refused = jena.locator("[data-said=reach-jena]")
+    refused.filter(has_text="Not saved").wait_for()
+    assert "or leave it empty to unlink" in refused.inner_text()
+    assert "null" not in refused.inner_text()
     page.get_by_label("Jena's Discord user id").fill("111111111111111111")
     jena.get_by_label("Mention on their turn").check()
     jena.locator("[data-action=reach-jena]").click()

@@ -225,9 +225,13 @@ def test_a_refusal_is_told_in_the_games_words(console: Console, server: ServerPr
     console.type("#next input[name=card]", "joker")
     said = console.refused("#next [data-primary]")
     assert said == (
-        "Not now: 'joker': a deck has two jokers; say which (RJ or BJ). Where it stands: Deal "
-        "Nightingale a card: type it as it is dealt, or read it."
+        "Not understood: 'joker': a deck has two jokers; say which (RJ or BJ). Where it stands: "
+        "Deal Nightingale a card: type it as it is dealt, or read it."
     )
+    # A typo is not "not now": nothing later would make it a card.
+    console.type("#next input[name=card]", "QX")
+    said = console.refused("#next [data-primary]")
+    assert said.startswith("Not understood: 'QX' is not a card (try Q♥, 10♠"), said
     speaks_the_game(console.page, ["nightingale"])
     console.type("#next input[name=card]", "9H")
     console.press()

@@ -12,6 +12,7 @@ import pytest
 
 from tests.server.process import ServerProcess, call
 
+from .conftest import shoot
 from .console_driver import TABLET, Console
 from .test_console_races import HeldSocket
 
@@ -91,6 +92,15 @@ def test_a_new_gm_link_stops_no_other_and_a_revoked_device_is_told(
     gone.wait_for()
     assert "revoked" in gone.inner_text()
     assert f"seize gm-link {table_id}" in gone.inner_text()
+    # Its link to the fight's story says the same, not "unknown token" over empty boxes.
+    story = second.page.get_by_role("link", name="The fight's story").get_attribute("href")
+    second.page.goto(f"{server.url}{story}" if story.startswith("/") else story)
+    refused = second.page.locator("[data-section='This link no longer opens the table']")
+    refused.wait_for()
+    assert f"seize gm-link {table_id}" in refused.inner_text()
+    assert "unknown token" not in second.page.inner_text("body")
+    assert second.page.locator("#chart").count() == 0
+    shoot(second.page, "timeline-revoked")
     first.page.locator("[data-device='Co-GM tablet']").wait_for(state="detached")
     assert call(f"{server.url}/api/tables/{table_id}", token=tablet.split("#token=")[1])[0] == 401
     assert call(f"{server.url}/api/tables/{table_id}", token=stream.split("#token=")[1])[0] == 200
@@ -112,8 +122,10 @@ def test_a_revoked_devices_link_leaves_the_screen(
     first.page.locator("[data-device='Streaming PC']").wait_for(state="detached")
     assert first.page.locator("[data-qr=gm]").count() == 0, "the revoked link is still shown"
     assert first.page.get_by_text("Copy link").count() == 0
-    other.add("Kid")  # the co-GM runs on
+    assert first.page.inner_text("#notice") == "Streaming PC no longer runs the table."
+    other.add("Kid")  # the co-GM runs on: the table has moved on, and the note goes
     first.page.locator("[data-id=kid]").wait_for()
+    assert first.page.inner_text("#notice") == ""
 
 
 def test_a_press_the_server_never_answers_is_said_not_sent(

@@ -220,3 +220,66 @@ def test_the_overlays_replay_keeps_the_tables_time(browser: Any, tmp_path: Path)
         assert note.inner_text() == "The replay is over: live"
         shoot(overlay, "overlay-replay-over")
         stream.close()
+
+
+def test_a_roll_taken_back_and_rolled_again_starts_the_turn_afresh(
+    browser: Any, server: ServerProcess
+) -> None:
+    """Awareness: the Kid's clock ran 14 s, the GM took the roll back and rolled again; every
+    page, the ones open all along and one opened after, starts the Kid at 0:00, never where the
+    turn the undo took back stood."""
+    table = Table(server, "awareness", turn_clock=20)
+    sheet = {"id": "kid", "name": "The Kid", "perception": 5, "stealth": 5, "coordination": 5}
+    table.send({"type": "join", "sheet": sheet})
+    table.send({"type": "roll_initiative"})  # the engine's dice: the Kid is up at once
+    kid = player(table, "kid")
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.clock.install()
+    console, phone = context.new_page(), context.new_page()
+    console.goto(f"{server.url}/console/{table.id}#token={table.gm}")
+    phone.goto(f"{server.url}/play/{table.id}?token={kid}")
+    for page in (console, phone):
+        page.wait_for_selector("[data-clock][data-who=kid]")
+    context.clock.run_for(14_000)
+    for page in (console, phone):
+        page.wait_for_selector("[data-clock]:text-matches('0:1[45] of')")
+
+    seq = table.send({"type": "undo"})["seq"]
+    for page in (console, phone):
+        shown(page, seq)
+        assert clock_of(page) == {}, f"a clock runs while the roll is awaited: {clock_of(page)}"
+    context.clock.run_for(5_000)
+    seq = table.send({"type": "roll_initiative"})["seq"]
+    later = context.new_page()
+    later.goto(f"{server.url}/play/{table.id}?token={kid}")
+    for page in (console, phone, later):
+        shown(page, seq)
+        page.wait_for_selector("[data-clock][data-who=kid]")
+    context.clock.run_for(1000)  # the clocks' next tick
+    for page in (console, phone, later):
+        clock = clock_of(page)
+        assert clock["text"].startswith("The Kid's turn: 0:0"), f"time carried over: {clock}"
+    context.close()
+
+
+def test_the_overlays_last_replay_plays_the_last_page_of_an_ended_scene(
+    browser: Any, server: ServerProcess
+) -> None:
+    """Once the scene is over, ``replay=last`` plays the last page that was played, as
+    ``replay=1`` does: not the page 2 the GM dealt and took back before ending the scene."""
+    table = scene(server)
+    while table.view(table.gm)["view"]["phase"] == "panels":
+        table.send({"type": "next_panel"})
+    table.send({"type": "deal"})
+    table.send({"type": "undo"})
+    table.send({"type": "end_scene"})
+    _, story = call(f"{table.url}/timeline", token=table.overlay)
+    panels = [s["seq"] for s in story["steps"] if s["kind"] == "panel"]
+    overlay = browser.new_page(viewport={"width": 1280, "height": 720})
+    overlay.add_init_script(FRAMES)
+    overlay.goto(table.overlay_url("&replay=last&speed=4"))
+    overlay.wait_for_selector("#overlay[data-replay=done]")
+    played = [f for f in overlay.evaluate("window.frames_seen") if f["replay"] == "playing"]
+    assert [f["seq"] for f in played if f["seq"] in panels] == panels, played
+    assert all("Replay: page 1, 4\u00d7" in f["text"] for f in played), played
+    overlay.close()

@@ -335,7 +335,9 @@ async function consolePage(id) {
   async function revokeDevice(device) {
     try {
       await ctx.table.call(`handoff/gm/${encodeURIComponent(device.id)}`, { method: "DELETE" });
-      report(`${device.name} no longer runs the table.`, { tone: "ok" });
+      // Said until the table moves on from the step it was said at, as an undo's note is.
+      report(`${device.name} no longer runs the table.`,
+        { tone: "ok", prompt: document.querySelector("[data-prompt]")?.textContent });
     } catch (error) {
       report(String(error.message));
     }

@@ -30,6 +30,7 @@ export function reach(ctx) {
   const status = h("p", { "data-discord": "" });
   const people = h("div", { "data-reach": "" });
   let known = { webhook: null, players: {} };
+  const notes = new Map(); // a player's id → what their row's last save came to
 
   const saveWebhook = async (webhook) => {
     const { ok, body } = await send(table, "/discord", { webhook });
@@ -45,17 +46,21 @@ export function reach(ctx) {
       placeholder: "Discord user id" });
     const mention = h("input", { type: "checkbox", name: `mention-${id}`,
       checked: link?.mention || undefined });
+    const note = h("p", { class: "muted", role: "status", "data-said": `reach-${id}` },
+      notes.get(id) ?? "");
     return h("div", { class: "reach", "data-person": id },
       h("p", {}, h("strong", {}, name), ` · ${reached(link, devices)}`),
       h("form", { class: "inline", onsubmit: async (event) => {
         event.preventDefault();
         const { ok, body } = await send(table, `/discord/players/${encodeURIComponent(id)}`,
           { discord_id: discordId.value.trim() || null, mention: mention.checked });
-        said.textContent = ok ? `${name}: ${reached(body.players[id], devices)}.`
-          : `Not saved: ${body.message}`;
+        // Said on the row it concerns; the API's "null" is the page's empty box.
+        notes.set(id, ok ? `${name}: ${reached(body.players[id], devices)}.`
+          : `Not saved: ${body.message.replace("or null to unlink", "or leave it empty to unlink")}`);
+        note.textContent = notes.get(id);
         if (ok) show(body);
       } }, discordId, h("label", { class: "setting" }, mention, " Mention on their turn"),
-      h("button", { type: "submit", "data-action": `reach-${id}` }, "Save")));
+      h("button", { type: "submit", "data-action": `reach-${id}` }, "Save")), note);
   };
 
   const read = (path) => fetch(`${table.base}${path}`, { headers: table.headers() })

@@ -311,8 +311,10 @@ async function replay() {
     turnClock = new TurnClock(base, token, { story, now: () => Math.min(shown.until,
       shown.at + (performance.now() - shown.since) * speed) });
     const asked = params.get("replay");
+    // The last round played: the one its last step that stands is in (a round begun and
+    // taken back, before the scene ended, was never played).
     const round = asked === "last" || asked === ""
-      ? Math.max(0, ...story.steps.map((step) => step.round)) : Number(asked);
+      ? story.steps.findLast((step) => !step.struck)?.round ?? 0 : Number(asked);
     const steps = story.steps.filter((step) => step.round === round);
     const word = story.numbers.round_word ?? "round";
     replayNote = `Replay: ${word} ${round}${speed > 1 ? `, ${speed}×` : ""}`;

@@ -205,7 +205,11 @@ export function alerting(names, table) {
     icon()?.setAttribute("href", chosen.title ? ICONS[shown] : ICONS.none);
     if (fresh.length) {
       const pressing = level(fresh);
-      if (chosen.vibrate && navigator.vibrate) navigator.vibrate(BUZZ[pressing]);
+      // A browser lets a page vibrate only once it has been touched: a page opened on an
+      // alert shows it, and buzzes from the next one on.
+      if (chosen.vibrate && navigator.vibrate && (navigator.userActivation?.hasBeenActive ?? true)) {
+        navigator.vibrate(BUZZ[pressing]);
+      }
       if (chosen.sound) beep(pressing === "urgent");
       // A hidden page's own notification; a push for the same alert replaces it (one tag).
       if (chosen.notify && document.hidden && notifiable()

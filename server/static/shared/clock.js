@@ -8,9 +8,10 @@
 // scene is over, between rounds, or while the table waits on a roll or on the GM. A turn the
 // table waited in goes on from where it stood once the same participant is up again in the
 // same round. An undo puts the clock back as it stood before the step it takes back: a reveal
-// taken back leaves the acting character's time as it was. When the turn began comes from the
-// role's own story (docs/api.md, "A table's story"), once, when the page loads mid-turn; after
-// that the page sees each turn begin itself.
+// taken back leaves the acting character's time as it was, and a roll taken back and rolled
+// again starts the turn afresh. When the turn began comes from the role's own story (docs/api.md,
+// "A table's story"), once, when the page loads mid-turn (or an undo takes back more than it
+// saw); after that the page sees each turn begin itself.
 //
 // Time is the table's: live, the page's own clock; in a replay, the replay's, so a turn shows
 // as long as it was at the table, at the replay's speed.
@@ -81,7 +82,6 @@ export class TurnClock {
     this.story = story;
     this.asked = story !== null;
     this.turn = null; // {who, round, since, spent, running}: the participant timed, or none
-    this.seen = false; // whether a view has been seen yet
     this.stood = []; // [seq, turn]: the clock as it stood at each view, for an undo
     this.undoing = null; // the earliest step an undo just took back
     this.limit = null;
@@ -102,7 +102,7 @@ export class TurnClock {
     const who = this.limit ? acting(view) : null;
     const round = roundOf(view);
     this.name = who ? name(who) : null;
-    if (this.undoing !== null) this.putBack(who);
+    if (this.undoing !== null) this.putBack();
     const turn = this.turn;
     if (who === null) {
       if (turn?.running) Object.assign(turn, { spent: turn.spent + at - turn.since, running: false });
@@ -111,9 +111,9 @@ export class TurnClock {
     } else {
       const told = this.story?.turns.findLast((t) => t.who === who && t.seq <= seq);
       this.turn = { who, round, since: told ? told.at * 1000 : at, spent: 0, running: true };
-      if (!this.seen) this.began(who);
+      if (!this.asked) this.began(who);
     }
-    this.seen = true;
+    this.asked = true; // a turn that begins from now on, the page sees begin
     if (seq !== null) this.stood.push([seq, this.turn && { ...this.turn }]);
     this.ticking ??= setInterval(() => this.draw(), 1000);
     this.draw();
@@ -121,14 +121,16 @@ export class TurnClock {
   }
 
   /** After an undo: the clock as it stood at the last view before the earliest step taken
-   * back, when that view showed the same participant up. */
-  putBack(who) {
+   * back, no one's included, so a turn that began in a step taken back is gone with it (a roll
+   * taken back and rolled again starts its first turn afresh). A page that saw no view before
+   * that step cannot tell how the clock stood: it asks its story again, as on load. */
+  putBack() {
     const before = this.undoing;
     this.undoing = null;
-    const kept = this.stood.filter(([seq]) => seq < before);
-    const last = kept.at(-1);
-    this.stood = kept;
-    if (last && last[1]?.who === who) this.turn = { ...last[1] };
+    this.stood = this.stood.filter(([seq]) => seq < before);
+    const last = this.stood.at(-1);
+    this.turn = last?.[1] ? { ...last[1] } : null;
+    if (!last) this.asked = this.story !== null;
   }
 
   /** A page loaded mid-turn: when that turn began, from the role's story, by this clock. */

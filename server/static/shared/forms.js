@@ -123,8 +123,9 @@ export async function run(table, command, names = {}) {
   message = message.replaceAll("_", " ");
   // A refusal that says what "never" happens states a rule that always holds ("heroes never
   // hold jokers"): it reads as that rule, and not as "Not now", which would promise a later.
+  // What was typed and is no card (a field the API found invalid) is not "not now" either.
   const said = /\bnever\b/.test(message) ? message[0].toUpperCase() + message.slice(1)
-    : `Not now: ${message}`;
+    : body.error === "invalid" ? `Not understood: ${message}` : `Not now: ${message}`;
   report(`${said}.`.replace(/\.\.$/, ".")
     + (next ? ` Where it stands: ${next}.` : ""), { prompt: next });
   return false;

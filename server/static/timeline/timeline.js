@@ -5,7 +5,7 @@
 // story"): a player's or the stream's story never holds a hidden participant before its reveal.
 
 import { h } from "/static/shared/client.js";
-import { aimed, card, report } from "/static/shared/forms.js";
+import { aimed, card, report, section } from "/static/shared/forms.js";
 import { inPlay } from "/static/shared/clock.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] ?? "");
@@ -29,8 +29,25 @@ let asked = 0; // the latest replay asked for: an older answer arriving late is 
 async function read(path) {
   const answer = await fetch(base + path, { headers: { Authorization: `Bearer ${token}` } });
   const body = await answer.json();
-  if (!answer.ok) throw new Error(body.message ?? `the server answered ${answer.status}`);
+  if (!answer.ok) {
+    throw Object.assign(new Error(body.message ?? `the server answered ${answer.status}`),
+      { status: answer.status });
+  }
   return body;
+}
+
+/** A link whose token no longer opens the table (revoked, or replaced by a newer one): what
+ * happened and the way back, in place of a story that cannot be read. A GM's came from the
+ * console (#token=, or kept in this browser); a player's or the stream's, from their page. */
+function refused() {
+  const gm = !new URLSearchParams(location.search).has("token");
+  document.getElementById("story").replaceChildren(section("This link no longer opens the table",
+    h("p", {}, gm
+      ? "This device's GM link was revoked from a GM's console, or a newer one replaced it. "
+        + "On a screen that still runs the table, open the fight's story from the console; or "
+        + `ask the host for a new GM link: seize gm-link ${id}.`
+      : "This link was revoked, or a newer one replaced it. Ask the GM for a new link to "
+        + "your page (or the overlay), and open the fight's story from there.")));
 }
 
 const clock = (seconds) => new Date(seconds * 1000).toLocaleTimeString([], { hour12: false });
@@ -264,7 +281,8 @@ async function start() {
   try {
     told = await read("/timeline");
   } catch (error) {
-    report(String(error.message));
+    if (error.status === 401) refused();
+    else report(String(error.message));
     return;
   }
   document.title = `${told.name}: the fight's story`;
