@@ -42,7 +42,7 @@ from rules.megatraveller_rcs.events import (
     TakenOut,
     TurnEnded,
 )
-from rules.randomness import Source, break_ties, engine_rng, given_source, roll
+from rules.randomness import Source, break_ties, engine_rng, given_source, own_rng, roll
 from rules.roles import Viewer
 
 
@@ -195,8 +195,11 @@ def _roll_initiative(enc: Encounter, command: RollInitiative, actor: Viewer) -> 
     if command.source is not Source.ENGINE:
         return RollsAwaited(round=enc.round + 1, source=command.source)
     rng = engine_rng(command.source, command.seed, "megatraveller-rcs.1")
+    assert command.seed is not None
     dice, sides = enc.options.initiative_dice, enc.options.die_sides
-    rolls = tuple(_roll_for(enc, c.id, roll(rng, dice, sides)) for c in enc.active())
+    rolls = tuple(
+        _roll_for(enc, c.id, roll(own_rng(command.seed, c.id), dice, sides)) for c in enc.active()
+    )
     return InitiativeRolled(
         round=enc.round + 1, source=command.source, rolls=rolls, tallies=_tallies(rolls, rng)
     )
