@@ -36,6 +36,15 @@ def kind(shown: Shown) -> str:
 
 
 def told(shown: Shown, name: Name) -> str:
+    said = _said(shown, name)
+    lapsed = [name(c) for c in shown.get("lapsed") or ()]
+    if lapsed:
+        whose = " and ".join(lapsed)
+        return f"{said}; in its place, before {whose}, whose declaration lapses and comes again"
+    return said
+
+
+def _said(shown: Shown, name: Name) -> str:
     mode = MODES.get(str(shown.get("mode")), "")
     match shown["type"]:
         case "joined":

@@ -243,8 +243,12 @@ def _enter_roll(enc: Encounter, command: EnterRoll, actor: Viewer) -> RollEntere
         rolled = command.dice
     entered = _roll_for(enc, command.character, rolled)
     if enc.phase is Phase.ROUND:  # a latecomer's (ruling 10): laid among the cards in play
-        return RollEntered(roll=entered, source=source, tallies=_among(enc, entered, rng))
-    if enc.awaiting_rolls != (command.character,):
+        lapsed = enc.pending if enc.passed(entered) else None
+        tallies = _among(enc, entered, rng)
+        return RollEntered(roll=entered, source=source, tallies=tallies, lapsed=lapsed)
+    left = [c for c in enc.awaiting_rolls if c != command.character]
+    if left and (command.character in enc.hidden or not set(left) <= enc.hidden):
+        # The round starts with the last roll players wait for: a hidden one holds none up.
         return RollEntered(roll=entered, source=source)
     rolls = (*(_as_roll(enc, cid) for cid in enc.cards), entered)
     if rng is None and len({r.initiative for r in rolls}) < len(rolls):

@@ -53,6 +53,7 @@ from rules.megatraveller_rcs.commands import (
 from rules.megatraveller_rcs.commands import Join as RcsJoin
 from rules.megatraveller_rcs.commands import Resolve as Done
 from rules.megatraveller_rcs.commands import RollInitiative as RollRcs
+from rules.megatraveller_rcs.events import InitiativeRolled as RcsRolled
 from rules.randomness import Source
 from rules.roles import GM, OVERLAY, Viewer, player
 from rules.standing import Window
@@ -159,6 +160,27 @@ def test_a_hidden_rcs_character_is_revealed_when_the_token_reaches_it() -> None:
     events = table.execute(Done(), GM)
     assert types(events) == ["revealed", "resolved"], "the token moved to the ambusher"
     assert table.view(OVERLAY).token == "ambusher"  # type: ignore[attr-defined]
+
+
+def test_an_rcs_round_starts_without_a_hidden_roll_and_the_roll_takes_its_place() -> None:
+    """The shared rulings, "No tells": the round starts with the last roll players wait for,
+    its tallies as without the ambusher; the ambusher's roll, landing below the token, takes
+    the token in its place (revealing it), and the holder's declaration lapses."""
+    table = encounter(("jena", "crew", 0), ("guard", "corp", 0))
+    ambusher = Character(id="amb", name="Ambusher", side="corp", dex=0, movement=-3, tactics=0)
+    table.execute(RcsJoin(character=ambusher, hidden=True), GM)
+    table.execute(RollRcs(source=Source.DEVICE), GM)
+    table.execute(EnterRoll(character="jena", dice=(3, 3), seed=0), player("jena"))
+    (started,) = table.execute(EnterRoll(character="guard", dice=(4, 4), seed=0), GM)
+    assert started.tallies == {} and table.state.holder == "jena"  # type: ignore[union-attr]
+    view = table.view(player("jena"))
+    assert view.token == "jena" and [a.what for a in view.awaiting] == ["declare"]  # type: ignore[attr-defined]
+    table.execute(Declare(character="jena", action="long", what="runs", target="door"), GM)
+    events = table.execute(EnterRoll(character="amb", dice=(1, 1), source=Source.GM, seed=0), GM)
+    assert types(events) == ["revealed", "roll_entered"]
+    assert events[1].lapsed.what == "runs"  # type: ignore[union-attr]
+    assert table.state.holder == "amb" and table.state.pending is None
+    assert table.view(OVERLAY).line[1].character == "jena"  # type: ignore[attr-defined]
 
 
 def test_a_hidden_rcs_character_seizing_is_revealed_by_its_seize() -> None:
@@ -629,18 +651,25 @@ def _takes(table: AnyTable, command: Any) -> bool:
 def test_an_rcs_player_is_shown_the_same_encounter_whether_or_not_an_ambusher_lies_in_wait(
     data: st.DataObject,
 ) -> None:
-    """The same, at RCS, up to the ambusher's reveal: its card last in the line, it spends
-    from its side's pool (the guard's, or a side of its own whose pool the referee sets)
-    while the others take their turns; when the token reaches it, it is revealed. The guard
-    is the referee's, who spends only what its pool holds in both: what the ambusher spent is
-    gone, and its Tactics counted in the pool, and the referee knows it."""
+    """The same, at RCS, up to the ambusher's reveal. Its roll comes at any moment: before,
+    among or after the others' (the round starts without it, and its card is laid when it
+    comes, taking the token at once if its place has passed); it spends from its side's pool
+    (the guard's, or a side of its own whose pool the referee sets) while the others take
+    their turns; when the token reaches it, it is revealed. The others' rolls come from a
+    tray, a player, the referee's typing, or the engine. The guard is the referee's, who spends
+    only what its pool holds in both: what the ambusher spent is gone, and its Tactics counted
+    in the pool, and the referee knows it."""
     side = data.draw(st.sampled_from(["corp", "assassins"]), label="the ambusher's side")
     crew = (("jena", "crew", 1), ("guard", "corp", 1), ("sarge", "crew", 0))
     watching = (player("jena"), player("sarge"), OVERLAY)
     plain, beside = Watched(encounter(*crew), watching), Watched(encounter(*crew), watching)
-    ambusher = Character(id="amb", name="Ambusher", side=side, dex=0, movement=0, tactics=2)
+    # Its initiative ties no one's: 1 or 14 (a tie with a hidden card is the tally's to tell).
+    low = data.draw(st.booleans(), label="its roll is low")
+    movement = -3 if low else 0
+    ambusher = Character(id="amb", name="Ambusher", side=side, dex=0, movement=movement, tactics=2)
     beside.table.execute(RcsJoin(character=ambusher, hidden=True), GM)
     watched = (plain, beside)
+    its_roll = EnterRoll(character="amb", dice=(1, 1) if low else (6, 6), source=Source.GM, seed=0)
 
     def public(command: Any, actor: Viewer = GM) -> bool:
         """Run a public step on both; False once it would reveal the ambusher."""
@@ -649,40 +678,64 @@ def test_an_rcs_player_is_shown_the_same_encounter_whether_or_not_an_ambusher_li
         assert plain.run(command, actor) == beside.run(command, actor)
         return True
 
-    def ambushers_step() -> None:
+    def ambushers_step() -> bool:
+        """The referee's steps for the ambusher, as drawn; False once one would reveal it."""
+        if _takes(beside.table, its_roll) and data.draw(st.booleans(), label="its roll"):
+            if _reveals(beside.table, its_roll, GM):
+                return False
+            beside.step(its_roll)
         pool = beside.table.state.pools.get(side, 0)
         if side == "assassins" and data.draw(st.booleans(), label="its pool set"):
             beside.step(SetPool(side=side, points=data.draw(st.integers(0, 4))))
         elif pool and data.draw(st.booleans(), label="it spends"):
             points = data.draw(st.integers(1, pool))
             beside.step(SpendTactics(side=side, character="amb", points=points, purpose="other"))
+        return True
 
-    for w in watched:
-        w.run(RollRcs(source=Source.GM))
-    beside.step(EnterRoll(character="amb", dice=(6, 6), source=Source.GM, seed=0))  # last: 14
-    for cid, _, _ in crew:
-        pair = (data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6)))
-        assert public(EnterRoll(character=cid, dice=pair, source=Source.GM, seed=0), player(cid))
-    while True:
-        ambushers_step()
-        holder = plain.table.state.holder
-        if holder is None:
-            break
-        if plain.table.state.pending is None:
-            declared = Declare(character=holder, action="long", what="fires", target="x")
-            if not public(declared):
-                break
-        spender = data.draw(st.sampled_from([c for c, _, _ in crew]), label="a spender")
-        mine = next(s for c, s, _ in crew if c == spender)
-        left = min(w.table.state.pools.get(mine, 0) for w in watched)
-        if left and data.draw(st.booleans(), label="spends"):
-            spend = SpendTactics(side=mine, character=spender, points=1, purpose="other")
-            public(spend, GM if spender == "guard" else player(spender))
-        if not public(Done()):
-            break
-    for viewer in watching:
-        assert beside.events[viewer] == plain.events[viewer], viewer
-        assert beside.views[viewer] == plain.views[viewer], viewer
+    def play() -> None:
+        how = data.draw(st.sampled_from(["tray", "player", "typed", "engine"]), label="rolls")
+        if how == "engine":
+            roll = RollRcs(source=Source.ENGINE, seed=data.draw(st.integers(0, 2**32 - 1)))
+            (rolled,) = [e for e in beside.table.decide(roll, GM) if isinstance(e, RcsRolled)]
+            its = next(r for r in rolled.rolls if r.character == "amb")
+            if any(r.initiative == its.initiative and r is not its for r in rolled.rolls):
+                return  # a tie with it is broken by the same draw as theirs
+            if not public(roll):
+                return
+        else:
+            assert public(RollRcs(source=Source.GM if how == "typed" else Source.DEVICE))
+            for cid, _, _ in crew:
+                if not ambushers_step():
+                    return
+                pair = (data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6)))
+                by = player(cid) if how == "player" else GM
+                source = Source.GM if how == "typed" else Source.DEVICE
+                entered = EnterRoll(character=cid, dice=pair, source=source, seed=0)
+                if not public(entered, by):
+                    return
+        while True:
+            if not ambushers_step():
+                return
+            holder = plain.table.state.holder
+            if holder is None:
+                return
+            if plain.table.state.pending is None:
+                declared = Declare(character=holder, action="long", what="fires", target="x")
+                if not public(declared):
+                    return
+            if not ambushers_step():
+                return
+            spender = data.draw(st.sampled_from([c for c, _, _ in crew]), label="a spender")
+            mine = next(s for c, s, _ in crew if c == spender)
+            left = min(w.table.state.pools.get(mine, 0) for w in watched)
+            if left and data.draw(st.booleans(), label="spends"):
+                spend = SpendTactics(side=mine, character=spender, points=1, purpose="other")
+                public(spend, GM if spender == "guard" else player(spender))
+            if not public(Done()):
+                return
+
+    play()
+    beside.same_as(plain)
 
 
 def _reveals(table: AnyTable, command: Any, actor: Viewer) -> bool:
