@@ -127,7 +127,7 @@ def view(sit: Situation, viewer: Viewer) -> SituationView:
         declarations=tuple(
             _declared(sit, d, viewer) for d in sit.declarations if sit.phase is not Phase.ROLLING
         ),
-        exchange=_exchange(sit, sit.exchange, viewer, sees_order),
+        exchange=_exchange(sit, sit.resolving, viewer, sees_order),
         concluded=_exchange(sit, sit.concluded, viewer, sees_order),
         may_react=tuple(s.id for s in sit.sheets if viewer.plays(s.id) and sit.may_react(s.id)),
         upcoming=sit.upcoming() if sees_order else None,
@@ -238,7 +238,9 @@ def _character(sit: Situation, sheet: Sheet, viewer: Viewer) -> CharacterView:
 def _exchange(
     sit: Situation, exchange: Exchange | None, viewer: Viewer, sees_order: bool
 ) -> ExchangeView | None:
-    """The open exchange, or the one just concluded (its sequence the order it resolved in)."""
+    """The open exchange, or the one just concluded (its sequence the order it resolved in).
+    The GM's open one is a deferred exchange while there is one: its outcome is recorded next,
+    and what was declared since lapses with it."""
     if exchange is None:
         return None
     reactions = tuple(
@@ -254,9 +256,9 @@ def _exchange(
         )
         for r in exchange.reactions
     )
-    is_open = exchange is sit.exchange
+    is_open = exchange is sit.resolving
     following = sit.next_to_resolve() if sees_order and is_open else None
-    sequence = sit.sequence() if is_open else tuple(r.character for r in exchange.resolved)
+    sequence = sit.sequence(exchange) if is_open else tuple(r.character for r in exchange.resolved)
     return ExchangeView(
         act=hiding.unstamped(exchange.act),
         reactions=reactions,

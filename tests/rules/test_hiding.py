@@ -419,6 +419,7 @@ def test_a_hidden_reaction_left_to_resolve_holds_no_one_up_and_lapses_what_came_
     table.execute(React(character="sniper", to="kid", timing="after", what="fires"), GM)
     table.execute(Resolve(outcome="the Kid draws"), GM)
     assert table.state.next_to_resolve() == "sniper" and table.state.hidden == {"sniper"}
+    assert table.view(GM).exchange.next == "sniper", "the GM records the deferred shot next"  # type: ignore[attr-defined]
     for viewer in (player("kid"), OVERLAY):
         view = table.view(viewer)
         assert view.declaring == "bart" and view.exchange is None  # type: ignore[attr-defined]
