@@ -303,6 +303,10 @@ def censor(event: Event, viewer: Viewer, options: AwarenessOptions) -> dict[str,
     others wait for (ruling 12), and nothing of a character hidden from them."""
 
     def censored(event: Event, data: dict[str, Any], hid: frozenset[str]) -> dict[str, Any] | None:
+        if data.get("lapsed"):  # a declaration lapsed of someone hidden since is none of theirs
+            data["lapsed"] = [c for c in data["lapsed"] if c not in hid]
+            if not data["lapsed"]:
+                del data["lapsed"]
         return _censored(event, data, viewer, options)
 
     return hiding.censored(event, viewer, about, censored)

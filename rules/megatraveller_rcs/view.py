@@ -235,4 +235,6 @@ def _censored(event: Event, data: dict[str, Any], hid: frozenset[str]) -> dict[s
         data["rolls"] = [r for r in data["rolls"] if r["character"] not in hid]
     if data.get("tallies"):
         data["tallies"] = {c: n for c, n in data["tallies"].items() if c not in hid}
+    if isinstance(event, RollEntered) and event.lapsed and event.lapsed.character in hid:
+        del data["lapsed"]
     return data
