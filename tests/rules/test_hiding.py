@@ -27,6 +27,7 @@ from rules.awareness.events import InitiativeRolled
 from rules.awareness.situation import Phase
 from rules.awareness.view import GM_BUSY
 from rules.cards import parse_card
+from rules.chronicle import chronicle
 from rules.errors import RoleError, RuleError
 from rules.four_color import FOUR_COLOR, FourColorOptions
 from rules.four_color.commands import (
@@ -501,10 +502,20 @@ class Watched:
         assert self.table.state.hidden, "it was revealed"
 
     def same_as(self, plain: Watched) -> None:
-        """Each watcher was shown here what it was shown at ``plain``, step for step."""
+        """Each watcher was shown here what it was shown at ``plain``, step for step, and its
+        story (the timeline, the recap, the export) tells the same steps and turns."""
         for viewer in self.watching:
             assert self.events[viewer] == plain.events[viewer], viewer
             assert self.views[viewer] == plain.views[viewer], viewer
+            assert self.story(viewer) == plain.story(viewer), viewer
+
+    def story(self, viewer: Viewer) -> tuple[list[Any], list[Any]]:
+        """The viewer's story of the table, but for the numbers and times of its steps."""
+        table = self.table
+        log = [(n, e, float(n)) for n, e in enumerate(table.log, start=1)]
+        told = chronicle(table.system.table(table.options), viewer, log).told()
+        steps = [(s.kind, s.said, s.who, s.round, s.chain, s.struck) for s in told.steps]
+        return steps, [(t.who, t.round) for t in told.turns]
 
 
 def _sniper_steps(sit: Any, die: int, draw: Any) -> list[Any]:
@@ -791,6 +802,4 @@ def test_a_four_color_player_is_shown_the_same_page_whether_or_not_a_villain_lie
             public(AssignCard(card=top.card, acting=acting, element=None if acting else "Storm"))
         if not public(NextPanel()):
             break
-    for viewer in watching:
-        assert beside.events[viewer] == plain.events[viewer], viewer
-        assert beside.views[viewer] == plain.views[viewer], viewer
+    beside.same_as(plain)
