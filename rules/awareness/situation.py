@@ -238,7 +238,7 @@ class Situation(BaseModel):
         if exchange is None or exchange.pending:
             return None
         done = {r.character for r in exchange.resolved}
-        return next(c for c in self.sequence(exchange) if c not in done)
+        return next((c for c in self.sequence(exchange) if c not in done), None)
 
     def preempted(self, character: str) -> bool:
         """Whether someone pre-empted this character: the engine then asks whether their

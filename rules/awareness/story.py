@@ -90,7 +90,7 @@ def turn(situation: Situation, viewer: Viewer) -> str | None:
     situation = without_the_unseen(situation, seen_by(viewer, situation.hidden))
     if situation.declaring is not None:
         return situation.declaring
-    exchange = situation.exchange
+    exchange = situation.resolving
     return exchange.act.character if exchange is not None else None
 
 

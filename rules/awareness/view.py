@@ -169,7 +169,7 @@ def without_the_unseen(sit: Situation, seen: Callable[[str | None], bool]) -> Si
         }
     )
     exchange = plain.exchange
-    if exchange is not None and len(exchange.resolved) == len(plain.sequence()):
+    if exchange is not None and set(plain.sequence()) <= {r.character for r in exchange.resolved}:
         involved = exchange.involved()
         plain = plain.model_copy(
             update={

@@ -510,12 +510,16 @@ class Watched:
             assert self.story(viewer) == plain.story(viewer), viewer
 
     def story(self, viewer: Viewer) -> tuple[list[Any], list[Any]]:
-        """The viewer's story of the table, but for the numbers and times of its steps."""
+        """The viewer's story of the table, its steps numbered as the viewer has them, but for
+        the times of its steps (a table with more steps took more time)."""
         table = self.table
         log = [(n, e, float(n)) for n, e in enumerate(table.log, start=1)]
         told = chronicle(table.system.table(table.options), viewer, log).told()
-        steps = [(s.kind, s.said, s.who, s.round, s.chain, s.struck) for s in told.steps]
-        return steps, [(t.who, t.round) for t in told.turns]
+        steps = [
+            (s.seq, s.kind, s.said, s.who, s.round, s.chain, s.struck, s.undoes)
+            for s in told.steps
+        ]
+        return steps, [(t.seq, t.who, t.round) for t in told.turns]
 
 
 def _sniper_steps(sit: Any, die: int, draw: Any) -> list[Any]:
