@@ -516,8 +516,7 @@ class Watched:
         log = [(n, e, float(n)) for n, e in enumerate(table.log, start=1)]
         told = chronicle(table.system.table(table.options), viewer, log).told()
         steps = [
-            (s.seq, s.kind, s.said, s.who, s.round, s.chain, s.struck, s.undoes)
-            for s in told.steps
+            (s.seq, s.kind, s.said, s.who, s.round, s.chain, s.struck, s.undoes) for s in told.steps
         ]
         return steps, [(t.seq, t.who, t.round) for t in told.turns]
 
