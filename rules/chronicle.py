@@ -140,7 +140,8 @@ class Chronicle:
     _names: dict[str, str] = field(default_factory=dict)
     steps_seen: int = 0
     """How many steps the viewer's table had so far: the number of the last (``Step.seq``)."""
-    _numbers: dict[int, int] = field(default_factory=dict)  # an event's seq: the viewer's
+    numbers: dict[int, int] = field(default_factory=dict)
+    """Each counted event's sequence: the number the viewer's story gives its step."""
 
     @property
     def story(self) -> Story[Any]:
@@ -157,11 +158,11 @@ class Chronicle:
         shown = self._shown(before, event)
         if not self._unseen_step(event, shown):
             self.steps_seen += 1
-            self._numbers[seq] = self.steps_seen
+            self.numbers[seq] = self.steps_seen
         number = self.steps_seen
         if shown is not None:
             if isinstance(event, Undone):
-                shown = {**shown, "undoes": self._numbers[event.undoes]}
+                shown = {**shown, "undoes": self.numbers[event.undoes]}
             if self.keeping:
                 self.shown.append({"seq": number, "at": at, "event": shown})
             self._tell(number, shown, at, story.round(state))
@@ -176,7 +177,7 @@ class Chronicle:
         if self.viewer.is_gm:
             return False
         if isinstance(event, Undone):
-            return event.undoes not in self._numbers
+            return event.undoes not in self.numbers
         if shown is not None:
             return False
         hidden = concealed(event, self.viewer)
@@ -187,7 +188,7 @@ class Chronicle:
         """The event as the viewer was shown it, or None; an undo of a step the viewer never
         saw is none of theirs either. Names are learnt from the state the event happened in."""
         if isinstance(event, Undone):
-            seen = self._numbers.get(event.undoes) in self._by_seq
+            seen = self.numbers.get(event.undoes) in self._by_seq
             return event.model_dump(mode="json") if seen else None
         for state in (before, self.table.state):
             for participant in self.table.system.roster(state):

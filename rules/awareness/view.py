@@ -12,7 +12,7 @@ or its reaction, until it acts or its reaction resolves.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -34,6 +34,8 @@ from rules.awareness.events import (
 )
 from rules.awareness.situation import AwarenessOptions, Exchange, Phase, Situation, settled
 from rules.roles import Viewer
+
+E = TypeVar("E", bound=hiding.Seen)
 
 
 class CharacterView(BaseModel):
@@ -211,10 +213,17 @@ def spotted(shown: SituationView) -> list[tuple[alerts.Kind, str | None]]:
     return found
 
 
+def _as_played(event: E) -> E:
+    """An event kept in the situation as a view shows it: what happened, without the stamp
+    naming who is hidden, nor the declarations it made lapse, which are the event's news."""
+    event = hiding.unstamped(event)
+    return event.model_copy(update={"lapsed": ()}) if getattr(event, "lapsed", ()) else event
+
+
 def _declared(sit: Situation, declared: Declared, viewer: Viewer) -> Declared:
     """A declaration as ``viewer`` may know it: an act as said aloud, a wait without its
     trigger for those who may not know it (ruling 12)."""
-    declared = hiding.unstamped(declared)
+    declared = _as_played(declared)
     if declared.kind == "act" or sit.options.sees_trigger(viewer, declared.character):
         return declared
     return declared.model_copy(update={"what": ""})
@@ -260,10 +269,10 @@ def _exchange(
     following = sit.next_to_resolve() if sees_order and is_open else None
     sequence = sit.sequence(exchange) if is_open else tuple(r.character for r in exchange.resolved)
     return ExchangeView(
-        act=hiding.unstamped(exchange.act),
+        act=_as_played(exchange.act),
         reactions=reactions,
         pending=tuple(hiding.unstamped(p) for p in exchange.pending),
-        resolved=tuple(hiding.unstamped(r) for r in exchange.resolved),
+        resolved=tuple(_as_played(r) for r in exchange.resolved),
         sequence=sequence if sees_order else None,
         next=following,
         next_preempted=following is not None and sit.preempted(following),
