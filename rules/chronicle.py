@@ -6,7 +6,9 @@ down, for one viewer, each step that viewer was shown: when, in which round, wha
 the game's words, and whether a later undo took it back. A step the viewer was not shown is
 not in their story, nor an undo of one; a participant hidden from them is named only from its
 reveal on, since the story reads each event as that role was shown it (``System.censor``,
-which reads the stamp each event was given when it happened). The turns are the spans in
+which reads the stamp each event was given when it happened). The steps are numbered as that
+role's table would number them without those hidden from it, so no gap counts a hidden step
+(the shared rulings, "No tells"). The turns are the spans in
 which the viewer's view showed one participant acting, so a player's story has exactly the
 timing they lived through: a hidden participant's turn is, to them, a moment when nobody was
 shown acting.
@@ -24,6 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from rules.hiding import concealed
 from rules.roles import Viewer
 from rules.table import Table, Undone
 from rules.telling import Story, named
@@ -40,7 +43,10 @@ ASIDE = frozenset({"hide", "reveal", "undo"})
 class Step(BaseModel):
     """One step of the fight as one role saw it."""
 
-    seq: int = Field(description="The sequence of its event")
+    seq: int = Field(
+        description="Its number among the table's steps as this role has them: its event's "
+        "sequence, but that steps wholly about someone hidden from the role are not counted"
+    )
     at: float = Field(description="When it was stored, in seconds since the epoch (UTC)")
     took: float | None = Field(
         description="Seconds until the next step this role saw; null for the last"
@@ -126,12 +132,16 @@ class Chronicle:
     steps: list[Step] = field(default_factory=list)
     turns: list[Turn] = field(default_factory=list)
     cast: dict[str, str] = field(default_factory=dict)
-    _by_seq: dict[int, int] = field(default_factory=dict)  # a step's seq: its index
+    _by_seq: dict[int, int] = field(default_factory=dict)  # a step's number: its index
     _chains: dict[str, int] = field(default_factory=dict)  # who answered: its place in the chain
     _turn: str | None = None
     last_at: float | None = None
     """When the last event taken was stored."""
     _names: dict[str, str] = field(default_factory=dict)
+    steps_seen: int = 0
+    """How many steps the viewer's table had so far: the number of the last (``Step.seq``)."""
+    numbers: dict[int, int] = field(default_factory=dict)
+    """Each counted event's sequence: the number the viewer's story gives its step."""
 
     @property
     def story(self) -> Story[Any]:
@@ -146,23 +156,47 @@ class Chronicle:
         state, story = self.table.state, self.story
         self.last_at = at
         shown = self._shown(before, event)
+        if not self._unseen_step(event, shown):
+            self.steps_seen += 1
+            self.numbers[seq] = self.steps_seen
+        number = self.steps_seen
         if shown is not None:
+            if isinstance(event, Undone):
+                shown = {**shown, "undoes": self.numbers[event.undoes]}
             if self.keeping:
-                self.shown.append({"seq": seq, "at": at, "event": shown})
-            self._tell(seq, shown, at, story.round(state))
-        self._follow_turn(seq, at, story.turn(state, self.viewer), story.round(state))
+                self.shown.append({"seq": number, "at": at, "event": shown})
+            self._tell(number, shown, at, story.round(state))
+        self._follow_turn(number, at, story.turn(state, self.viewer), story.round(state))
+
+    def _unseen_step(self, event: Any, shown: dict[str, Any] | None) -> bool:
+        """Whether the event is a step the viewer's table would not have had at all, being
+        wholly about someone hidden from them (the shared rulings, "No tells"): it is left out
+        of their numbering, so the steps they were shown are numbered as at a table without
+        the hidden, with no gap to count. An undo of such a step is one too. A step they were
+        not shown that is anyone else's (another player's die) keeps its number, as it would."""
+        if self.viewer.is_gm:
+            return False
+        if isinstance(event, Undone):
+            return event.undoes not in self.numbers
+        if shown is not None:
+            return False
+        hidden = concealed(event, self.viewer)
+        data = event.model_dump(mode="json")
+        return bool(hidden & {*named(data), *(data.get("hidden_side") or ())})
 
     def _shown(self, before: Any, event: Any) -> dict[str, Any] | None:
         """The event as the viewer was shown it, or None; an undo of a step the viewer never
         saw is none of theirs either. Names are learnt from the state the event happened in."""
         if isinstance(event, Undone):
-            return event.model_dump(mode="json") if event.undoes in self._by_seq else None
+            seen = self.numbers.get(event.undoes) in self._by_seq
+            return event.model_dump(mode="json") if seen else None
         for state in (before, self.table.state):
             for participant in self.table.system.roster(state):
                 self._names.setdefault(participant.id, participant.name)
         return self.table.censor(event, self.viewer)
 
-    def _tell(self, seq: int, shown: dict[str, Any], at: float, round_: int) -> None:
+    def _tell(self, number: int, shown: dict[str, Any], at: float, round_: int) -> None:
+        """Tell the event the viewer numbers ``number``."""
         kind, said, undoes = self._kind_and_words(shown, round_)
         who = [w for w in named(shown) if w in self._names]
         for w in who:
@@ -179,10 +213,10 @@ class Chronicle:
             self.steps[-1].took = at - self.steps[-1].at
         if undoes is not None:
             self.steps[self._by_seq[undoes]].struck = True
-        self._by_seq[seq] = len(self.steps)
+        self._by_seq[number] = len(self.steps)
         self.steps.append(
             Step(
-                seq=seq,
+                seq=number,
                 at=at,
                 took=None,
                 round=round_,

@@ -47,6 +47,17 @@ HiddenAtJoin = Annotated[
 ]
 """A join's flag: whoever joins may be hidden from the start (an ambusher in place)."""
 
+Lapsed = Annotated[
+    tuple[str, ...],
+    Field(
+        description="Those whose declarations, made meanwhile after this step's place, lapse",
+        exclude_if=_empty,
+    ),
+]
+"""What a hidden participant's revealing step carries (the shared rulings, "No tells"): it
+takes its place where the rules put it, and the declarations players made after that place
+while it was not seen lapse, to be made again now that it is."""
+
 
 class Seen(BaseModel):
     """What every event of every system carries: who was hidden once it had happened."""

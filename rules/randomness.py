@@ -43,6 +43,14 @@ def engine_rng(source: Source, seed: int | None, rule: str) -> random.Random:
     return random.Random(seed)
 
 
+def own_rng(seed: int, who: str) -> random.Random:
+    """One participant's own generator within an engine draw for many (a round's initiative):
+    what each rolls depends on the seed and on them alone, never on who else is at the table,
+    so a participant hidden from players changes no one's roll (the shared rulings, "No
+    tells")."""
+    return random.Random(f"{seed}/{who}")
+
+
 def given_source(source: Source | None, given: bool, rule: str, field: str) -> Source:
     """Where a value a command may carry comes from.
 

@@ -42,7 +42,15 @@ from rules.awareness.events import (
 )
 from rules.awareness.situation import AwarenessOptions, Phase, Situation
 from rules.errors import RuleError
-from rules.randomness import Seed, Source, break_ties, engine_rng, given_source, roll
+from rules.randomness import (
+    Seed,
+    Source,
+    break_ties,
+    engine_rng,
+    given_source,
+    own_rng,
+    roll,
+)
 from rules.roles import Viewer
 
 
@@ -165,8 +173,12 @@ def _roll_initiative(sit: Situation, command: RollInitiative, actor: Viewer) -> 
     if command.source is not Source.ENGINE:
         return RollsAwaited(round=sit.round + 1, source=command.source)
     rng = engine_rng(command.source, command.seed, "awareness.4")
+    assert command.seed is not None
     sides = sit.options.die_sides
-    results = [_initiative(sit.options, s, roll(rng, 1, sides)[0]) for s in sit.sheets]
+    results = [
+        _initiative(sit.options, s, roll(own_rng(command.seed, s.id), 1, sides)[0])
+        for s in sit.sheets
+    ]
     return InitiativeRolled(
         round=sit.round + 1,
         source=command.source,
@@ -197,10 +209,18 @@ def _enter_initiative(sit: Situation, command: EnterInitiative, actor: Viewer) -
     rng = random.Random(command.seed) if command.seed is not None else None
     if sit.phase is Phase.DECLARING:  # a latecomer's (ruling 13): placed among those in play
         return InitiativeEntered(result=result, source=source, rolloff=_among(sit, result, rng))
-    if sit.awaiting_rolls != (command.character,):
+    if not _starts_round(sit, command.character):
         return InitiativeEntered(result=result, source=source)
     rolloff = _rolloff([*sit.initiative.values(), result], rng)
     return InitiativeEntered(result=result, source=source, rolloff=rolloff)
+
+
+def _starts_round(sit: Situation, character: str) -> bool:
+    """Whether this d10 is the last the round waits for: the last of those players see (the
+    shared rulings, "No tells": a hidden character's die owed holds none of them up; it takes
+    its place when it comes), or the very last."""
+    left = [c for c in sit.awaiting_rolls if c != character]
+    return not left or (character not in sit.hidden and set(left) <= sit.hidden)
 
 
 def _entered(
@@ -228,6 +248,10 @@ def _declaring(sit: Situation, character: str, actor: Viewer, what: str) -> None
         raise RuleError("awareness.7", "declarations come after initiative is rolled")
     if sit.exchange is not None:
         raise RuleError("awareness.7", "an action is being resolved: declarations wait for it")
+    if character not in sit.initiative:
+        raise RuleError(
+            "awareness.4", f"{character!r} has no initiative this round yet", field="character"
+        )
     if sit.frozen(character):
         raise RuleError(
             "awareness.6",
@@ -237,7 +261,13 @@ def _declaring(sit: Situation, character: str, actor: Viewer, what: str) -> None
         raise RuleError("awareness.9", f"{character!r} was surprised: no declaration in round one")
     if character in sit.acted:
         raise RuleError("awareness.7", f"{character!r} has acted this round")
-    if sit.declaring != character:
+    if character not in sit.hidden:  # someone hidden before them holds no one up
+        whose = sit.declaring_among(sit.hidden)
+    elif sit.deferred is not None:
+        raise RuleError("awareness.7", "an action is being resolved: declarations wait for it")
+    else:  # a hidden character declares in its place, or once others passed it
+        whose = sit.declaring
+    if whose != character:
         raise RuleError("awareness.7", f"it is not {character!r}'s declaration now")
 
 
@@ -254,7 +284,14 @@ def _all_out(sit: Situation, character: str, mode: Mode) -> None:
 def _act(sit: Situation, command: Act, actor: Viewer) -> Declared:
     _declaring(sit, command.character, actor, "declare for them")
     _all_out(sit, command.character, command.mode)
-    return Declared(character=command.character, kind="act", what=command.what, mode=command.mode)
+    lapsed = sit.lapsing(command.character) if command.character in sit.hidden else ()
+    return Declared(
+        character=command.character,
+        kind="act",
+        what=command.what,
+        mode=command.mode,
+        lapsed=lapsed,
+    )
 
 
 def _wait(sit: Situation, command: Wait, actor: Viewer) -> Declared:
@@ -406,7 +443,7 @@ def _resolve(sit: Situation, command: Resolve, actor: Viewer) -> Resolved:
     """Rulings 7 and 11: the GM records each outcome in the exchange's order, and whether a
     pre-empted action could still happen."""
     actor.require_gm("record an outcome")
-    if sit.exchange is not None and sit.exchange.pending:
+    if sit.resolving is not None and sit.resolving.pending:
         raise RuleError("awareness.10", "the exchange's order waits for a pre-emption die")
     who = sit.next_to_resolve()
     if who is None:
@@ -419,7 +456,14 @@ def _resolve(sit: Situation, command: Resolve, actor: Viewer) -> Resolved:
             "nothing was resolved",
             field="from",
         )
-    return Resolved(character=who, outcome=command.outcome, performed=command.performed)
+    lapsed = (
+        tuple(d.character for d in sit.declarations[sit.deferred_at :])
+        if sit.deferred is not None
+        else ()
+    )
+    return Resolved(
+        character=who, outcome=command.outcome, performed=command.performed, lapsed=lapsed
+    )
 
 
 def _override(sit: Situation, command: OverrideInitiative, actor: Viewer) -> InitiativeOverridden:

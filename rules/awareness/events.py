@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.awareness.commands import Awareness, Mode, Sheet
-from rules.hiding import Hidden, HiddenAtJoin, Revealed, Seen
+from rules.hiding import Hidden, HiddenAtJoin, Lapsed, Revealed, Seen
 from rules.randomness import Source
 from rules.table import Undone
 
@@ -74,13 +74,15 @@ class InitiativeEntered(_Event):
 
 
 class Declared(_Event):
-    """An act (which opens an exchange) or a wait (with its trigger)."""
+    """An act (which opens an exchange) or a wait (with its trigger). A hidden character's act,
+    in its place, makes the declarations made after that place meanwhile lapse (``lapsed``)."""
 
     type: Literal["declared"] = "declared"
     character: str
     kind: Literal["act", "wait"]
     what: str
     mode: Mode = Mode.NORMAL
+    lapsed: Lapsed = ()
 
 
 class PreemptionAwaited(_Event):
@@ -114,10 +116,14 @@ class Reacted(_Event):
 
 
 class Resolved(_Event):
+    """An outcome recorded. A deferred exchange's, in its place, makes the declarations made
+    since it was deferred lapse (``lapsed``)."""
+
     type: Literal["resolved"] = "resolved"
     character: str
     outcome: str = ""
     performed: bool = True
+    lapsed: Lapsed = ()
 
 
 class InitiativeOverridden(_Event):

@@ -5,6 +5,14 @@ or to each other, each placed just before or just after the one they react to. T
 exchange resolves in follows from those placements (``sequence``); the GM records each outcome
 in that order. A pre-emption declared without its die is *pending*: it is placed when the die
 comes (from a tray, say), and nothing resolves before that.
+
+A character hidden from players (the shared rulings, "No tells") never holds up what they see:
+the round starts once every die they know of is in, those they see declare in their order
+whether or not someone hidden before them has, and an exchange whose outcomes left to record
+are all hidden ones is *deferred*, so that play goes on as it would without them. The hidden
+steps are the GM's, entered meanwhile; one that reveals (an act, a deferred outcome) takes its
+place where the rules put it, and the declarations made after that place meanwhile *lapse*:
+those characters declare again (as a seized declaration lapses at RCS).
 """
 
 from __future__ import annotations
@@ -124,6 +132,10 @@ class Situation(BaseModel):
     declarations: tuple[Declared, ...] = ()  # this round's, in order
     exchange: Exchange | None = None
     concluded: Exchange | None = None  # the last exchange resolved, until another act or round
+    deferred: Exchange | None = None  # an exchange whose outcomes left are all hidden ones
+    deferred_at: int = 0  # how many declarations this round had when it was deferred
+    carried: dict[str, str] = {}  # who waited as this round began: a lapsed wait returns to it
+    owed: frozenset[str] = frozenset()  # hidden characters the round started without the d10 of
     source: Source | None = None  # where this round's dice came from: a latecomer's too
     hidden: frozenset[str] = frozenset()  # characters hidden from players and overlays
 
@@ -149,9 +161,28 @@ class Situation(BaseModel):
     @property
     def declaring(self) -> str | None:
         """Whose declaration it is: the first in order yet to declare who may."""
+        return self.declaring_among(frozenset())
+
+    def declaring_among(self, unseen: frozenset[str]) -> str | None:
+        """Whose declaration it is for those who do not see ``unseen``: the first in order of
+        the others yet to declare who may. Someone hidden before them holds none of them up."""
         if self.phase is not Phase.DECLARING or self.exchange is not None:
             return None
-        return next((c for c in self.order if c not in self.declared and self.may_declare(c)), None)
+        return next(
+            (
+                c
+                for c in self.order
+                if c not in unseen and c not in self.declared and self.may_declare(c)
+            ),
+            None,
+        )
+
+    def lapsing(self, character: str) -> tuple[str, ...]:
+        """Who declared (a wait) after ``character``'s place while it had yet to declare: were
+        it to act now, in its place, their declarations would lapse."""
+        later = self.order[self.order.index(character) + 1 :] if character in self.order else ()
+        declared = {d.character for d in self.declarations}
+        return tuple(c for c in later if c in declared and c not in self.acted)
 
     def upcoming(self) -> tuple[str, ...]:
         """The declarations still to come this round, in order: the GM's secret."""
@@ -160,20 +191,23 @@ class Situation(BaseModel):
         return tuple(c for c in self.order if c not in self.declared and self.may_declare(c))
 
     def may_react(self, character: str) -> bool:
-        """Ruling 10: a waiting character may react while an exchange is still being set up."""
+        """Ruling 10: a waiting character may react while an exchange is still being set up,
+        once its d10 of the round is in (a hidden one's may come late)."""
         exchange = self.exchange
         return (
             exchange is not None
             and not exchange.resolved
             and character in self.waiting
+            and character in self.initiative
             and character not in self.acted
             and character not in exchange.involved()
         )
 
-    def sequence(self) -> tuple[str, ...]:
-        """Ruling 11: the order the exchange resolves in. Each character's pre-emptors go just
-        before them and those reacting after go just after, several in initiative order."""
-        exchange = self.exchange
+    def sequence(self, exchange: Exchange | None = None) -> tuple[str, ...]:
+        """Ruling 11: the order an exchange (the open one unless given) resolves in. Each
+        character's pre-emptors go just before them and those reacting after go just after,
+        several in initiative order."""
+        exchange = exchange or self.exchange
         if exchange is None:
             return ()
 
@@ -190,14 +224,21 @@ class Situation(BaseModel):
 
         return tuple(around(exchange.actor))
 
+    @property
+    def resolving(self) -> Exchange | None:
+        """The exchange whose outcomes the GM records next: a deferred one comes first, as its
+        place comes before anything declared since."""
+        return self.deferred or self.exchange
+
     def next_to_resolve(self) -> str | None:
         """The first in the exchange's order whose outcome is not recorded yet: an override of
         initiative may reorder those still to come, never bring back one already resolved.
         Nobody while a pre-emption's die is awaited: the order is not known until it lands."""
-        if self.exchange is None or self.exchange.pending:
+        exchange = self.resolving
+        if exchange is None or exchange.pending:
             return None
-        done = {r.character for r in self.exchange.resolved}
-        return next(c for c in self.sequence() if c not in done)
+        done = {r.character for r in exchange.resolved}
+        return next((c for c in self.sequence(exchange) if c not in done), None)
 
     def preempted(self, character: str) -> bool:
         """Whether someone pre-empted this character: the engine then asks whether their
@@ -213,7 +254,7 @@ def initial_situation(options: AwarenessOptions) -> Situation:
 
 
 def evolve(sit: Situation, event: Event) -> Situation:
-    return _settle(_apply(sit, event))
+    return settled(_apply(sit, event))
 
 
 def _apply(sit: Situation, event: Event) -> Situation:
@@ -255,7 +296,9 @@ def _apply(sit: Situation, event: Event) -> Situation:
             results = {**sit.initiative, event.result.character: event.result}
             awaiting = tuple(c for c in sit.awaiting_rolls if c != event.result.character)
             sit = sit.model_copy(update={"initiative": results, "awaiting_rolls": awaiting})
-            return sit if event.rolloff is None else _start_round(sit, results, event.rolloff)
+            if event.rolloff is None:
+                return sit
+            return _start_round(sit, results, event.rolloff, owed=awaiting)
         case Declared():
             return _declared(sit, event)
         case PreemptionAwaited():
@@ -296,31 +339,43 @@ def _placed(sit: Situation, result: Initiative, rolloff: dict[str, int]) -> Situ
     round; if someone after it has declared already, the place has passed, and its first
     declaration is next round."""
     character = result.character
+    owed = character in sit.owed
     sit = sit.model_copy(
         update={
             "initiative": {**sit.initiative, character: result},
             "rolloff": {**sit.rolloff, **rolloff},
             "awaiting_rolls": tuple(c for c in sit.awaiting_rolls if c != character),
+            "owed": sit.owed - {character},
         }
     )
     order = tuple(sorted((*sit.order, character), key=sit.key))
     later = order[order.index(character) + 1 :]
-    passed = any(c in sit.declared or c in sit.acted for c in later)
+    # A hidden character's d10 the round started without is no latecomer's: its place stands.
+    passed = not owed and any(c in sit.declared or c in sit.acted for c in later)
     declared = sit.declared | {character} if passed else sit.declared
     return sit.model_copy(update={"order": order, "declared": declared})
 
 
 def _start_round(
-    sit: Situation, results: dict[str, Initiative], rolloff: dict[str, int]
+    sit: Situation,
+    results: dict[str, Initiative],
+    rolloff: dict[str, int],
+    owed: tuple[str, ...] = (),
 ) -> Situation:
     """A new round: the order by QR, Score and roll-off. Ruling 8: waiting carries over, but a
-    character who freezes loses the round, and their wait with it."""
+    character who freezes loses the round, and their wait with it. Hidden characters whose d10
+    is ``owed`` take their place when it comes."""
     sit = sit.model_copy(update={"initiative": results, "rolloff": rolloff})
     waiting = {c: t for c, t in sit.waiting.items() if c in results and not sit.frozen(c)}
+    waiting |= {c: t for c, t in sit.waiting.items() if c in owed}
     return sit.model_copy(
         update={
             "phase": Phase.DECLARING,
-            "awaiting_rolls": (),
+            "awaiting_rolls": owed,
+            "owed": frozenset(owed),
+            "carried": waiting,
+            "deferred": None,
+            "deferred_at": 0,
             "order": tuple(sorted(results, key=sit.key)),
             "declared": frozenset(),
             "acted": frozenset(),
@@ -333,6 +388,7 @@ def _start_round(
 
 
 def _declared(sit: Situation, event: Declared) -> Situation:
+    sit = _lapsed(sit, event.lapsed)
     waiting = {c: t for c, t in sit.waiting.items() if c != event.character}
     if event.kind == "wait":
         waiting[event.character] = event.what
@@ -347,25 +403,62 @@ def _declared(sit: Situation, event: Declared) -> Situation:
     )
 
 
-def _resolved(sit: Situation, event: Resolved) -> Situation:
-    """Each outcome in order; when the last is recorded, all involved have acted this round."""
-    assert sit.exchange is not None
-    exchange = sit.exchange.model_copy(update={"resolved": (*sit.exchange.resolved, event)})
-    if len(exchange.resolved) < len(sit.sequence()):
-        return sit.model_copy(update={"exchange": exchange})
-    involved = exchange.involved()
+def _lapsed(sit: Situation, lapsed: tuple[str, ...]) -> Situation:
+    """Declarations that lapse: those characters declare again, waiting (or not) as they were
+    when the round began, and an act of theirs still open goes with its exchange."""
+    if not lapsed:
+        return sit
+    gone = set(lapsed)
+    waiting = {c: t for c, t in sit.waiting.items() if c not in gone}
+    waiting |= {c: t for c, t in sit.carried.items() if c in gone}
+    exchange = sit.exchange
     return sit.model_copy(
         update={
-            "exchange": None,
-            "concluded": exchange,
-            "acted": sit.acted | involved,
-            "waiting": {c: t for c, t in sit.waiting.items() if c not in involved},
+            "declared": sit.declared - gone,
+            "declarations": tuple(d for d in sit.declarations if d.character not in gone),
+            "waiting": waiting,
+            "exchange": None if exchange is not None and exchange.actor in gone else exchange,
         }
     )
 
 
-def _settle(sit: Situation) -> Situation:
-    """The round is over once no one is left to declare and no exchange is open."""
-    if sit.phase is Phase.DECLARING and sit.exchange is None and sit.declaring is None:
+def _resolved(sit: Situation, event: Resolved) -> Situation:
+    """Each outcome in order; when the last is recorded, all involved have acted this round.
+    When those left are all hidden, the exchange is deferred: play goes on as players see it,
+    and the GM records theirs next, when the declarations made since lapse."""
+    deferred = sit.deferred is not None
+    if deferred:
+        sit = _lapsed(sit, event.lapsed)
+    resolving = sit.resolving
+    assert resolving is not None
+    exchange = resolving.model_copy(update={"resolved": (*resolving.resolved, event)})
+    done = {r.character for r in exchange.resolved}
+    left = [c for c in sit.sequence(exchange) if c not in done]
+    if left and not set(left) <= sit.hidden:
+        reopened = {"deferred": None, "concluded": None} if deferred else {}
+        return sit.model_copy(update={"exchange": exchange, **reopened})
+    finished = exchange.involved() - set(left)
+    return sit.model_copy(
+        update={
+            "exchange": None,
+            "concluded": exchange,
+            "acted": sit.acted | finished,
+            "waiting": {c: t for c, t in sit.waiting.items() if c not in finished},
+            "deferred": exchange if left else None,
+            "deferred_at": len(sit.declarations),
+        }
+    )
+
+
+def settled(sit: Situation) -> Situation:
+    """The round is over once no one is left to declare, no exchange is open or deferred, and
+    no hidden character's d10 is owed."""
+    if (
+        sit.phase is Phase.DECLARING
+        and sit.exchange is None
+        and sit.deferred is None
+        and sit.declaring is None
+        and not sit.owed
+    ):
         return sit.model_copy(update={"phase": Phase.ROUND_OVER})
     return sit

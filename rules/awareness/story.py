@@ -6,6 +6,7 @@ told."""
 from __future__ import annotations
 
 from rules.awareness.situation import Situation
+from rules.awareness.view import without_the_unseen
 from rules.hiding import seen_by
 from rules.roles import Viewer
 from rules.telling import Name, Shown, Story
@@ -35,6 +36,15 @@ def kind(shown: Shown) -> str:
 
 
 def told(shown: Shown, name: Name) -> str:
+    said = _said(shown, name)
+    lapsed = [name(c) for c in shown.get("lapsed") or ()]
+    if lapsed:
+        whose = " and ".join(lapsed)
+        return f"{said}; in its place, before {whose}, whose declaration lapses and comes again"
+    return said
+
+
+def _said(shown: Shown, name: Name) -> str:
     mode = MODES.get(str(shown.get("mode")), "")
     match shown["type"]:
         case "joined":
@@ -75,15 +85,13 @@ def told(shown: Shown, name: Name) -> str:
 
 def turn(situation: Situation, viewer: Viewer) -> str | None:
     """Who is declaring, or whose act the open exchange is, as the view shows them
-    (``SituationView.declaring``, ``exchange.act``)."""
-    seen = seen_by(viewer, situation.hidden)
-    declaring = situation.declaring
-    if declaring is not None:
-        return declaring if seen(declaring) else None
-    exchange = situation.exchange
-    if exchange is not None and seen(exchange.act.character):
-        return exchange.act.character
-    return None
+    (``SituationView.declaring``, ``exchange.act``): in the situation as it would stand
+    without those hidden from the viewer."""
+    situation = without_the_unseen(situation, seen_by(viewer, situation.hidden))
+    if situation.declaring is not None:
+        return situation.declaring
+    exchange = situation.resolving
+    return exchange.act.character if exchange is not None else None
 
 
 STORY: Story[Situation] = Story(

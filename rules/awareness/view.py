@@ -11,7 +11,8 @@ or its reaction, until it acts or its reaction resolves.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -31,8 +32,10 @@ from rules.awareness.events import (
     Reacted,
     Resolved,
 )
-from rules.awareness.situation import AwarenessOptions, Exchange, Phase, Situation
+from rules.awareness.situation import AwarenessOptions, Exchange, Phase, Situation, settled
 from rules.roles import Viewer
+
+E = TypeVar("E", bound=hiding.Seen)
 
 
 class CharacterView(BaseModel):
@@ -75,10 +78,9 @@ class ExchangeView(BaseModel):
 
 
 class Awaiting(BaseModel):
-    """What the table waits for. ``gm`` is what players and overlays are shown whenever the
-    table waits on the GM for a step they are not told of: a new round to start, and the
-    declaration of someone hidden from them, so that one reads as the other (the shared
-    rulings, "No tells")."""
+    """What the table waits for. ``gm`` is what players and overlays are shown while the table
+    waits on the GM for a new round to start; a step of someone hidden from them never makes
+    the table wait for them (the shared rulings, "No tells")."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -112,28 +114,89 @@ class SituationView(BaseModel):
 
 def view(sit: Situation, viewer: Viewer) -> SituationView:
     """While a new round's dice come in, the last round's declarations and who acted in it are
-    over: the view shows the round being rolled, not the one before."""
+    over: the view shows the round being rolled, not the one before. A viewer from whom someone
+    is hidden is shown the situation as it would stand without them (``without_the_unseen``)."""
     sees_order = viewer.is_gm or sit.options.reveal_order
-    seen = hiding.seen_by(viewer, sit.hidden)
+    hidden = sit.hidden
+    seen = hiding.seen_by(viewer, hidden)
+    sit = without_the_unseen(sit, seen)
     shown = SituationView(
         options=sit.options,
         phase=sit.phase,
         round=sit.round,
-        characters=tuple(_character(sit, s, viewer) for s in sit.sheets if seen(s.id)),
-        declaring=sit.declaring if seen(sit.declaring) else None,
+        characters=tuple(_character(sit, s, viewer) for s in sit.sheets),
+        declaring=sit.declaring,
         declarations=tuple(
-            _declared(sit, d, viewer)
-            for d in sit.declarations
-            if seen(d.character) and sit.phase is not Phase.ROLLING
+            _declared(sit, d, viewer) for d in sit.declarations if sit.phase is not Phase.ROLLING
         ),
-        exchange=_exchange(sit, sit.exchange, viewer, sees_order),
+        exchange=_exchange(sit, sit.resolving, viewer, sees_order),
         concluded=_exchange(sit, sit.concluded, viewer, sees_order),
         may_react=tuple(s.id for s in sit.sheets if viewer.plays(s.id) and sit.may_react(s.id)),
-        upcoming=tuple(c for c in sit.upcoming() if seen(c)) if sees_order else None,
+        upcoming=sit.upcoming() if sees_order else None,
         awaiting=_awaiting(sit, viewer),
-        hidden=hiding.shown_hidden(viewer, sit.hidden),
+        hidden=hiding.shown_hidden(viewer, hidden),
     )
     return shown.model_copy(update={"alerts": alerts.told(viewer, spotted(shown))})
+
+
+def without_the_unseen(sit: Situation, seen: Callable[[str | None], bool]) -> Situation:
+    """The situation as it would stand had no character hidden from the viewer joined (the
+    shared rulings, "No tells"), as the Four Color Hack's views are: their dice, declarations,
+    waits and reactions gone, and play moved on as it then would have. So a round whose only
+    die owed is a hidden one has begun, the declaration is the first of those seen yet to
+    declare, and an exchange whose outcomes left are hidden ones is over."""
+    if all(seen(s.id) for s in sit.sheets):
+        return sit
+
+    def kept(values: dict[str, Any]) -> dict[str, Any]:
+        return {c: v for c, v in values.items() if seen(c)}
+
+    plain = sit.model_copy(
+        update={
+            "sheets": tuple(s for s in sit.sheets if seen(s.id)),
+            "initiative": kept(sit.initiative),
+            "rolloff": kept(sit.rolloff),
+            "awaiting_rolls": tuple(c for c in sit.awaiting_rolls if seen(c)),
+            "order": tuple(c for c in sit.order if seen(c)),
+            "declared": frozenset(c for c in sit.declared if seen(c)),
+            "acted": frozenset(c for c in sit.acted if seen(c)),
+            "waiting": kept(sit.waiting),
+            "carried": kept(sit.carried),
+            "declarations": tuple(d for d in sit.declarations if seen(d.character)),
+            "exchange": _seen_exchange(sit.exchange, seen),
+            "concluded": _seen_exchange(sit.concluded, seen),
+            "deferred": None,
+            "owed": frozenset(),
+            "hidden": frozenset(c for c in sit.hidden if seen(c)),
+        }
+    )
+    exchange = plain.exchange
+    if exchange is not None and set(plain.sequence()) <= {r.character for r in exchange.resolved}:
+        involved = exchange.involved()
+        plain = plain.model_copy(
+            update={
+                "exchange": None,
+                "concluded": exchange,
+                "acted": plain.acted | involved,
+                "waiting": {c: t for c, t in plain.waiting.items() if c not in involved},
+            }
+        )
+    return settled(plain)
+
+
+def _seen_exchange(
+    exchange: Exchange | None, seen: Callable[[str | None], bool]
+) -> Exchange | None:
+    """An exchange without the reactions of those the viewer does not see."""
+    if exchange is None or not seen(exchange.actor):
+        return None
+    return exchange.model_copy(
+        update={
+            "reactions": tuple(r for r in exchange.reactions if seen(r.character) and seen(r.to)),
+            "pending": tuple(p for p in exchange.pending if seen(p.character) and seen(p.to)),
+            "resolved": tuple(r for r in exchange.resolved if seen(r.character)),
+        }
+    )
 
 
 def spotted(shown: SituationView) -> list[tuple[alerts.Kind, str | None]]:
@@ -150,10 +213,17 @@ def spotted(shown: SituationView) -> list[tuple[alerts.Kind, str | None]]:
     return found
 
 
+def _as_played(event: E) -> E:
+    """An event kept in the situation as a view shows it: what happened, without the stamp
+    naming who is hidden, nor the declarations it made lapse, which are the event's news."""
+    event = hiding.unstamped(event)
+    return event.model_copy(update={"lapsed": ()}) if getattr(event, "lapsed", ()) else event
+
+
 def _declared(sit: Situation, declared: Declared, viewer: Viewer) -> Declared:
     """A declaration as ``viewer`` may know it: an act as said aloud, a wait without its
     trigger for those who may not know it (ruling 12)."""
-    declared = hiding.unstamped(declared)
+    declared = _as_played(declared)
     if declared.kind == "act" or sit.options.sees_trigger(viewer, declared.character):
         return declared
     return declared.model_copy(update={"what": ""})
@@ -177,9 +247,10 @@ def _character(sit: Situation, sheet: Sheet, viewer: Viewer) -> CharacterView:
 def _exchange(
     sit: Situation, exchange: Exchange | None, viewer: Viewer, sees_order: bool
 ) -> ExchangeView | None:
-    """The open exchange, or the one just concluded (its sequence the order it resolved in)."""
-    seen = hiding.seen_by(viewer, sit.hidden)
-    if exchange is None or not seen(exchange.act.character):
+    """The open exchange, or the one just concluded (its sequence the order it resolved in).
+    The GM's open one is a deferred exchange while there is one: its outcome is recorded next,
+    and what was declared since lapses with it."""
+    if exchange is None:
         return None
     reactions = tuple(
         ReactionView(
@@ -193,26 +264,24 @@ def _exchange(
             target=r.target if viewer.is_gm else None,
         )
         for r in exchange.reactions
-        if seen(r.character) and seen(r.to)
     )
-    is_open = exchange is sit.exchange
+    is_open = exchange is sit.resolving
     following = sit.next_to_resolve() if sees_order and is_open else None
-    shown = following if seen(following) else None
-    sequence = sit.sequence() if is_open else tuple(r.character for r in exchange.resolved)
+    sequence = sit.sequence(exchange) if is_open else tuple(r.character for r in exchange.resolved)
     return ExchangeView(
-        act=hiding.unstamped(exchange.act),
+        act=_as_played(exchange.act),
         reactions=reactions,
-        pending=tuple(
-            hiding.unstamped(p) for p in exchange.pending if seen(p.character) and seen(p.to)
-        ),
-        resolved=tuple(hiding.unstamped(r) for r in exchange.resolved if seen(r.character)),
-        sequence=tuple(c for c in sequence if seen(c)) if sees_order else None,
-        next=shown,
-        next_preempted=shown is not None and sit.preempted(shown),
+        pending=tuple(hiding.unstamped(p) for p in exchange.pending),
+        resolved=tuple(_as_played(r) for r in exchange.resolved),
+        sequence=sequence if sees_order else None,
+        next=following,
+        next_preempted=following is not None and sit.preempted(following),
     )
 
 
 def _awaiting(sit: Situation, viewer: Viewer) -> tuple[Awaiting, ...]:
+    """What the table waits for. Players and overlays are told it waits on the GM only where
+    every table does: between rounds."""
     if sit.phase in (Phase.SETUP, Phase.ROUND_OVER):
         return (Awaiting(what="roll_initiative") if viewer.is_gm else GM_BUSY,)
     if sit.phase is Phase.ROLLING:
@@ -226,23 +295,15 @@ def _awaiting(sit: Situation, viewer: Viewer) -> tuple[Awaiting, ...]:
 
 
 def _declaring_awaits(sit: Situation, viewer: Viewer) -> tuple[Awaiting, ...]:
-    if sit.exchange is not None:
+    exchange = sit.resolving
+    if exchange is not None:
         reactors = tuple(s.id for s in sit.sheets if viewer.plays(s.id) and sit.may_react(s.id))
-        seen = hiding.seen_by(viewer, sit.hidden)
-        dice = tuple(p.character for p in sit.exchange.pending if seen(p.character))
+        dice = tuple(p.character for p in exchange.pending)
         reacting = Awaiting(what="react_or_resolve", who=reactors)
         if dice:
             return (Awaiting(what="preemption", who=dice), reacting)
-        following = sit.next_to_resolve()
-        if following is not None and not seen(following):
-            # The GM resolves someone hidden from this viewer (a hidden pre-emptor, going just
-            # after an act that is done): the table waits on the GM, as it looks at any such
-            # moment, not on an act already resolved.
-            return (GM_BUSY, reacting) if reactors else (GM_BUSY,)
         return (reacting,)
     declaring = sit.declaring
-    if not hiding.seen_by(viewer, sit.hidden)(declaring):
-        return (GM_BUSY,)
     return (Awaiting(what="declare", who=(declaring,) if declaring else ()),)
 
 
@@ -251,6 +312,10 @@ def censor(event: Event, viewer: Viewer, options: AwarenessOptions) -> dict[str,
     others wait for (ruling 12), and nothing of a character hidden from them."""
 
     def censored(event: Event, data: dict[str, Any], hid: frozenset[str]) -> dict[str, Any] | None:
+        if data.get("lapsed"):  # a declaration lapsed of someone hidden since is none of theirs
+            data["lapsed"] = [c for c in data["lapsed"] if c not in hid]
+            if not data["lapsed"]:
+                del data["lapsed"]
         return _censored(event, data, viewer, options)
 
     return hiding.censored(event, viewer, about, censored)

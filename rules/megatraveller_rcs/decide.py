@@ -42,7 +42,7 @@ from rules.megatraveller_rcs.events import (
     TakenOut,
     TurnEnded,
 )
-from rules.randomness import Source, break_ties, engine_rng, given_source, roll
+from rules.randomness import Source, break_ties, engine_rng, given_source, own_rng, roll
 from rules.roles import Viewer
 
 
@@ -195,8 +195,11 @@ def _roll_initiative(enc: Encounter, command: RollInitiative, actor: Viewer) -> 
     if command.source is not Source.ENGINE:
         return RollsAwaited(round=enc.round + 1, source=command.source)
     rng = engine_rng(command.source, command.seed, "megatraveller-rcs.1")
+    assert command.seed is not None
     dice, sides = enc.options.initiative_dice, enc.options.die_sides
-    rolls = tuple(_roll_for(enc, c.id, roll(rng, dice, sides)) for c in enc.active())
+    rolls = tuple(
+        _roll_for(enc, c.id, roll(own_rng(command.seed, c.id), dice, sides)) for c in enc.active()
+    )
     return InitiativeRolled(
         round=enc.round + 1, source=command.source, rolls=rolls, tallies=_tallies(rolls, rng)
     )
@@ -240,8 +243,12 @@ def _enter_roll(enc: Encounter, command: EnterRoll, actor: Viewer) -> RollEntere
         rolled = command.dice
     entered = _roll_for(enc, command.character, rolled)
     if enc.phase is Phase.ROUND:  # a latecomer's (ruling 10): laid among the cards in play
-        return RollEntered(roll=entered, source=source, tallies=_among(enc, entered, rng))
-    if enc.awaiting_rolls != (command.character,):
+        lapsed = enc.pending if enc.passed(entered) else None
+        tallies = _among(enc, entered, rng)
+        return RollEntered(roll=entered, source=source, tallies=tallies, lapsed=lapsed)
+    left = [c for c in enc.awaiting_rolls if c != command.character]
+    if left and (command.character in enc.hidden or not set(left) <= enc.hidden):
+        # The round starts with the last roll players wait for: a hidden one holds none up.
         return RollEntered(roll=entered, source=source)
     rolls = (*(_as_roll(enc, cid) for cid in enc.cards), entered)
     if rng is None and len({r.initiative for r in rolls}) < len(rolls):

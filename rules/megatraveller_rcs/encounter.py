@@ -93,6 +93,7 @@ class Encounter(BaseModel):
     source: Source | None = None  # where this round's rolls came from: a latecomer's too
     hidden: frozenset[str] = frozenset()  # characters hidden from players and overlays
     spent_hidden: dict[str, int] = {}  # points each spent from its side's pool while hidden
+    owed: frozenset[str] = frozenset()  # hidden characters the round started without the roll of
 
     def character(self, character_id: str) -> Character | None:
         return next((c for c in self.characters if c.id == character_id), None)
@@ -125,6 +126,17 @@ class Encounter(BaseModel):
 
     def active(self) -> tuple[Character, ...]:
         return tuple(c for c in self.characters if c.id not in self.out)
+
+    def passed(self, roll: Roll) -> bool:
+        """Whether a roll the round started without (a hidden character's, the shared rulings,
+        "No tells") lands before the token: its place came while players went on without it,
+        so the token is its now."""
+        holder = self.holder
+        return (
+            roll.character in self.owed
+            and holder is not None
+            and roll.initiative < self.cards[holder].initiative
+        )
 
 
 def initial_encounter(options: RcsOptions) -> Encounter:
@@ -159,13 +171,17 @@ def evolve(enc: Encounter, event: Event) -> Encounter:
             return _start_round(enc, cards, event.tallies)
         case RollsAwaited():
             return _rolls_awaited(enc, event.round).model_copy(update={"source": event.source})
+        case RollEntered() if enc.phase is Phase.ROUND and enc.passed(event.roll):
+            return _takes_token(_placed(enc, event.roll, event.tallies or {}), event.roll)
         case RollEntered() if enc.phase is Phase.ROUND:  # a latecomer's, mid-round
             return _placed(enc, event.roll, event.tallies or {})
         case RollEntered():
             cards = {**enc.cards, event.roll.character: _card(event.roll)}
             awaiting = tuple(c for c in enc.awaiting_rolls if c != event.roll.character)
             enc = enc.model_copy(update={"cards": cards, "awaiting_rolls": awaiting})
-            return enc if event.tallies is None else _start_round(enc, cards, event.tallies)
+            if event.tallies is None:
+                return enc
+            return _start_round(enc, cards, event.tallies, owed=awaiting)
         case Declared():
             return enc.model_copy(update={"pending": event.declaration, "token_moved": False})
         case Resolved():
@@ -213,8 +229,25 @@ def _placed(enc: Encounter, roll: Roll, tallies: dict[str, int]) -> Encounter:
         cards[cid] = cards[cid].model_copy(update={"tally": tally})
     awaiting = tuple(c for c in enc.awaiting_rolls if c != roll.character)
     line = (*enc.line, roll.character)
+    owed = enc.owed - {roll.character}
     return _reline(
-        enc.model_copy(update={"cards": cards, "awaiting_rolls": awaiting, "line": line})
+        enc.model_copy(
+            update={"cards": cards, "awaiting_rolls": awaiting, "line": line, "owed": owed}
+        )
+    )
+
+
+def _takes_token(enc: Encounter, roll: Roll) -> Encounter:
+    """A hidden character's roll whose place has passed: its card moves in front and the token
+    to it, as a seize moves them, and the holder's declaration lapses."""
+    line = (roll.character, *(c for c in enc.line if c != roll.character))
+    return enc.model_copy(
+        update={
+            "line": line,
+            "held": enc.held | {roll.character},
+            "token_moved": True,
+            "pending": None,
+        }
     )
 
 
@@ -237,15 +270,22 @@ def _rolls_awaited(enc: Encounter, round: int) -> Encounter:
     )
 
 
-def _start_round(enc: Encounter, cards: dict[str, IndexCard], tallies: dict[str, int]) -> Encounter:
-    """Ruling 8: a new round: cards untapped, markers cleared, laid out lowest first."""
+def _start_round(
+    enc: Encounter,
+    cards: dict[str, IndexCard],
+    tallies: dict[str, int],
+    owed: tuple[str, ...] = (),
+) -> Encounter:
+    """Ruling 8: a new round: cards untapped, markers cleared, laid out lowest first. Hidden
+    characters whose roll is ``owed`` are laid when it comes."""
     cards = {cid: c.model_copy(update={"tally": tallies.get(cid, 0)}) for cid, c in cards.items()}
     line = tuple(sorted(cards, key=lambda cid: cards[cid].key))
     return enc.model_copy(
         update={
             "phase": Phase.ROUND if line else Phase.ROUND_OVER,
             "cards": cards,
-            "awaiting_rolls": (),
+            "awaiting_rolls": owed,
+            "owed": frozenset(owed),
             "line": line,
             "tapped": (),
             "held": frozenset(line[:1]),

@@ -82,14 +82,22 @@ class RollsAwaited(_Event):
     source: Source
 
 
+def _none(value: object) -> bool:
+    return value is None
+
+
 class RollEntered(_Event):
-    """One character's roll; the last of the round carries the tallies and starts the round."""
+    """One character's roll; the last of the round players wait for carries the tallies and
+    starts the round. A hidden character's roll the round started without, landing before the
+    token, takes the token in its place (the shared rulings, "No tells"): the holder's
+    declaration, made meanwhile, lapses (``lapsed``), as a seized one does."""
 
     type: Literal["roll_entered"] = "roll_entered"
     roll: Roll
     source: Source
     tallies: dict[str, int] | None = None
     dice_ids: tuple[str, ...] = ()  # the smart dice that rolled it
+    lapsed: Annotated[Declaration | None, Field(exclude_if=_none)] = None
 
 
 class Declared(_Event):

@@ -43,7 +43,14 @@ def told(shown: Shown, name: Name) -> str:
             return f"Round {shown['round']}: initiative rolls are awaited"
         case "roll_entered":
             roll = shown["roll"]
-            return f"{name(roll['character'])} rolls initiative {roll['initiative']}"
+            rolled = f"{name(roll['character'])} rolls initiative {roll['initiative']}"
+            lapsed = shown.get("lapsed")
+            if lapsed:
+                return (
+                    f"{rolled}, its place passed: the token is its now, and "
+                    f"{name(lapsed['character'])}'s {lapsed['what']} lapses"
+                )
+            return rolled
         case "declared":
             d = shown["declaration"]
             aimed = f" at {d['target']}" if d["target"] != NO_TARGET else ""

@@ -90,7 +90,9 @@ def view(enc: Encounter, viewer: Viewer) -> EncounterView:
         declared=pending if pending is None or seen(pending.character) else None,
         may_seize=tuple(c for c in enc.seizers() if seen(c)),
         pools=_pools(enc, seen),
-        awaiting=tuple(_seen_awaiting(a, seen) for a in _awaiting(enc)),
+        awaiting=tuple(
+            a for a in (_seen_awaiting(a, seen) for a in _awaiting(enc)) if a is not None
+        ),
         hidden=hiding.shown_hidden(viewer, enc.hidden),
     )
     return shown.model_copy(update={"alerts": alerts.told(viewer, spotted(shown))})
@@ -187,12 +189,15 @@ def _awaiting(enc: Encounter) -> tuple[Awaiting, ...]:
     return (*late, Awaiting(what="resolve"))
 
 
-def _seen_awaiting(awaiting: Awaiting, seen: Callable[[str | None], bool]) -> Awaiting:
+def _seen_awaiting(awaiting: Awaiting, seen: Callable[[str | None], bool]) -> Awaiting | None:
     """What the viewer is told the table waits for: no one hidden from them, and a seize only
-    one hidden from them could make is no seize (the GM decides it, as a resolve)."""
+    one hidden from them could make is no seize (the GM decides it, as a resolve). A roll owed
+    by none but the hidden is no roll the table waits for: it starts, or goes on, without it."""
     who = tuple(c for c in awaiting.who if seen(c))
     if awaiting.what == "seize_or_resolve" and not who:
         return Awaiting(what="resolve")
+    if awaiting.what == "roll" and not who:
+        return None
     return awaiting if who == awaiting.who else awaiting.model_copy(update={"who": who})
 
 
@@ -230,4 +235,6 @@ def _censored(event: Event, data: dict[str, Any], hid: frozenset[str]) -> dict[s
         data["rolls"] = [r for r in data["rolls"] if r["character"] not in hid]
     if data.get("tallies"):
         data["tallies"] = {c: n for c, n in data["tallies"].items() if c not in hid}
+    if isinstance(event, RollEntered) and event.lapsed and event.lapsed.character in hid:
+        del data["lapsed"]
     return data

@@ -28,7 +28,7 @@ class TimelineAnswer(BaseModel):
     name: str
     system: str
     you: Caller
-    seq: int = Field(description="The last event told")
+    seq: int = Field(description="The number of the last step told (``Step.seq``)")
     gm: str = Field(description="What the game calls its GM")
     steps: list[Step]
     turns: list[Turn]
@@ -37,7 +37,7 @@ class TimelineAnswer(BaseModel):
 
 
 class ReplayAnswer(BaseModel):
-    seq: int = Field(description="The step the table stood at")
+    seq: int = Field(description="The step the table stood at, numbered as the timeline's")
     at: float | None = Field(description="When that step was stored; null before the first")
     view: dict[str, Any] = Field(description="The table then, as the caller's role saw it")
 
@@ -99,7 +99,7 @@ def answer(table_id: str, name: str, teller: Chronicle) -> dict[str, Any]:
         name=name,
         system=teller.table.system.name,
         you=you(teller.viewer),
-        seq=teller.table.version,
+        seq=teller.steps_seen,
         gm=story.gm,
         steps=story.steps,
         turns=story.turns,
@@ -131,7 +131,7 @@ async def recap_of(request: web.Request) -> web.Response:
 async def replay(request: web.Request) -> web.Response:
     _, teller = await told(request, replaying=True)
     view = json.loads(teller.table.view(teller.viewer).model_dump_json())
-    answered = ReplayAnswer(seq=teller.table.version, at=teller.last_at, view=view)
+    answered = ReplayAnswer(seq=teller.steps_seen, at=teller.last_at, view=view)
     return json_answer(answered.model_dump())
 
 

@@ -42,19 +42,23 @@ async def chronicle(
     *,
     keeping: bool = False,
 ) -> Chronicle:
-    """The story of the table's first ``upto`` events (all it holds: None), as ``viewer`` saw
-    it; its table is the table as it stood after them. ``keeping``: with each event as shown,
-    for an export."""
+    """The story of the table's first ``upto`` steps as ``viewer`` numbers them (all it holds:
+    None), as ``viewer`` saw it; its table is the table as it stood after them. A viewer from
+    whom someone is hidden does not count the steps wholly about them (``Chronicle``), so its
+    step numbers are read until they reach ``upto``. ``keeping``: with each event as shown, for
+    an export."""
     log = LazyLog(system, [])
     table = Table.restore(system, options, log, system.initial_state(options), UNDO_WINDOW)
     teller = Chronicle(table, viewer, keeping=keeping)
     after = 0
-    while upto is None or after < upto:
-        wanted = PAGE if upto is None else min(PAGE, upto - after)
+    while upto is None or teller.steps_seen < upto:
+        wanted = PAGE if upto is None else min(PAGE, upto - teller.steps_seen)
         page = await store.stamped(table_id, after, wanted)
         if not page:
             break  # the table holds no more
         for seq, body, at in page:
+            if upto is not None and teller.steps_seen >= upto:
+                break
             event = system.events.validate_json(body)
             while True:
                 try:

@@ -59,10 +59,10 @@ def test_a_hidden_sniper_reaches_no_phone_or_stream_until_it_fires(
     stream.goto(link(console, "handoff/overlay"))
 
     console.roll_at_the_table({"Kid": 4, "Black Bart": 9, "Sniper": 1})
-    # While the sniper declares, the table is seen waiting on the GM, as between rounds.
+    # While the sniper has yet to declare, no one waits for it: the Kid is declaring.
     for page, where in ((phone, "body"), (stream, "#overlay")):
         text = caught_up(page, console.seq, where)
-        assert "Waiting on the GM…" in text and "Sniper" not in text, text
+        assert "Waiting on the GM…" not in text and "Sniper" not in text, text
     console.declare("Sniper", "the Kid draws", wait=True)
     console.declare("Kid", "draws")
     console.preempt("Sniper", "Kid", 10)

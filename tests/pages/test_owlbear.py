@@ -515,12 +515,12 @@ def test_the_tokens_follow_an_awareness_round(
     follows(room, table)
 
 
-def test_a_players_popover_shows_the_gm_at_work_while_someone_hidden_declares(
+def test_a_players_popover_waits_for_no_one_hidden(
     room_of: Callable[..., Room], server: ServerProcess
 ) -> None:
-    """The shared rulings, "No tells": while the hidden sniper declares, the Kid's popover says
-    the table waits on the GM, as the phone and the stream do, and marks no one acting; once
-    the sniper has waited and the Kid declares, it says so no more."""
+    """The shared rulings, "No tells": while the hidden sniper has yet to declare, the Kid's
+    popover asks for the Kid's declaration at once, as the phone and the stream do, never
+    saying the table waits on the GM; the sniper's wait changes nothing of it."""
     table = Table(server, "awareness")
     people = {"kid": "Kid", "marshal": "Marshal"}
     sheet = {"perception": 5, "stealth": 5, "coordination": 5}
@@ -534,13 +534,13 @@ def test_a_players_popover_shows_the_gm_at_work_while_someone_hidden_declares(
         table.send({"type": "enter_initiative", "character": pid, "die": die, "source": "gm"})
     follows(room, table)
     kid = popover(pages["kid"])
-    kid.locator("[data-gm-busy]").wait_for()
-    assert kid.locator("[aria-current=true]").count() == 0
+    kid.locator("#yours", has_text="Your declaration").wait_for()
+    assert kid.locator("[data-gm-busy]").count() == 0
     assert "Sniper" not in kid.locator("body").inner_text()
     table.send({"type": "wait", "character": "sniper", "trigger": "the Kid draws"})
     follows(room, table)
-    kid.locator("[data-gm-busy]").wait_for(state="detached")
     assert "Your declaration" in kid.locator("#yours").inner_text()
+    assert kid.locator("[data-gm-busy]").count() == 0
 
 
 def test_of_two_gms_only_one_writes(room_of: Callable[..., Room], server: ServerProcess) -> None:

@@ -442,8 +442,11 @@ class AwarenessGame(Game):
 
     def _declarations(self, state: Situation, rnd: random.Random, seed: int) -> list[Move]:
         moves: list[Move] = []
-        declaring = state.declaring
-        if declaring is not None:
+        # Whose declaration it is, and whose it is for players: someone hidden before them
+        # holds none of them up (the shared rulings, "No tells").
+        for declaring in dict.fromkeys([state.declaring, state.declaring_among(state.hidden)]):
+            if declaring is None:
+                continue
             panicked = state.options.panics(state.initiative[declaring].qr)
             mode = self._mode(rnd, panicked)
             act = aw.Act(character=declaring, what="acts", mode=mode)
