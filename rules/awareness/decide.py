@@ -268,7 +268,7 @@ def _declaring(sit: Situation, character: str, actor: Viewer, what: str) -> None
     else:  # a hidden character declares in its place, or once others passed it
         whose = sit.declaring
     if whose != character:
-        raise RuleError("awareness.7", f"it is not {character!r}'s declaration now")
+        raise RuleError("awareness.7", f"{character!r} does not declare now")
 
 
 def _all_out(sit: Situation, character: str, mode: Mode) -> None:
@@ -452,8 +452,8 @@ def _resolve(sit: Situation, command: Resolve, actor: Viewer) -> Resolved:
     if pressed is not None and pressed != who:
         raise RuleError(
             "awareness.7",
-            f"that press resolved {pressed!r}'s action, but {who!r}'s is the next to resolve: "
-            "nothing was resolved",
+            f"that press resolved the action of {pressed!r}, but that of {who!r} is the next "
+            "to resolve: nothing was resolved",
             field="from",
         )
     lapsed = (

@@ -9,7 +9,7 @@ from rules.awareness.situation import Situation
 from rules.awareness.view import without_the_unseen
 from rules.hiding import seen_by
 from rules.roles import Viewer
-from rules.telling import Name, Shown, Story
+from rules.telling import Name, Shown, Story, possessive
 
 MODES = {"all_out_offensive": " (all-out offensive)", "all_out_defensive": " (all-out defensive)"}
 
@@ -56,7 +56,7 @@ def _said(shown: Shown, name: Name) -> str:
         case "rolls_awaited":
             return f"Round {shown['round']}: the initiative dice are awaited"
         case "initiative_entered":
-            return f"{name(shown['result']['character'])}'s initiative is in"
+            return f"{possessive(name(shown['result']['character']))} initiative is in"
         case "declared" if shown["kind"] == "act":
             return f"{name(shown['character'])} acts{mode}: {shown['what']}"
         case "declared":
@@ -74,12 +74,12 @@ def _said(shown: Shown, name: Name) -> str:
                 f"and goes just after{mode}"
             )
         case "resolved" if not shown.get("performed", True):
-            return f"{name(shown['character'])}'s action could not happen"
+            return f"{possessive(name(shown['character']))} action could not happen"
         case "resolved":
             outcome = f": {shown['outcome']}" if shown.get("outcome") else ""
-            return f"{name(shown['character'])}'s action resolves{outcome}"
+            return f"{possessive(name(shown['character']))} action resolves{outcome}"
         case "initiative_overridden":
-            return f"{name(shown['result']['character'])}'s initiative is corrected"
+            return f"{possessive(name(shown['result']['character']))} initiative is corrected"
     return str(shown["type"]).replace("_", " ")
 
 

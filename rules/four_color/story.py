@@ -7,7 +7,7 @@ from __future__ import annotations
 from rules.four_color.scene import Scene
 from rules.hiding import seen_by
 from rules.roles import Viewer
-from rules.telling import Name, Shown, Story
+from rules.telling import Name, Shown, Story, possessive
 
 SUITS = {"H": "♥", "D": "♦", "C": "♣", "S": "♠"}
 JOKERS = {"RJ": "the red joker", "BJ": "the black joker"}
@@ -60,7 +60,8 @@ def told(shown: Shown, name: Name) -> str:
         case "panel_played" if shown.get("element"):
             return f"The Editor's {card(shown['card'])} complicates {shown['element']}"
         case "panel_played":
-            return f"{name(shown.get('acting') or shown['holder'])}'s Panel ({card(shown['card'])})"
+            whose = possessive(name(shown.get("acting") or shown["holder"]))
+            return f"{whose} Panel ({card(shown['card'])})"
         case "card_assigned":
             target = name(shown["acting"]) if shown.get("acting") else shown.get("element")
             return f"The Editor gives {card(shown['card'])} to {target}"
@@ -69,7 +70,7 @@ def told(shown: Shown, name: Name) -> str:
         case "traded":
             return (
                 f"{name(shown['hero'])} trades {card(shown['gave'])} "
-                f"for {name(shown['got_from'])}'s {card(shown['got'])}"
+                f"for {possessive(name(shown['got_from']))} {card(shown['got'])}"
             )
         case "trade_declined":
             return f"{name(shown['by'])} declines the trade"

@@ -309,7 +309,7 @@ def _resolve(enc: Encounter, command: Resolve, actor: Viewer) -> Resolved:
     if pressed is not None and pressed != enc.pending.character:
         raise RuleError(
             "megatraveller-rcs.4",
-            f"that press resolved {pressed!r}'s declaration, but the one declared now is "
+            f"that press resolved the declaration of {pressed!r}, but the one declared now is "
             f"{enc.pending.character!r}'s: nothing was resolved",
             field="from",
         )

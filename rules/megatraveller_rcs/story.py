@@ -7,7 +7,7 @@ from rules.hiding import seen_by
 from rules.megatraveller_rcs.commands import NO_TARGET
 from rules.megatraveller_rcs.encounter import Encounter
 from rules.roles import Viewer
-from rules.telling import Name, Shown, Story
+from rules.telling import Name, Shown, Story, possessive
 
 KINDS = {
     "pool_set": "tactics",
@@ -48,7 +48,7 @@ def told(shown: Shown, name: Name) -> str:
             if lapsed:
                 return (
                     f"{rolled}, its place passed: the token is its now, and "
-                    f"{name(lapsed['character'])}'s {lapsed['what']} lapses"
+                    f"{possessive(name(lapsed['character']))} {lapsed['what']} lapses"
                 )
             return rolled
         case "declared":
@@ -59,7 +59,7 @@ def told(shown: Shown, name: Name) -> str:
             d = shown["declaration"]
             outcome = f": {shown['outcome']}" if shown.get("outcome") else ""
             over = ", and the turn is over" if shown.get("turn_over") else ""
-            return f"{name(d['character'])}'s {d['what']} resolves{outcome}{over}"
+            return f"{possessive(name(d['character']))} {d['what']} resolves{outcome}{over}"
         case "seized":
             ruled = " (an interrupt the referee ruled)" if shown.get("ruled_interrupt") else ""
             return (
@@ -71,7 +71,9 @@ def told(shown: Shown, name: Name) -> str:
         case "taken_out":
             return f"{name(shown['character'])} is taken out"
         case "initiative_overridden":
-            return f"{name(shown['character'])}'s initiative is set to {shown['initiative']}"
+            return (
+                f"{possessive(name(shown['character']))} initiative is set to {shown['initiative']}"
+            )
     return str(shown["type"]).replace("_", " ")
 
 

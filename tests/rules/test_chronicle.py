@@ -16,6 +16,7 @@ from rules.awareness.commands import Join as AwJoin
 from rules.chronicle import Chronicle, Told, chronicle
 from rules.errors import RuleError
 from rules.four_color.commands import Deal, NextPanel, PlayJoker
+from rules.four_color.story import STORY as FOUR_COLOR
 from rules.hiding import Hide
 from rules.megatraveller_rcs.commands import NO_TARGET, Declare, Seize
 from rules.megatraveller_rcs.commands import Resolve as RcsResolve
@@ -23,7 +24,7 @@ from rules.randomness import Source
 from rules.recap import lasted, recap
 from rules.roles import GM, OVERLAY, Viewer, player
 from rules.table import Table, Undo
-from rules.telling import named
+from rules.telling import named, possessive
 from tests.rules.awareness.helpers import roll_round as roll_awareness
 from tests.rules.awareness.helpers import sheet, situation
 from tests.rules.four_color.helpers import deal_by_hand, scene
@@ -237,3 +238,15 @@ def test_the_hidden_check_can_fail() -> None:
         "jena",
     ]
     assert mentions("Guards are here", {"guard": "Guard"}) == []
+
+
+def test_whose_it_is_is_written_as_the_pages_write_it() -> None:
+    """The story's possessives follow the pages' rule (``possessive`` in forms.js): a name
+    ending in a single "s" takes the apostrophe alone."""
+    panel = {"type": "panel_played", "holder": "goons", "acting": "goons", "card": "2C"}
+    names = {"goons": "Doombots", "boss": "The Boss", "hero": "Jena"}
+    told = FOUR_COLOR.told(panel, lambda who: names.get(who or "", ""))
+    assert told.startswith("Doombots' Panel"), told
+    assert [possessive(n) for n in ("Jena", "Doombots", "The Boss", "s")] == [
+        "Jena's", "Doombots'", "The Boss's", "s's",
+    ]  # fmt: skip
