@@ -10,6 +10,8 @@ export { world };
 
 /** The player, whose character is Jena: her token on the scene joined the table. */
 export const PLAYER = { id: "p1", isGM: false, characterId: "actor0" };
+/** The GM, whom every client of the world knows, as Foundry's ``game.users`` lists every user. */
+const GM = { id: "gm1", isGM: true };
 const JENAS_WORLD = {
   actors: [{ id: "actor0", name: "Jena" }],
   scenes: [{ id: "scene-1", tokens: [{ id: "JenaToken", actorId: "actor0" }] }],
@@ -31,7 +33,7 @@ async function client(options) {
  * @param {BroadcastChannel} [others] the world's other clients (see the stand-in's moduleSocket)
  */
 export async function gm(server, table, token, others) {
-  await client({ users: [PLAYER], others });
+  await client({ user: { ...GM, isActiveGM: true }, users: [PLAYER], others });
   await configure(token, server, table);
   await until(() => globalThis.game.combats.contents[0]?.combatants.size > 0,
               "the module never wrote Seize's combat");
@@ -39,7 +41,7 @@ export async function gm(server, table, token, others) {
 
 /** The player's client: never linked to Seize, it asks the active GM's for the table's dice. */
 export async function player(others) {
-  await client({ user: { ...PLAYER, isActiveGM: false }, others });
+  await client({ user: { ...PLAYER, isActiveGM: false }, users: [GM], others });
 }
 
 /** A roll of ``formula`` made here, as an attack's: its total, and its dice's results. */

@@ -191,6 +191,11 @@ export function alerting(names, table) {
     if (document.visibilityState === "visible") hold();
   });
 
+  let touched = false;  // a tap, a click or a key on the page: the player has touched it
+  for (const kind of ["pointerdown", "touchstart", "keydown"]) {
+    addEventListener(kind, () => { touched = true; }, { capture: true, once: true });
+  }
+
   const told = (view, title) => {
     base.title = title;
     const alerts = view.alerts ?? [];
@@ -206,8 +211,10 @@ export function alerting(names, table) {
     if (fresh.length) {
       const pressing = level(fresh);
       // A browser lets a page vibrate only once it has been touched: a page opened on an
-      // alert shows it, and buzzes from the next one on.
-      if (chosen.vibrate && navigator.vibrate && (navigator.userActivation?.hasBeenActive ?? true)) {
+      // alert shows it, and buzzes from the next one on. The page's own word that it was
+      // touched comes first, so no browser's guess at activation makes it buzz unasked.
+      if (chosen.vibrate && navigator.vibrate && touched
+          && (navigator.userActivation?.hasBeenActive ?? true)) {
         navigator.vibrate(BUZZ[pressing]);
       }
       if (chosen.sound) beep(pressing === "urgent");
