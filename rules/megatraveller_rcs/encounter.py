@@ -237,18 +237,24 @@ def _placed(enc: Encounter, roll: Roll, tallies: dict[str, int]) -> Encounter:
     )
 
 
-def _takes_token(enc: Encounter, roll: Roll) -> Encounter:
-    """A hidden character's roll whose place has passed: its card moves in front and the token
-    to it, as a seize moves them, and the holder's declaration lapses."""
-    line = (roll.character, *(c for c in enc.line if c != roll.character))
+def _in_front(enc: Encounter, character: str, **more: object) -> Encounter:
+    """``character``'s card moved in front and the token to it, as a seize moves them (Ruling
+    5); the declaration under way lapses (Ruling 6), ``more`` saying what else changes."""
+    line = (character, *(c for c in enc.line if c != character))
     return enc.model_copy(
         update={
             "line": line,
-            "held": enc.held | {roll.character},
+            "held": enc.held | {character},
             "token_moved": True,
             "pending": None,
+            **more,
         }
     )
+
+
+def _takes_token(enc: Encounter, roll: Roll) -> Encounter:
+    """A hidden character's roll whose place has passed takes the token as a seize would."""
+    return _in_front(enc, roll.character)
 
 
 def _rolls_awaited(enc: Encounter, round: int) -> Encounter:
@@ -357,16 +363,7 @@ def _seized(enc: Encounter, event: Seized) -> Encounter:
     suspended = dict(enc.suspended)
     if event.ruled_interrupt and enc.pending is not None:
         suspended[event.seized_from] = enc.pending
-    line = (event.character, *(c for c in enc.line if c != event.character))
-    return enc.model_copy(
-        update={
-            "line": line,
-            "held": enc.held | {event.character},
-            "token_moved": True,
-            "pending": None,
-            "suspended": suspended,
-        }
-    )
+    return _in_front(enc, event.character, suspended=suspended)
 
 
 def _pass_token(enc: Encounter, *, tap: bool) -> Encounter:
