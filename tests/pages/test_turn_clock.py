@@ -225,13 +225,14 @@ def test_the_overlays_replay_keeps_the_tables_time(browser: Any, tmp_path: Path)
 def test_a_roll_taken_back_and_rolled_again_starts_the_turn_afresh(
     browser: Any, server: ServerProcess
 ) -> None:
-    """Awareness: the Kid's clock ran 14 s, the GM took the roll back and rolled again; every
+    """Awareness: the Kid's clock ran 14 s, the GM took the roll back and entered it again; every
     page, the ones open all along and one opened after, starts the Kid at 0:00, never where the
     turn the undo took back stood."""
     table = Table(server, "awareness", turn_clock=20)
     sheet = {"id": "kid", "name": "The Kid", "perception": 5, "stealth": 5, "coordination": 5}
     table.send({"type": "join", "sheet": sheet})
-    table.send({"type": "roll_initiative"})  # the engine's dice: the Kid is up at once
+    table.send({"type": "roll_initiative", "source": "gm"})
+    table.send({"type": "enter_initiative", "character": "kid", "die": 5})  # up at once
     kid = player(table, "kid")
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     context.clock.install()
@@ -249,7 +250,7 @@ def test_a_roll_taken_back_and_rolled_again_starts_the_turn_afresh(
         shown(page, seq)
         assert clock_of(page) == {}, f"a clock runs while the roll is awaited: {clock_of(page)}"
     context.clock.run_for(5_000)
-    seq = table.send({"type": "roll_initiative"})["seq"]
+    seq = table.send({"type": "enter_initiative", "character": "kid", "die": 5})["seq"]
     later = context.new_page()
     later.goto(f"{server.url}/play/{table.id}?token={kid}")
     for page in (console, phone, later):

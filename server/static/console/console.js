@@ -199,6 +199,7 @@ async function consolePage(id) {
   let gmAsked = false;
   let gmDevices = null; // listed once the GM opens this section
   let devicesWatched = null;
+  let listsAsked = 0; // the device lists asked for, numbered: an older answer knows less
   let system;
   let view;
   const ctx = { names: {}, table: null };
@@ -298,7 +299,7 @@ async function consolePage(id) {
       const add = h("form", { class: "add-device", onsubmit: (submitted) => {
         submitted.preventDefault();
         show("handoff/gm", `This console, for ${name.value.trim()}`,
-             (shown) => { gmShown = { ...shown, for: "gm" }; listDevices(); },
+             (shown) => { gmShown = { ...shown, for: "gm", after: listsAsked }; listDevices(); },
              { name: name.value });
       } },
         h("label", {}, "Name the device ", name),
@@ -318,11 +319,14 @@ async function consolePage(id) {
   async function listDevices() {
     // Once opened, the list follows the devices coming and going while the console runs.
     devicesWatched ??= setInterval(() => { if (!document.hidden) listDevices(); }, 15_000);
+    const asked = ++listsAsked;
     try {
       gmDevices = (await ctx.table.call("handoff/gm", { method: "GET" })).devices;
       // A link shown for a device that no longer holds one (revoked here or on another
-      // console) is not shown any more: the list is the server's answer.
-      if (gmShown && !gmDevices.some((device) => device.id === gmShown.device)) {
+      // console) is not shown any more: the list is the server's answer. A list asked for
+      // before the link was shown does not know of it yet, and takes nothing away.
+      if (gmShown && asked > gmShown.after
+          && !gmDevices.some((device) => device.id === gmShown.device)) {
         gmShown = null;
         gmAsked = false;
       }
