@@ -155,11 +155,13 @@ class Outbound:
         self._lookup = lookup
         self._session: aiohttp.ClientSession | None = None
 
+    def allows(self, address: Address) -> bool:
+        """Whether the deployment reaches ``address`` on purpose (``outbound_allowed``)."""
+        return any(address in net for net in self.allowed if net.version == address.version)
+
     def reason(self, address: Address) -> str | None:
         """Why ``address`` may not be reached, or None: allowed on purpose, or public."""
-        if any(address in net for net in self.allowed if net.version == address.version):
-            return None
-        return barred(address)
+        return None if self.allows(address) else barred(address)
 
     def checked(self, url: str) -> URL:
         """The URL, parsed, if its form may be sent to; else ``RefusedError``. A name is checked
@@ -183,9 +185,7 @@ class Outbound:
             raise RefusedError(url, "a host written as a number, not as an address or a name")
         if address is not None and (reason := self.reason(address)) is not None:
             raise RefusedError(url, reason)
-        allowed_plainly = address is not None and any(
-            address in net for net in self.allowed if net.version == address.version
-        )
+        allowed_plainly = address is not None and self.allows(address)
         if parsed.scheme != "https" and not (parsed.scheme == "http" and allowed_plainly):
             raise RefusedError(url, "not an https URL")
         return parsed
