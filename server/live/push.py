@@ -159,7 +159,6 @@ class Pushing:
     )
     before: dict[frozenset[str], set[tuple[str, str]]] = field(default_factory=dict)
     task: asyncio.Task[None] | None = None
-    pushed: int = 0
 
 
 @dataclass
@@ -291,7 +290,6 @@ class Pushes:
                 if lane.failures:
                     log.info("a push service answers again", extra=where)
                 lane.failures = 0
-                self.tables.setdefault(table_id, Pushing()).pushed += 1
             elif status in (404, 410):  # the browser let the subscription go
                 await self._retire(table_id, grant, endpoint, lane)
             else:
