@@ -237,24 +237,27 @@ def _placed(enc: Encounter, roll: Roll, tallies: dict[str, int]) -> Encounter:
     )
 
 
-def _in_front(enc: Encounter, character: str, **more: object) -> Encounter:
+def _in_front(enc: Encounter, character: str, suspended: dict[str, Declaration]) -> Encounter:
     """``character``'s card moved in front and the token to it, as a seize moves them (Ruling
-    5); the declaration under way lapses (Ruling 6), ``more`` saying what else changes."""
+    5); the declaration under way lapses (Ruling 6), or is ``suspended`` by a ruled interrupt.
+    An action of ``character``'s own that an interrupt suspended comes back with the token, as
+    it would on the token's way down the line: declared once, it is not declared again."""
     line = (character, *(c for c in enc.line if c != character))
+    suspended = dict(suspended)
     return enc.model_copy(
         update={
             "line": line,
             "held": enc.held | {character},
             "token_moved": True,
-            "pending": None,
-            **more,
+            "pending": suspended.pop(character, None),
+            "suspended": suspended,
         }
     )
 
 
 def _takes_token(enc: Encounter, roll: Roll) -> Encounter:
     """A hidden character's roll whose place has passed takes the token as a seize would."""
-    return _in_front(enc, roll.character)
+    return _in_front(enc, roll.character, enc.suspended)
 
 
 def _rolls_awaited(enc: Encounter, round: int) -> Encounter:
@@ -363,7 +366,7 @@ def _seized(enc: Encounter, event: Seized) -> Encounter:
     suspended = dict(enc.suspended)
     if event.ruled_interrupt and enc.pending is not None:
         suspended[event.seized_from] = enc.pending
-    return _in_front(enc, event.character, suspended=suspended)
+    return _in_front(enc, event.character, suspended)
 
 
 def _pass_token(enc: Encounter, *, tap: bool) -> Encounter:

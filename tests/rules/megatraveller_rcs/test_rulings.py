@@ -186,6 +186,25 @@ def test_ruling_6_interrupted_after_one_short_action_leaves_a_marker() -> None:
     assert table.state.phase is Phase.ROUND_OVER
 
 
+def test_ruling_5_a_suspended_action_comes_back_when_its_actor_seizes_the_token_back() -> None:
+    """Declared once, resolved once: the action a ruled interrupt suspended comes back with
+    the token when its actor seizes it back, as it does when the token comes down the line,
+    so no second declaration is made beside it (a turn is two Short Actions at most)."""
+    table = encounter(("a", "crew", 0), ("b", "corp", 0))
+    roll_round(table, {"a": (3, 3), "b": (3, 4)})  # a 6 holds, b 7
+    table.execute(SetPool(side="corp", points=2), GM)
+    table.execute(Declare(character="a", action=LONG, what="runs", target="the door"), GM)
+    table.execute(Seize(character="b", ruled_interrupt=True), GM)
+    table.execute(SpendTactics(side="corp", character="b", points=-2), GM)  # b 5, behind a
+    table.execute(Seize(character="a"), GM)
+    pending = table.state.pending
+    assert pending is not None and pending.action is LONG and pending.what == "runs"
+    refused(table, Declare(character="a", action=SHORT, what="x", target="y"), "megatraveller-rcs.4")
+    table.execute(Resolve(), GM)
+    assert table.state.cards["a"].used == 2 and table.state.holder == "b"
+    assert "a" not in table.state.suspended
+
+
 # Ruling 7: tapped characters neither act nor seize until the next round.
 def test_ruling_7_a_tapped_character_can_neither_act_nor_seize() -> None:
     table = encounter(("a", "x", 0), ("b", "y", 0), ("c", "x", 0))
