@@ -4,7 +4,7 @@ Editor kept secret comes as null, and is told as "a card"."""
 
 from __future__ import annotations
 
-from rules.four_color.scene import Scene
+from rules.four_color.scene import Phase, Scene
 from rules.hiding import seen_by
 from rules.roles import Viewer
 from rules.telling import Name, Shown, Story, possessive
@@ -82,8 +82,9 @@ def told(shown: Shown, name: Name) -> str:
 
 
 def turn(scene: Scene, viewer: Viewer) -> str | None:
-    """The member acting on the current Panel, as the view shows it (``SceneView.current``)."""
-    if not scene.panels:
+    """The member acting on the current Panel, as the view shows it (``SceneView.current``):
+    no one once the scene has ended, so its last turn ends with it."""
+    if not scene.panels or scene.phase is Phase.ENDED:
         return None
     acting = scene.panels[-1].acting
     return acting if acting is not None and seen_by(viewer, scene.hidden)(acting) else None

@@ -83,6 +83,14 @@ class SceneView(BaseModel):
     alerts: tuple[Alert, ...] = ()  # the player's: their Panel now, or next (rules/alerts.py)
 
 
+def _current(scene: Scene, panels: tuple[Panel, ...]) -> Panel | None:
+    """The Panel being acted out: the page's last, shown, while the Editor turns the page; none
+    once the scene has ended, when no one's turn goes on."""
+    if scene.phase is Phase.ENDED or not panels or panels[-1] != scene.panels[-1]:
+        return None
+    return panels[-1]
+
+
 def _in_hand(holding: Holding) -> CardInHand:
     return CardInHand(
         card=holding.card, holder=holding.holder, acting=holding.acting, element=holding.element
@@ -107,7 +115,7 @@ def view(scene: Scene, viewer: Viewer) -> SceneView:
         members=plain.members,
         order=tuple(_in_hand(h) for h in order),
         panels=panels,
-        current=panels[-1] if panels and panels[-1] == scene.panels[-1] else None,
+        current=_current(scene, panels),
         hidden_cards=secret,
         jokers=tuple(_in_hand(h) for h in jokers),
         to_deal=plain.to_deal,

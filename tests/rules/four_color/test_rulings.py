@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules.cards import BLACK_JOKER, RED_JOKER, full_deck, parse_card
+from rules.chronicle import chronicle
 from rules.four_color import FourColorTable
 from rules.four_color.commands import (
     EDITOR,
@@ -135,6 +136,24 @@ def test_ruling_3_no_new_page_while_cards_are_unplayed_and_nothing_after_the_sce
     refused(table, Deal(seed=1), "four-color.3")
     table.execute(EndScene(), GM)
     refused(table, NextPanel(), "four-color.3")
+
+
+def test_ruling_3_once_the_scene_ends_no_ones_panel_goes_on() -> None:
+    """While the Editor turns the page the last Panel is still acted out; once the scene ends,
+    no one's is: the view shows none, and the story closes the last turn."""
+    table = scene(heroes=3, villains=2)
+    deal_by_hand(table, "5D", "JC", "5H", "AC", "2S", "QS")
+    _spend_extras(table)
+    play_all(table)
+    last = table.view(GM).current  # type: ignore[attr-defined]
+    assert last is not None and table.system.story.turn(table.state, GM) == last.acting
+    table.execute(EndScene(), GM)
+    for viewer in (GM, OVERLAY, player("h1")):
+        assert table.view(viewer).current is None  # type: ignore[attr-defined]
+        assert table.system.story.turn(table.state, viewer) is None
+    log = [(n, e, float(n)) for n, e in enumerate(table.log, start=1)]
+    turns = chronicle(table.system.table(table.options), GM, log).told().turns
+    assert turns and all(t.seconds is not None for t in turns)
 
 
 # Ruling 4: a joker dealt to a hero goes back into the deck and the hero is dealt again.
