@@ -26,7 +26,6 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from rules.hiding import concealed
 from rules.roles import Viewer
 from rules.table import Table, Undone
 from rules.telling import Story, named
@@ -140,8 +139,6 @@ class Chronicle:
     _names: dict[str, str] = field(default_factory=dict)
     steps_seen: int = 0
     """How many steps the viewer's table had so far: the number of the last (``Step.seq``)."""
-    numbers: dict[int, int] = field(default_factory=dict)
-    """Each counted event's sequence: the number the viewer's story gives its step."""
 
     @property
     def story(self) -> Story[Any]:
@@ -155,40 +152,25 @@ class Chronicle:
         self.table.apply(event)  # Forgotten here changes nothing
         state, story = self.table.state, self.story
         self.last_at = at
+        numbering = self.table.numbering
         shown = self._shown(before, event)
-        if not self._unseen_step(event, shown):
-            self.steps_seen += 1
-            self.numbers[seq] = self.steps_seen
+        mine = numbering.number(self.viewer, seq)
+        if mine is not None:  # None: a step the viewer's table never had (rules.numbering)
+            self.steps_seen = mine
         number = self.steps_seen
         if shown is not None:
             if isinstance(event, Undone):
-                shown = {**shown, "undoes": self.numbers[event.undoes]}
+                shown = {**shown, "undoes": numbering.number(self.viewer, event.undoes)}
             if self.keeping:
                 self.shown.append({"seq": number, "at": at, "event": shown})
             self._tell(number, shown, at, story.round(state))
         self._follow_turn(number, at, story.turn(state, self.viewer), story.round(state))
 
-    def _unseen_step(self, event: Any, shown: dict[str, Any] | None) -> bool:
-        """Whether the event is a step the viewer's table would not have had at all, being
-        wholly about someone hidden from them (the shared rulings, "No tells"): it is left out
-        of their numbering, so the steps they were shown are numbered as at a table without
-        the hidden, with no gap to count. An undo of such a step is one too. A step they were
-        not shown that is anyone else's (another player's die) keeps its number, as it would."""
-        if self.viewer.is_gm:
-            return False
-        if isinstance(event, Undone):
-            return event.undoes not in self.numbers
-        if shown is not None:
-            return False
-        hidden = concealed(event, self.viewer)
-        data = event.model_dump(mode="json")
-        return bool(hidden & {*named(data), *(data.get("hidden_side") or ())})
-
     def _shown(self, before: Any, event: Any) -> dict[str, Any] | None:
         """The event as the viewer was shown it, or None; an undo of a step the viewer never
         saw is none of theirs either. Names are learnt from the state the event happened in."""
         if isinstance(event, Undone):
-            seen = self.numbers.get(event.undoes) in self._by_seq
+            seen = self.table.numbering.number(self.viewer, event.undoes) in self._by_seq
             return event.model_dump(mode="json") if seen else None
         for state in (before, self.table.state):
             for participant in self.table.system.roster(state):

@@ -22,6 +22,7 @@ from rules import hiding
 from rules.alerts import Kind
 from rules.errors import RuleError
 from rules.hiding import Seen
+from rules.numbering import Numbering
 from rules.participants import Participant
 from rules.roles import Viewer
 from rules.standing import WINDOW, Standing, Window, rebuilt
@@ -127,6 +128,8 @@ class Table(Generic[Opts, S, C, E]):
         self.log: MutableSequence[E | Undone] = []
         self.state = system.initial_state(options)
         self._standing = Standing.at(self.state, rooted=True)
+        self.numbering = Numbering(self.censor)
+        """Each role's numbers for the log's events (``rules.numbering``)."""
         for event in log:
             self.apply(event)
 
@@ -138,12 +141,16 @@ class Table(Generic[Opts, S, C, E]):
         log: MutableSequence[E | Undone],
         state: S,
         window: Window = WINDOW,
+        marks: Iterable[tuple[int, E | Undone]] = (),
     ) -> Table[Opts, S, C, E]:
         """A table from a snapshot: ``state`` as it was after the whole ``log``. Its first undo
-        rebuilds what stands from the log, so the log may hold its old events elsewhere."""
+        rebuilds what stands from the log, so the log may hold its old events elsewhere; the
+        events of the log that may be steps some role never had (``marks``, with their
+        sequences; ``rules.numbering.marking``) number the rest for each role."""
         table = cls(system, options, window=window)
         table.log, table.state = log, state
         table._standing = Standing.at(state, rooted=not log)
+        table.numbering.restore(marks, len(log))
         return table
 
     @property
@@ -240,6 +247,7 @@ class Table(Generic[Opts, S, C, E]):
         """Append events whose fold is already known (``folded``), without folding again."""
         for event in events:
             self.log.append(event)
+            self.numbering.take(len(self.log), event)
         self.state, self._standing = folded.state, folded.standing
 
     def _read(self, pending: list[E | Undone]) -> Callable[[int], E | Undone]:

@@ -406,7 +406,7 @@ async def read_table(request: web.Request) -> web.Response:
         system=game.system.name,
         name=game.name,
         you=you,
-        seq=game.table.version,
+        seq=game.table.numbering.count(principal.viewer),
         view=view,
         fault=fault,
     )
@@ -559,15 +559,17 @@ async def settled(work: Awaitable[dict[str, Any]]) -> dict[str, Any] | Refusal:
 async def events(request: web.Request) -> web.Response:
     game = await game_of(request)
     principal = await caller(request, game)
-    after = sequence_param(request.query.get("after"))
-    held = await request.app[SEIZE].tables.since(game, after)
+    after, viewer = sequence_param(request.query.get("after")), principal.viewer
+    seen = game.table.numbering.position(viewer, after)  # the caller's number, as a sequence
+    held = await request.app[SEIZE].tables.since(game, seen)
     table = held.table
+    numbering = table.numbering
     shown = [
-        {"seq": seq, "event": table.censor(table.log[seq - 1], principal.viewer)}
-        for seq in range(after + 1, table.version + 1)
+        {"seq": number, "event": event}
+        for number, event in numbering.since(viewer, after, lambda seq: table.log[seq - 1])
     ]
     held.settle()  # the older events read back for this are let go again
-    return json_answer(EventsAnswer(seq=table.version, events=shown).model_dump())
+    return json_answer(EventsAnswer(seq=numbering.count(viewer), events=shown).model_dump())
 
 
 def sequence_param(raw: str | None) -> int:

@@ -85,17 +85,20 @@ def seen(game: Game, viewer: Viewer) -> Seen:
 
 
 def catch_up(game: Game, viewer: Viewer, after: int | None, early: Seen) -> list[Frame]:
+    """The events after the one the viewer numbers ``after``, and the view, as it numbers
+    them (``rules.numbering``)."""
     table = game.table
+    numbering = table.numbering
     frames = []
     if after is not None:
         frames = [
-            event_frame(seq, json.dumps(table.censor(table.log[seq - 1], viewer)), None)
-            for seq in range(after + 1, table.version + 1)
+            event_frame(number, json.dumps(event), None)
+            for number, event in numbering.since(viewer, after, lambda seq: table.log[seq - 1])
         ]
     version, view = early
     if version != table.version:  # commands came while the connection was set up
         view = table.view(viewer).model_dump_json()
-    frames.append(view_frame(table.version, view))
+    frames.append(view_frame(numbering.count(viewer), view))
     return frames
 
 
@@ -112,8 +115,11 @@ async def _start(
     current = await seize.tables.get(game.id)
     assert current is not None  # tables are never deleted
     if after is not None:  # it may have seen further on another server, or long ago
-        current = await seize.follower.reaching(current, after)
-        current = await seize.tables.since(current, after)
+        # ``after`` is the viewer's number: where it has seen to, as a sequence of the table's
+        numbering, viewer = current.table.numbering, subscriber.viewer
+        current = await seize.follower.reaching(current, numbering.position(viewer, after))
+        numbering = current.table.numbering
+        current = await seize.tables.since(current, numbering.position(viewer, after))
     current.viewers.add(subscriber.viewer)  # one of the table's: its token said so
     seize.hub.subscribe(game.id, subscriber)
     for frame in catch_up(current, subscriber.viewer, after, early):

@@ -76,7 +76,7 @@ async def told(
     """The caller's story of the table: all of it, or up to the step a replay asks for."""
     game = await game_of(request)
     principal = await caller(request, game)
-    seq = game.table.version
+    seq = game.table.numbering.count(principal.viewer)  # its steps, as it numbers them
     if replaying:
         seq = _seq(request.query.get("seq"), seq)
     teller = await chronicle(

@@ -332,10 +332,8 @@ class Announcing:
     def __init__(self, hub: Audience, *heralds: Herald) -> None:
         self.hub, self.heralds = hub, heralds
 
-    def publish(
-        self, table_id: str, first: int, shown: Mapping[Viewer, Shown]
-    ) -> Callable[[], None]:
-        delivery = self.hub.publish(table_id, first, shown)
+    def publish(self, table_id: str, shown: Mapping[Viewer, Shown]) -> Callable[[], None]:
+        delivery = self.hub.publish(table_id, shown)
 
         def announced() -> None:
             delivery()

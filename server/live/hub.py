@@ -55,9 +55,11 @@ class Frame:
     seq: int = field(init=False)
     """The last message's sequence: a subscriber sent this frame has everything to it. Read
     once per subscriber per command, so it is set once rather than looked up each time."""
+    first: int = field(init=False)
+    """The first message's sequence: a subscriber handed the one before takes it whole."""
 
     def __post_init__(self) -> None:
-        self.seq = self.messages[-1][0]
+        self.seq, self.first = self.messages[-1][0], self.messages[0][0]
 
     def after(self, seq: int) -> Frame:
         """The messages past ``seq``: what a subscriber already handed up to it still needs."""
@@ -227,13 +229,13 @@ class StreamSubscriber(Subscriber):
         return bye_frame(self.delivered, self.reason or "")
 
 
-def shown_frame(shown: Shown, first: int) -> Frame | None:
+def shown_frame(shown: Shown) -> Frame | None:
     """A command's events as one role sees them, as messages, the view riding on the last;
-    None for no events."""
+    None for none (the steps of someone hidden from the role, which its table never had)."""
     last = len(shown.encoded) - 1
     messages = tuple(
-        event_message(first + n, event, shown.view if n == last else None)
-        for n, event in enumerate(shown.encoded)
+        event_message(number, event, shown.view if n == last else None)
+        for n, (number, event) in enumerate(zip(shown.numbers, shown.encoded, strict=True))
     )
     return Frame("event", messages) if messages else None
 
@@ -265,12 +267,10 @@ class Hub:
             if not group:
                 del groups[subscriber.viewer]
 
-    def publish(
-        self, table_id: str, first: int, shown: Mapping[Viewer, Shown]
-    ) -> Callable[[], None]:
-        """Encode the events for every group now, and return the delivery, which the caller
-        runs once it has answered the command: the sender is not kept waiting on a thousand
-        sockets.
+    def publish(self, table_id: str, shown: Mapping[Viewer, Shown]) -> Callable[[], None]:
+        """Encode the events for every group now, each role's as it numbers them, and return
+        the delivery, which the caller runs once it has answered the command: the sender is
+        not kept waiting on a thousand sockets.
 
         The delivery walks the groups as they are when it runs, not a copy taken now: one who
         left meanwhile is gone, and one who subscribed meanwhile was handed these events in
@@ -283,7 +283,7 @@ class Hub:
         if not groups:
             return _nobody
         targets = [
-            (group, viewer in shown and shown_frame(shown[viewer], first))
+            (group, viewer in shown and shown_frame(shown[viewer]))
             for viewer, group in sorted(groups.items(), key=_watching)
         ]
 
@@ -293,21 +293,21 @@ class Hub:
                     for subscriber in group:
                         subscriber.drop(MISSED)
                 elif frame is not None:
-                    after = first - 1
+                    after = frame.first - 1
                     for subscriber in group:
                         # The usual case inline; the rest (a partial or a gap) in _hand.
                         if subscriber.handed == after:
                             if not subscriber.push(frame):
                                 self.dropped_slow += 1
                         else:
-                            self._hand(subscriber, frame, first)
+                            self._hand(subscriber, frame)
 
         return deliver
 
-    def _hand(self, subscriber: Subscriber, frame: Frame, first: int) -> None:
+    def _hand(self, subscriber: Subscriber, frame: Frame) -> None:
         """The frame's events past the last this subscriber was handed, or a goodbye if it
         lacks some before them. Once per subscriber per command: kept to a few comparisons."""
-        handed = subscriber.handed
+        handed, first = subscriber.handed, frame.first
         if handed >= frame.seq:
             return
         if handed + 1 == first:

@@ -160,6 +160,11 @@ class Store(Protocol):
     async def events(self, table_id: str, after: int = 0) -> list[tuple[int, str]]:
         """(sequence, JSON body) of the table's events after ``after``, in order."""
 
+    async def marked(self, table_id: str, through: int) -> list[tuple[int, str]]:
+        """(sequence, JSON body) of the table's events up to ``through`` that may be steps some
+        role never had (``rules.numbering.marking``): those stamped with someone hidden, and
+        the undos. A few, read in one go, instead of the whole log before a snapshot."""
+
     async def stamped(self, table_id: str, after: int, limit: int) -> list[tuple[int, str, float]]:
         """(sequence, JSON body, when it was stored) of at most ``limit`` of the table's events
         after ``after``, in order: a long log read a page at a time (its story)."""

@@ -382,6 +382,16 @@ class SqlStore(ABC):
         )
         return [(seq, body) for seq, body in rows]
 
+    async def marked(self, table_id: str, through: int) -> list[tuple[int, str]]:
+        rows = await self._fetch(
+            Query(
+                "select seq, body from events where table_id = :table_id and seq <= :through"
+                " and (type = 'undone' or body like :stamped) order by seq",
+                {"table_id": table_id, "through": through, "stamped": '%"unseen"%'},
+            )
+        )
+        return [(seq, body) for seq, body in rows]
+
     async def stamped(self, table_id: str, after: int, limit: int) -> list[tuple[int, str, float]]:
         rows = await self._fetch(
             Query(

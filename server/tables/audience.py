@@ -16,12 +16,16 @@ from rules.table import Folded
 @dataclass(frozen=True)
 class Shown:
     """A command as one role sees it: its events censored (as data, for the sender's answer,
-    and as JSON, encoded once for every message), and the view they leave (as JSON). ``view``
-    is None only while an undo repairs a table whose view had already broken."""
+    and as JSON, encoded once for every message), each with its number for the role
+    (``rules.numbering``: the steps the role's table never had are not among them), and the
+    view they leave (as JSON). ``seq`` is the role's version after the command. ``view`` is
+    None only while an undo repairs a table whose view had already broken."""
 
     events: list[dict[str, Any] | None]
     encoded: list[str]
+    numbers: list[int]
     view: str | None
+    seq: int
 
 
 @dataclass(frozen=True)
@@ -37,11 +41,9 @@ class Outcome:
 class Audience(Protocol):
     """The subscribers of this server's tables."""
 
-    def publish(
-        self, table_id: str, first: int, shown: Mapping[Viewer, Shown]
-    ) -> Callable[[], None]:
-        """Encode events ``first``… for each subscriber now; the delivery is returned, to run
-        once the command is answered."""
+    def publish(self, table_id: str, shown: Mapping[Viewer, Shown]) -> Callable[[], None]:
+        """Encode a command's events for each subscriber now, as its role numbers them; the
+        delivery is returned, to run once the command is answered."""
 
     def drop(self, table_id: str, reason: str) -> None:
         """Tell the table's subscribers to come back, each from the last event it was sent."""

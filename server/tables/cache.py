@@ -149,7 +149,12 @@ class Tables:
             try:
                 state = system.state_model.model_validate_json(snapshot.state)
                 log = LazyLog(system, stored[: snapshot.seq - older], first=older)
-                table, after = Table.restore(system, options, log, state), snapshot.seq
+                marks = [
+                    (seq, system.events.validate_json(body))
+                    for seq, body in await self.store.marked(row.id, snapshot.seq)
+                ]
+                table = Table.restore(system, options, log, state, marks=marks)
+                after = snapshot.seq
             except ValidationError:  # one the code outgrew: the whole log is read again
                 older = 0
                 stored = [body for _, body in await self.store.events(row.id)]

@@ -120,4 +120,4 @@ class Follower:
             return
         table.record(events, outcome.folded)
         game.settle()
-        asyncio.get_running_loop().call_soon(self.audience.publish(game.id, first, outcome.by))
+        asyncio.get_running_loop().call_soon(self.audience.publish(game.id, outcome.by))

@@ -109,7 +109,8 @@ class Runner:
         command = with_entropy(command)
         async with self.tables.holding(game) as held:
             held.used = time.monotonic()
-            if held.suspect or (if_match is not None and if_match > held.table.version):
+            seen = held.table.numbering.count(principal.viewer)
+            if held.suspect or (if_match is not None and if_match > seen):
                 await self.follower.caught_up(held)  # unknown, or the client saw further
             attempt = await self.attempt(held, principal, command, (key, asked), if_match)
             while isinstance(attempt, Retry):
@@ -138,8 +139,9 @@ class Runner:
         or its ``If-Match`` is now behind) is the first answer looked for before refusing.
         ``keyed`` is the idempotency key and the command as the client sent it."""
         table = game.table
-        if if_match is not None and if_match != table.version:
-            return await self._refused(game, principal, keyed, StaleError(table.version))
+        version = table.numbering.count(principal.viewer)  # the table as the caller numbers it
+        if if_match is not None and if_match != version:
+            return await self._refused(game, principal, keyed, StaleError(version))
         first = table.version + 1
         try:
             outcome = show(game, command, principal.viewer, first)
@@ -152,10 +154,8 @@ class Runner:
             if self.neighbours.shared and await self.follower.caught_up(game):
                 return Retry()
             return await self._refused(game, principal, keyed, refusal)
-        answer = {
-            "seq": first + len(outcome.events) - 1,
-            "events": outcome.by[principal.viewer].events,
-        }
+        mine = outcome.by[principal.viewer]
+        answer = {"seq": mine.seq, "events": mine.events}
         key, asked = keyed
         remembered = (
             Remembered(principal.token_hash, key, json.dumps(answer), asked) if key else None
@@ -185,7 +185,8 @@ class Runner:
             # its idempotency key, and it is answered as before.
             if await self.follower.caught_up(game):
                 return Retry()
-            return await self._refused(game, principal, keyed, StaleError(table.version))
+            stale = StaleError(table.numbering.count(principal.viewer))
+            return await self._refused(game, principal, keyed, stale)
         return Committed(answer, outcome, first, bodies)
 
     def _apply(self, game: Game, committed: Committed) -> None:
@@ -194,7 +195,7 @@ class Runner:
         table, first, events = game.table, committed.first, committed.outcome.events
         table.record(events, committed.outcome.folded)
         game.stored(first, committed.bodies)
-        delivery = self.audience.publish(game.id, first, committed.outcome.by)
+        delivery = self.audience.publish(game.id, committed.outcome.by)
         asyncio.get_running_loop().call_soon(delivery)
         self.neighbours.publish(game.id, first, committed.bodies)
         every = self.snapshot_every

@@ -61,9 +61,12 @@ def shown(
         fault(game, kind, first)
     state = folded.state
     by: dict[Viewer, Shown] = {}
+    numbering = table.numbering
     for viewer in viewers:
+        numbered = numbering.numbered(viewer, first, events, censored[viewer])
+        seen = [data for _, data in numbered]
         try:
-            encoded = [json.dumps(event) for event in censored[viewer]]
+            encoded = [json.dumps(data) for data in seen]
         except Exception:
             fault(game, kind, first)
         try:
@@ -72,7 +75,9 @@ def shown(
             if not (repairing and not showable(game, viewer)):
                 fault(game, kind, first)
             view = None
-        by[viewer] = Shown(censored[viewer], encoded, view)
+        numbers = [number for number, _ in numbered]
+        seq = numbers[-1] if numbers else numbering.count(viewer)
+        by[viewer] = Shown(seen, encoded, numbers, view, seq)
     return Outcome(events, folded, by)
 
 

@@ -474,8 +474,10 @@ WATCHING = (player("kid"), player("bart"), OVERLAY)
 
 class Watched:
     """A table and what each watcher was shown of it, as a subscriber gets it: every event it
-    may see, in order, and what it was left with after each step (its view, alerts included,
-    and whose turn the turn clock times), a moment unchanged by a step not counted again."""
+    may see, in order, with the number it knows it by (``rules.numbering``: what it resumes
+    from and sends back), and what it was left with after each step (its view, alerts
+    included, and whose turn the turn clock times), a moment unchanged by a step not counted
+    again."""
 
     def __init__(self, table: AnyTable, watching: tuple[Viewer, ...] = WATCHING) -> None:
         self.table, self.watching = table, watching
@@ -484,22 +486,38 @@ class Watched:
 
     def run(self, command: Any, actor: Viewer = GM) -> str | None:
         """The command's outcome as its sender reads it: None, or the refusal."""
+        table, numbering = self.table, self.table.numbering
+        seen = {viewer: numbering.count(viewer) for viewer in self.watching}
         try:
-            events = self.table.execute(command, actor)
+            events = table.decide(command, actor)
         except RuleError as refused:
             return refused.message
+        # As a server shows them live, numbered before they are taken (``numbered``); and as
+        # it shows them to one catching up, once they are (``since``): the same, each time.
+        first = table.version + 1
+        live = {
+            viewer: numbering.numbered(viewer, first, events, told(table, viewer, events))
+            for viewer in self.watching
+        }
+        table.record(events, table.folded(events))
         for viewer in self.watching:
-            self.events[viewer] += [e for e in told(self.table, viewer, events) if e is not None]
+            caught_up = numbering.since(viewer, seen[viewer], lambda n: table.log[n - 1])
+            assert live[viewer] == caught_up, viewer
+            self.events[viewer] += caught_up
             turn = self.table.system.story.turn(self.table.state, viewer)
             view = json.dumps([turn, json.loads(self.table.view(viewer).model_dump_json())])
             if self.views[viewer][-1:] != [view]:
                 self.views[viewer].append(view)
         return None
 
-    def step(self, command: Any) -> None:
-        """A step of the hidden participant's own, the GM's, which must not reveal it."""
+    def step(self, command: Any, undone: bool = False) -> None:
+        """A step of the hidden participant's own, the GM's, which must not reveal it; taken
+        back at once if ``undone`` (a slip of the GM's, which no one else may see either)."""
         assert self.run(command) is None
         assert self.table.state.hidden, "it was revealed"
+        if undone:
+            assert self.run(Undo()) is None
+            assert self.run(command) is None
 
     def same_as(self, plain: Watched) -> None:
         """Each watcher was shown here what it was shown at ``plain``, step for step, and its
@@ -572,7 +590,7 @@ def test_a_player_is_shown_the_same_game_whether_or_not_someone_hidden_is_at_the
             command = data.draw(st.sampled_from(taken), label="the sniper's step")
             if _reveals(beside.table, command, GM):
                 raise RevealError
-            beside.step(command)
+            beside.step(command, data.draw(st.booleans(), label="the GM takes it back"))
 
     def public(command: Any, actor: Viewer, sniper_die: int, chance: bool = True) -> None:
         hidden_steps(sniper_die, chance)
@@ -698,13 +716,15 @@ def test_an_rcs_player_is_shown_the_same_encounter_whether_or_not_an_ambusher_li
         if _takes(beside.table, its_roll) and data.draw(st.booleans(), label="its roll"):
             if _reveals(beside.table, its_roll, GM):
                 return False
-            beside.step(its_roll)
+            beside.step(its_roll, data.draw(st.booleans(), label="the GM takes it back"))
         pool = beside.table.state.pools.get(side, 0)
         if side == "assassins" and data.draw(st.booleans(), label="its pool set"):
-            beside.step(SetPool(side=side, points=data.draw(st.integers(0, 4))))
+            setting = SetPool(side=side, points=data.draw(st.integers(0, 4)))
+            beside.step(setting, data.draw(st.booleans(), label="the GM takes it back"))
         elif pool and data.draw(st.booleans(), label="it spends"):
             points = data.draw(st.integers(1, pool))
-            beside.step(SpendTactics(side=side, character="amb", points=points, purpose="other"))
+            spent = SpendTactics(side=side, character="amb", points=points, purpose="other")
+            beside.step(spent, data.draw(st.booleans(), label="the GM takes it back"))
         return True
 
     def play() -> None:
@@ -796,7 +816,10 @@ def test_a_four_color_player_is_shown_the_same_page_whether_or_not_a_villain_lie
         member = beside.table.state.member(to)
         card = next(c for c in pile if not (member and member.is_hero and c.is_joker))
         dealt = DealCard(card=card, source=Source.GM)
-        beside.step(dealt) if to == "amb" else public(dealt)
+        if to == "amb":
+            beside.step(dealt, data.draw(st.booleans(), label="the GM takes it back"))
+        else:
+            public(dealt)
     while plain.table.state.phase is FourColorPhase.PANELS:
         state = plain.table.state
         top = (state.ranked_in_hand() or state.jokers_in_hand())[0]

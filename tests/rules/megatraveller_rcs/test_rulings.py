@@ -199,7 +199,8 @@ def test_ruling_5_a_suspended_action_comes_back_when_its_actor_seizes_the_token_
     table.execute(Seize(character="a"), GM)
     pending = table.state.pending
     assert pending is not None and pending.action is LONG and pending.what == "runs"
-    refused(table, Declare(character="a", action=SHORT, what="x", target="y"), "megatraveller-rcs.4")
+    again = Declare(character="a", action=SHORT, what="x", target="y")
+    refused(table, again, "megatraveller-rcs.4")
     table.execute(Resolve(), GM)
     assert table.state.cards["a"].used == 2 and table.state.holder == "b"
     assert "a" not in table.state.suspended

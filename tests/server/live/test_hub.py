@@ -70,8 +70,16 @@ def socket(viewer: Any = OVERLAY, seen: int = 0) -> tuple[SocketSubscriber, Reco
     return subscriber, transport, closed
 
 
-def shown(*events: str, view: str = '{"round": 1}') -> Shown:
-    return Shown(events=[json.loads(e) for e in events], encoded=list(events), view=view)
+def shown(*events: str, first: int, view: str = '{"round": 1}') -> Shown:
+    """Events ``first``… of a command, numbered alike for the role (no one hidden)."""
+    numbers = list(range(first, first + len(events)))
+    return Shown(
+        events=[json.loads(e) for e in events],
+        encoded=list(events),
+        numbers=numbers,
+        view=view,
+        seq=first + len(events) - 1,
+    )
 
 
 def test_a_commands_events_go_out_in_order_with_their_sequences_in_one_write() -> None:
@@ -79,7 +87,7 @@ def test_a_commands_events_go_out_in_order_with_their_sequences_in_one_write() -
     subscriber, transport, _ = socket(seen=6)
     hub.subscribe(TABLE, subscriber)
     events = ('{"type": "a"}', '{"type": "b"}', '{"type": "c"}')
-    hub.publish(TABLE, 7, {OVERLAY: shown(*events)})()
+    hub.publish(TABLE, {OVERLAY: shown(*events, first=7)})()
     assert len(transport.writes) == 1
     messages = transport.messages()
     assert [(m["type"], m["seq"], m["event"]["type"]) for m in messages] == [
@@ -99,7 +107,7 @@ def test_an_event_a_role_may_not_see_still_goes_out_as_null() -> None:
     hub.subscribe(TABLE, gm)
     hub.subscribe(TABLE, overlay)
     secret = '{"type": "peek", "card": "AS"}'
-    hub.publish(TABLE, 3, {GM: shown(secret, "{}"), OVERLAY: shown("null", "{}")})()
+    hub.publish(TABLE, {GM: shown(secret, "{}", first=3), OVERLAY: shown("null", "{}", first=3)})()
     assert [(m["seq"], m["event"]) for m in overlay_transport.messages()] == [(3, None), (4, {})]
     assert gm_transport.messages()[0]["event"]["card"] == "AS"
 
@@ -110,10 +118,10 @@ def test_one_over_its_backlog_is_dropped_with_where_to_resume_and_the_rest_go_on
     fine, fine_transport, _ = socket()
     hub.subscribe(TABLE, slow)
     hub.subscribe(TABLE, fine)
-    hub.publish(TABLE, 1, {OVERLAY: shown("{}", "{}")})()
+    hub.publish(TABLE, {OVERLAY: shown("{}", "{}", first=1)})()
     slow_transport.unsent = BACKLOG + 1  # it stopped reading
-    hub.publish(TABLE, 3, {OVERLAY: shown("{}")})()
-    hub.publish(TABLE, 4, {OVERLAY: shown("{}")})()
+    hub.publish(TABLE, {OVERLAY: shown("{}", first=3)})()
+    hub.publish(TABLE, {OVERLAY: shown("{}", first=4)})()
     assert [m["seq"] for m in fine_transport.messages()] == [1, 2, 3, 4]
     *events, bye = slow_transport.messages()
     assert [m["seq"] for m in events] == [1, 2]
@@ -135,12 +143,12 @@ def test_one_who_subscribes_before_the_delivery_runs_gets_each_event_once() -> N
     hub = Hub()
     early, early_transport, _ = socket(seen=2)
     hub.subscribe(TABLE, early)
-    deliver = hub.publish(TABLE, 3, {OVERLAY: shown("{}")})
+    deliver = hub.publish(TABLE, {OVERLAY: shown("{}", first=3)})
     late, late_transport, _ = socket()
     hub.subscribe(TABLE, late)
     late.push(view_frame(3, "{}"), catching_up=True)  # the catch-up: the table at 3
     deliver()
-    hub.publish(TABLE, 4, {OVERLAY: shown("{}")})()
+    hub.publish(TABLE, {OVERLAY: shown("{}", first=4)})()
     assert [m["seq"] for m in early_transport.messages()] == [3, 4]
     assert [(m["type"], m["seq"]) for m in late_transport.messages()] == [
         ("view", 3),
@@ -152,7 +160,7 @@ def test_one_who_left_before_the_delivery_runs_is_sent_nothing() -> None:
     hub = Hub()
     subscriber, transport, _ = socket()
     hub.subscribe(TABLE, subscriber)
-    deliver = hub.publish(TABLE, 3, {OVERLAY: shown("{}")})
+    deliver = hub.publish(TABLE, {OVERLAY: shown("{}", first=3)})
     hub.unsubscribe(TABLE, subscriber)
     deliver()
     assert transport.writes == [] and hub.subscribers == 0
@@ -163,7 +171,7 @@ def test_a_closed_connection_is_not_written_to() -> None:
     subscriber, transport, _ = socket()
     hub.subscribe(TABLE, subscriber)
     transport.closing = True
-    hub.publish(TABLE, 3, {OVERLAY: shown("{}")})()
+    hub.publish(TABLE, {OVERLAY: shown("{}", first=3)})()
     assert transport.writes == [] and hub.dropped_slow == 0
 
 
@@ -171,7 +179,7 @@ def test_a_command_with_no_events_sends_nothing() -> None:
     hub = Hub()
     subscriber, transport, _ = socket()
     hub.subscribe(TABLE, subscriber)
-    hub.publish(TABLE, 3, {OVERLAY: Shown(events=[], encoded=[], view="{}")})()
+    hub.publish(TABLE, {OVERLAY: Shown(events=[], encoded=[], numbers=[], view="{}", seq=2)})()
     assert transport.writes == []
 
 
@@ -180,7 +188,7 @@ async def test_an_sse_stream_gets_each_message_with_its_id() -> None:
     stream = StreamSubscriber(OVERLAY, b"o", BACKLOG)
     stream.handed = stream.delivered = 4
     hub.subscribe(TABLE, stream)
-    hub.publish(TABLE, 5, {OVERLAY: shown('{"n": 1}', '{"n": 2}')})()
+    hub.publish(TABLE, {OVERLAY: shown('{"n": 1}', '{"n": 2}', first=5)})()
     frame = stream.queue.get_nowait()
     stream.sent(frame)
     records = [r for r in frame.sse.decode().split("\n\n") if r]
@@ -194,10 +202,10 @@ async def test_an_sse_stream_over_its_backlog_is_told_where_to_resume() -> None:
     hub = Hub()
     stream = StreamSubscriber(OVERLAY, b"o", 200)
     hub.subscribe(TABLE, stream)
-    hub.publish(TABLE, 1, {OVERLAY: shown("{}")})()
+    hub.publish(TABLE, {OVERLAY: shown("{}", first=1)})()
     stream.sent(stream.queue.get_nowait())  # written; what follows is not
     for seq in range(2, 10):
-        hub.publish(TABLE, seq, {OVERLAY: shown('{"padding": "' + "x" * 50 + '"}')})()
+        hub.publish(TABLE, {OVERLAY: shown('{"padding": "' + "x" * 50 + '"}', first=seq)})()
     assert hub.dropped_slow == 1
     (bye,) = [stream.queue.get_nowait() for _ in range(stream.queue.qsize())]
     assert bye.kind == "bye"
@@ -226,7 +234,7 @@ def test_a_frame_that_would_leave_a_gap_is_never_sent_the_subscriber_resumes_ins
     hub = Hub()
     subscriber, transport, closed = socket(seen=1)
     hub.subscribe(TABLE, subscriber)
-    hub.publish(TABLE, 4, {OVERLAY: shown("{}")})()
+    hub.publish(TABLE, {OVERLAY: shown("{}", first=4)})()
     assert [(m["type"], m["seq"], m.get("resume_after")) for m in transport.messages()] == [
         ("bye", 1, 1)
     ]
@@ -237,7 +245,7 @@ def test_a_frame_partly_handed_already_is_cut_to_the_rest() -> None:
     hub = Hub()
     subscriber, transport, _ = socket(seen=5)
     hub.subscribe(TABLE, subscriber)
-    hub.publish(TABLE, 4, {OVERLAY: shown('{"n": 4}', '{"n": 5}', '{"n": 6}')})()
+    hub.publish(TABLE, {OVERLAY: shown('{"n": 4}', '{"n": 5}', '{"n": 6}', first=4)})()
     assert [(m["seq"], m["event"]) for m in transport.messages()] == [(6, {"n": 6})]
     assert subscriber.delivered == 6
 
@@ -248,7 +256,7 @@ def test_a_role_the_command_was_not_shown_to_is_told_to_resume_not_skipped() -> 
     overlay, overlay_transport, closed = socket(OVERLAY, seen=2)
     hub.subscribe(TABLE, gm)
     hub.subscribe(TABLE, overlay)
-    hub.publish(TABLE, 3, {GM: shown("{}")})()
+    hub.publish(TABLE, {GM: shown("{}", first=3)})()
     assert [m["seq"] for m in gm_transport.messages()] == [3]
     assert [(m["type"], m["resume_after"]) for m in overlay_transport.messages()] == [("bye", 2)]
     assert closed == [MISSED]
@@ -279,7 +287,9 @@ def test_a_reply_goes_out_right_behind_its_commands_events_and_after_the_replies
 
     for name, transport in (("gm", gm_transport), ("overlay", overlay_transport)):
         transport.write = noting(name, transport.write)  # type: ignore[method-assign,assignment]
-    hub.publish(TABLE, 1, {GM: shown('{"type": "a"}'), OVERLAY: shown('{"type": "a"}')})()
+    hub.publish(
+        TABLE, {GM: shown('{"type": "a"}', first=1), OVERLAY: shown('{"type": "a"}', first=1)}
+    )()
     assert order == ["gm", "overlay"]
     assert [m["type"] for m in gm_transport.messages()] == ["event", "answer", "refused"]
 

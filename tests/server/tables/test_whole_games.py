@@ -174,8 +174,8 @@ async def play(server: ServerProcess, game: Game, rnd: random.Random, steps: int
         # Each step, turn and event of the story as it was shown at its own sequence number (a
         # story numbers its steps as the role's table would without those hidden from it).
         log = [(n, e, 0.0) for n, e in enumerate(seat.mirror.log, start=1)]
-        numbered = chronicle(game.system.table(seat.mirror.options), viewer, log).numbers
-        at = {number: seq for seq, number in numbered.items()}
+        numbering = chronicle(game.system.table(seat.mirror.options), viewer, log).table.numbering
+        at = {numbering.number(viewer, seq): seq for seq in range(1, last + 1)}
         for entry in (*told["steps"], *told["turns"], *told["events"]):
             leaks = seat.watches[at[entry["seq"]]].leaks(entry, viewer)
             assert leaks == [], f"{viewer}'s story at {at[entry['seq']]}: {leaks}"
