@@ -201,6 +201,20 @@ def _seen_awaiting(awaiting: Awaiting, seen: Callable[[str | None], bool]) -> Aw
     return awaiting if who == awaiting.who else awaiting.model_copy(update={"who": who})
 
 
+def _tallies_seen(tallies: dict[str, int], hid: frozenset[str]) -> dict[str, int]:
+    """An event's tally marks as drawn at a table without the hidden: each tie is a group of
+    marks from 1 in the order drawn (``rules.randomness.break_ties``, ``_among``), a hidden
+    card's mark is cut from its group, the others count from one again, and a card left alone
+    in its group is tied to no one, so it has no mark, as the view has it (``_tallied``)."""
+    groups: list[list[str]] = []
+    for character, mark in tallies.items():
+        if mark == 1 or not groups:
+            groups.append([])
+        if character not in hid:
+            groups[-1].append(character)
+    return {c: n for tied in groups if len(tied) > 1 for n, c in enumerate(tied, start=1)}
+
+
 def censor(event: Event, viewer: Viewer, options: RcsOptions) -> dict[str, Any] | None:
     """Nothing in an RCS encounter is secret, whatever the options, but a hidden character."""
     return hiding.censored(event, viewer, about, _censored)
@@ -233,8 +247,8 @@ def _censored(event: Event, data: dict[str, Any], hid: frozenset[str]) -> dict[s
         data.pop("hidden_side", None)
     if isinstance(event, InitiativeRolled):
         data["rolls"] = [r for r in data["rolls"] if r["character"] not in hid]
-    if data.get("tallies"):
-        data["tallies"] = {c: n for c, n in data["tallies"].items() if c not in hid}
+    if data.get("tallies") and hid:
+        data["tallies"] = _tallies_seen(data["tallies"], hid)
     if isinstance(event, RollEntered) and event.lapsed and event.lapsed.character in hid:
         del data["lapsed"]
     return data

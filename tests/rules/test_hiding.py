@@ -301,6 +301,60 @@ def test_a_tie_or_a_pool_gives_no_hidden_rcs_character_away() -> None:
     assert table.view(OVERLAY).pools["corp"] == 3  # type: ignore[attr-defined]
 
 
+@given(
+    dice=st.lists(st.integers(2, 4), min_size=4, max_size=4),
+    order=st.permutations(range(4)),
+    engine=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_a_tie_with_a_hidden_card_leaves_the_seen_cards_marked_as_if_it_were_not_there(
+    dice: list[int], order: list[int], engine: bool, seed: int
+) -> None:
+    """The tally marks an event carries, as a player or the stream is shown them, are those a
+    table without the hidden would have drawn: each tie of cards they see marked from one, in
+    the order drawn, and a card tied only to a hidden one not marked at all; as the view has
+    them once the event is in. Initiatives of 2-4 make ties likely, the hidden card's among
+    them; the rolls come all at once, or typed in any order (a card laid mid-round is placed
+    among those it ties)."""
+    table = encounter(("jena", "crew", 0), ("guard", "corp", 0), ("sarge", "crew", 0))
+    boss = Character(id="boss", name="Boss", side="corp", dex=0, movement=0, tactics=0)
+    table.execute(RcsJoin(character=boss, hidden=True), GM)
+    who = ("jena", "guard", "sarge", "boss")
+    if engine:
+        steps: list[Any] = [RollRcs(source=Source.ENGINE, seed=seed)]
+    else:
+        steps = [RollRcs(source=Source.GM)]
+        for n in order:
+            pair = (1, dice[n] - 1)
+            steps.append(EnterRoll(character=who[n], dice=pair, source=Source.GM, seed=seed))
+    for step in steps:
+        for event in table.execute(step, GM):
+            if not getattr(event, "tallies", None):
+                continue
+            drawn = {c.character: c.tally for c in table.view(GM).line}  # type: ignore[attr-defined]
+            for viewer in (OVERLAY, player("jena")):
+                shown = table.censor(event, viewer)
+                if shown is None:
+                    continue  # the hidden card's own roll: none of theirs
+                line = {c.character: c.tally for c in table.view(viewer).line}  # type: ignore[attr-defined]
+                marks = shown["tallies"]
+                assert {c: marks.get(c, 0) for c in event.tallies if c in line} == {
+                    c: line[c] for c in event.tallies if c in line
+                }, viewer
+                for tied in _ties(marks):
+                    assert sorted(tied, key=drawn.__getitem__) == tied  # the order drawn, kept
+
+
+def _ties(tallies: dict[str, int]) -> list[list[str]]:
+    """The groups of tied cards an event's tally marks show, each in its marks' order."""
+    groups: list[list[str]] = []
+    for character, mark in tallies.items():
+        if mark == 1:
+            groups.append([])
+        groups[-1].append(character)
+    return groups
+
+
 def test_a_side_of_none_but_hidden_rcs_characters_is_not_shown() -> None:
     """An ambush's side is a secret too: its name in the pools would tell of it. Revealing one
     of its characters shows the side and its pool."""
