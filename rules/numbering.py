@@ -35,8 +35,10 @@ Numbered = tuple[int, dict[str, Any] | None]
 def unseen_step(event: Any, shown: dict[str, Any] | None, viewer: Viewer) -> bool:
     """Whether ``event``, shown to ``viewer`` as ``shown``, is a step the viewer's table would
     not have had at all: the viewer is shown none of it, and it names someone hidden from them
-    (or spends a pool for a hidden side). Not an undo: ``Numbering`` follows those."""
-    if viewer.is_gm or shown is not None:
+    (or spends a pool for a hidden side). Not an undo: ``Numbering`` follows those. Nor the GM
+    hiding someone: the viewer saw them until then, and sees them go (its view changes), so
+    the step is theirs, shown as nothing more than that."""
+    if viewer.is_gm or shown is not None or getattr(event, "type", None) == "hidden":
         return False
     hidden = concealed(event, viewer)
     if not hidden:
@@ -57,7 +59,9 @@ def _number(skips: Sequence[int], seq: int) -> int | None:
     return None if before and skips[before - 1] == seq else seq - before
 
 
-def _renumbered(event: Any, data: dict[str, Any] | None, skips: Sequence[int]) -> Any:
+def _renumbered(
+    event: Any, data: dict[str, Any] | None, skips: Sequence[int]
+) -> dict[str, Any] | None:
     """What a role is shown of an event, an undo naming its step by the role's number."""
     undoes = _undoes(event)
     if undoes is None or data is None:

@@ -232,10 +232,16 @@ def test_hiding_is_the_gms_and_each_step_undoes() -> None:
     assert refusal(table, Hide(participant="guard"), player("jena")).rule == "roles"
     assert refusal(table, Reveal(participant="guard"), GM).rule == "hidden"
     assert refusal(table, Hide(participant="nobody"), GM).field == "participant"
+    seen = table.numbering.count(OVERLAY)
     table.execute(Hide(participant="guard"), GM)
+    # Seen until now, the guard is seen to go: the step is the stream's too, as nothing more.
+    read = table.log.__getitem__
+    assert table.numbering.since(OVERLAY, seen, lambda n: read(n - 1)) == [(seen + 1, None)]
     assert refusal(table, Hide(participant="guard"), GM).rule == "hidden"
     table.execute(Undo(), GM)
     assert not table.state.hidden and "guard" in shown(table, OVERLAY, len(table.log))
+    undone = {"type": "undone", "undoes": seen + 1}
+    assert table.numbering.since(OVERLAY, seen + 1, lambda n: read(n - 1)) == [(seen + 2, undone)]
 
 
 def test_a_table_that_never_hides_anyone_logs_as_before() -> None:
@@ -561,6 +567,9 @@ class Watched:
             turn = self.table.system.story.turn(self.table.state, viewer)
             view = json.dumps([turn, json.loads(self.table.view(viewer).model_dump_json())])
             if self.views[viewer][-1:] != [view]:
+                # A step a role is sent nothing of must leave it what it had: nothing would
+                # bring it the change.
+                assert caught_up or not self.views[viewer], (viewer, command)
                 self.views[viewer].append(view)
         return None
 

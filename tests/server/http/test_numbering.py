@@ -179,3 +179,16 @@ async def test_a_player_resumes_by_its_own_number_after_a_restart_from_a_snapsho
     assert [m["event"] for m in caught_up[:-1]] == [
         e["event"] for e in before["/events"][1]["events"][2:]
     ]
+
+
+async def test_a_player_sees_someone_go_when_the_gm_hides_them(client: Client) -> None:
+    """Hiding someone the player saw is a step of theirs (as nothing more than the view it
+    leaves): the phone is sent it, numbered, and the guard is gone from what it shows."""
+    game = await play(client, hidden=False)
+    seen = await game.seq(game.jena)
+    async with client.ws_connect(f"{game.url}/ws?after={seen}", headers=bearer(game.jena)) as ws:
+        assert (await ws.receive_json())["type"] == "view"
+        await game.gm({"type": "hide", "participant": "guard"})
+        frame = await ws.receive_json()
+    assert (frame["type"], frame["seq"], frame["event"]) == ("event", seen + 1, None)
+    assert "guard" not in json.dumps(frame["view"]) and "jena" in json.dumps(frame["view"])
