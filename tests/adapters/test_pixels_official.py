@@ -108,6 +108,7 @@ def advert_of(identity: Identity, layout: str) -> AdvertisementData:
         die.identity = identity
         return die.advert()
     if layout == "before July 2022":
+        assert identity.battery is not None
         data = struct.pack("<IBBB", identity.pixel_id, identity.roll_state, identity.face_index,
                            round(identity.battery * 255 / 100))  # fmt: skip
         return _advert([px.LEGACY_SERVICE], {identity.led_count << 8: data}, {})
@@ -219,6 +220,7 @@ def test_the_services_and_company_are_the_librarys(official: Official) -> None:
 def test_what_the_station_writes_is_the_librarys_bytes(official: Official) -> None:
     assert px.who_are_you().hex() == official["whoAreYou"]
     assert px.request_roll_state().hex() == official["requestRollState"]
+    assert px.request_battery_level().hex() == official["requestBatteryLevel"]
     ours = [px.blink(colour, count=count, duration_ms=duration, faces=faces, fade=fade,
                      loop_count=loops).hex()
             for colour, count, duration, faces, fade, loops in BLINKS]  # fmt: skip
