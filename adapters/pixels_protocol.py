@@ -24,7 +24,8 @@ a percentage, and the design byte the die's look (``DesignAndColor``), not its t
 week the service data came (June 2022) it held a build number, not yet the build time.
 
 The face up is not always ``faceIndex + 1``: a d10 reads 0 to 9 (its "0" is 10 at the table),
-a d00 reads tens, and firmware built before 2024 had a d4's and a d6's face normals wrong.
+a d00 reads tens, firmware built before 2024 had a d4's and a d6's face normals wrong, and a
+Fudge die's six faces are three: minus, blank and plus (``FUDGE``).
 
 >>> parse(bytes([3, 1, 4]))
 RollUpdate(state=<RollState.ROLLED: 1>, face_index=4)
@@ -216,8 +217,27 @@ Message = Identity | RollUpdate | Battery | Other
 
 _LEDS = {4: DieType.D4, 6: DieType.D6, 8: DieType.D8, 10: DieType.D10, 12: DieType.D12,
          20: DieType.D20, 21: DieType.D6_PIPPED}  # fmt: skip
+FATE = 3
+"""The faces of a Fate (Fudge) die at the table, as Foundry counts a ``dF``: its ``FateDie``
+has three (``faces: 3``, "mathematically behaves like 1d3-2", Foundry 13
+``client/dice/terms/fate.mjs``), 1 for minus, 2 for blank, 3 for plus. A request for three-faced
+dice is a request for Fudge dice: no other die at the table has three faces."""
+FUDGE = (3, 2, 1, 1, 2, 3)
+"""A Pixels Fudge die's face, by its face index. The die reads its six faces as a d6 does: the
+firmware gives it a d6's layout and normals (DiceFirmware ``src/config/dice_variants.cpp``,
+``getLayoutType``: ``DieLayoutType_D6_FD6``) and the library counts its face as the index
+plus one (pixels-core-animation 1.3.0, ``DiceUtils.faceFromIndex``); no Pixels source says
+which of the six is plus, minus or blank, and the official Foundry module leaves the die out
+(foundryvtt/pixels ``scripts/manager.mjs`` at 23bd751: "Core API needs to support fudge
+dice"). This is read from the Pixels app's 3D models (pixels-js 3fa3c1a7,
+``apps/pixels-app/assets/meshes/dice``), on the assumption that its d6 and its Fudge die
+share their axes: ``d6fudge.glb`` has its pluses on the faces along Y, its minuses along X,
+its blanks along Z, where ``d6.glb`` has 1 and 6 along Y, 3 and 4 along X, 2 and 5 along Z.
+So each symbol is on two opposite faces, as on a Fudge die, and as no reading of the d6's
+numbers in order (1 and 2 as minus) would put it."""
 _SIDES = {DieType.D4: 4, DieType.D6: 6, DieType.D6_PIPPED: 6, DieType.D8: 8, DieType.D10: 10,
-          DieType.D00: 100, DieType.D12: 12, DieType.D20: 20}  # fmt: skip
+          DieType.D00: 100, DieType.D12: 12, DieType.D20: 20, DieType.D6_FUDGE: FATE}  # fmt: skip
+_FACES = {DieType.D00: 10, DieType.D6_FUDGE: len(FUDGE)}
 _OLD_D4 = {3: 2, 2: 3, 5: 4}  # face index → face, on firmware with bad normals (else 1)
 _OLD_D6 = {4: 2, 3: 3, 2: 4, 1: 5}
 
@@ -227,19 +247,26 @@ def by_leds(led_count: int) -> DieType:
 
 
 def sides(kind: DieType) -> int | None:
-    """The die's size at the table; None for a die Seize cannot count (a Fudge die, unknown)."""
+    """The die's size at the table (a Fudge die's is ``FATE``); None for a die of unknown
+    type."""
     return _SIDES.get(kind)
+
+
+def faces(kind: DieType) -> int | None:
+    """The faces a die reads, where its size at the table may count fewer: a d00's ten tens, a
+    Fudge die's six faces; None for a die of unknown type."""
+    return _FACES.get(kind, sides(kind))
 
 
 def face(kind: DieType, face_index: int, firmware: int = BAD_NORMALS_UNTIL + 1) -> int:
     """The number up, from the face index a die reports. A d10's "0" is 10 and a d00's "00"
-    is 100 (the rules count 1 to 10 and 1 to 100); refuses an index the die has no face for."""
-    size = sides(kind)
-    faces = 10 if kind is DieType.D00 else size
-    if faces is None:
+    is 100 (the rules count 1 to 10 and 1 to 100), a Fudge die's face is one of ``FATE``;
+    refuses an index the die has no face for."""
+    read = faces(kind)
+    if read is None:
         raise PixelsError("dieType", f"{kind.name.lower()} is not a die Seize counts")
     old = firmware <= BAD_NORMALS_UNTIL and kind in (DieType.D4, DieType.D6)
-    if not 0 <= face_index < (6 if old else faces):
+    if not 0 <= face_index < (6 if old else read):
         raise PixelsError("faceIndex", f"{face_index} is no face of a {kind.name.lower()}")
     if old:
         return (_OLD_D4.get(face_index, 1) if kind is DieType.D4
@@ -248,6 +275,8 @@ def face(kind: DieType, face_index: int, firmware: int = BAD_NORMALS_UNTIL + 1) 
         return face_index or 10
     if kind is DieType.D00:
         return face_index * 10 or 100
+    if kind is DieType.D6_FUDGE:
+        return FUDGE[face_index]
     return face_index + 1
 
 

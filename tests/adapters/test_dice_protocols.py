@@ -133,8 +133,23 @@ def test_bad_bytes_are_refused_naming_the_field(data: bytes, field: str) -> None
 def test_a_face_the_die_has_not_is_refused() -> None:
     with pytest.raises(px.PixelsError, match="faceIndex"):
         px.face(DieType.D6, 6)
+    with pytest.raises(px.PixelsError, match="faceIndex"):
+        px.face(DieType.D6_FUDGE, 6)
     with pytest.raises(px.PixelsError, match="dieType"):
-        px.face(DieType.D6_FUDGE, 1)
+        px.face(DieType.UNKNOWN, 1)
+
+
+def test_a_fudge_die_is_a_fate_die_each_symbol_on_two_opposite_faces() -> None:
+    """Its six faces read as a d6's, whose opposite faces make 7 (DiceFirmware's D6 normals):
+    1 and 6 are plus, 3 and 4 minus, 2 and 5 blank, a third of the die each (``FUDGE`` says
+    whence)."""
+    assert px.sides(DieType.D6_FUDGE) == px.FATE == 3 and px.faces(DieType.D6_FUDGE) == 6
+    read = [px.face(DieType.D6_FUDGE, index) for index in range(6)]
+    assert read == [3, 2, 1, 1, 2, 3]
+    assert all(read[index] == read[5 - index] for index in range(6))  # opposite faces
+    assert sorted(read) == [1, 1, 2, 2, 3, 3]
+    # Its firmware gives it a d6's layout, but it never had a d6's wrong normals to mend.
+    assert px.face(DieType.D6_FUDGE, 0, 1_700_000_000) == 3
 
 
 DEVICE_INFORMATION = "0000180a-0000-1000-8000-00805f9b34fb"  # 0x180A, as bleak reports it
