@@ -340,7 +340,8 @@ class DiceStation:
         """A notification from a die; bytes it refuses are counted by field, never rolled."""
         try:
             if die.brand == "pixels":
-                self._pixels(die, px.parse(data))
+                assert die.identity is not None  # known by its advert
+                self._pixels(die, px.parse(data, die.identity.firmware))
             else:
                 self._godice(die, go.parse(data))
         except DiceBytesError as wrong:
@@ -351,7 +352,10 @@ class DiceStation:
         match message:
             case px.Identity():
                 die.identity, die.sides = message, message.sides
-                die.battery, die.charging = message.battery, message.charging
+                if message.battery is None:  # firmware of 2022 tells it only when asked
+                    self._start(self._write(die, px.request_battery_level()))
+                else:
+                    die.battery, die.charging = message.battery, message.charging
                 die.name = message.name or die.name
                 self._pixels_state(die, message.roll_state, message.face_index)
                 self._report()
@@ -589,13 +593,21 @@ class DiceStation:
         blue flashes for their turn, one slow orange for on deck."""
         colour, count = (ON_DECK_COLOUR, 1) if deck else (BLINK_COLOUR, 3)
         for die in self.dice.values():
-            if self._owner(die) != character or die.client is None:
+            if self._owner(die) != character:
                 continue
             message = (px.blink(int.from_bytes(bytes(colour), "big"), count=count)
                        if die.brand == "pixels" else go.pulse(count, 25, 25, colour))  # fmt: skip
-            with contextlib.suppress(BleakError, OSError):
-                await die.client.write_gatt_char(die.write, message, response=False)
+            if await self._write(die, message):
                 self.status.blinks += 1
+
+    async def _write(self, die: Die, message: bytes) -> bool:
+        """Tell a connected die ``message``; False if it is not connected, or went."""
+        if die.client is None:
+            return False
+        with contextlib.suppress(BleakError, OSError):
+            await die.client.write_gatt_char(die.write, message, response=False)
+            return True
+        return False
 
     # Reporting.
 

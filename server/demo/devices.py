@@ -7,10 +7,11 @@ Whenever the Four Color Hack demo table awaits a card, the dealer lays the next 
 shuffled deck, unless the GM has put a card on the table by hand this page: then the dealer
 stands aside until the next page, so that a GM typing a card is never raced by the reader.
 Whenever the RCS demo table awaits a roll, the dice of the player it awaits roll, or the tray
-rolls 2D6 for a character with no dice, unless the GM has typed a roll this round or taken back
-one the tray rolled: then the tray stands aside until the next round. The GM runs the tables
-from the console as usual: deal by hand, or await rolls, and the devices answer. The smart dice need
-bleak (the dice extra); without it the tray rolls for everyone.
+rolls 2D6 for a character with no dice, once a round, unless the GM has typed a roll this
+round or taken back one the dice or the tray rolled: then both stand aside until the next
+round. The GM runs the tables from the console as usual: deal by hand, or await rolls, and the
+devices answer. The smart dice need bleak (the dice extra); without it the tray rolls for
+everyone.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import socket
 import subprocess
 import sys
 import tempfile
-from collections.abc import Collection, Coroutine, Iterator
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -85,36 +86,38 @@ class Dealer:
         return card
 
 
-class TrayHand:
-    """The simulated hand at the dice tray: the characters with no dice of their own it rolled
-    for this round. A roll of theirs that came in without it was typed by the GM, and a roll
-    it made that the table awaits again was undone by the GM, who means to type it: either
-    way, from then until the next round the tray stands aside and rolls nothing (else an undo
-    would be rolled over at once, and the GM's next press would land on the step after)."""
+class RollingHands:
+    """The simulated hands that roll at the RCS table, the tray's for the characters with no
+    dice of their own and each player's at their own smart dice: the characters they rolled
+    for this round. A roll that came in without them was typed by the GM, and a roll they made
+    that the table awaits again was undone by the GM, who means to type it: either way, from
+    then until the next round they stand aside and roll nothing (else an undo would be rolled
+    over at once, and the GM's next press would land on the step after). A player at a real
+    table does not roll again because the GM took a roll back; the next round asks anew."""
 
     def __init__(self) -> None:
         self.round: int | None = None
         self.awaited: set[str] = set()  # the rolls the table awaited at the last look
         self.rolled: set[str] = set()
-        self.landed: set[str] = set()  # the rolls it made that the table took
+        self.landed: set[str] = set()  # the rolls they made that the table took
         self.aside = False
 
-    def looks(self, view: dict[str, Any], dice: Collection[str]) -> None:
-        """The table seen as ``view`` (the GM's); ``dice``: the characters whose own dice roll."""
+    def looks(self, view: dict[str, Any]) -> None:
+        """The table seen as ``view`` (the GM's)."""
         if view["round"] != self.round:
             self.round, self.awaited, self.rolled, self.landed = view["round"], set(), set(), set()
             self.aside = False
         awaited_now = set(awaited(view, "roll"))
         came_in = self.awaited - awaited_now
-        if came_in - self.rolled - set(dice) or self.landed & awaited_now:
+        if came_in - self.rolled or self.landed & awaited_now:
             self.aside = True
         self.landed |= self.rolled - awaited_now
         self.awaited = awaited_now
 
     def throws(self, character: str) -> bool:
-        """Whether the tray rolls ``character``'s 2D6 now: not while it stands aside, nor a
-        second time in a round (a roll it made is on its way, or was taken back before it
-        looked again)."""
+        """Whether ``character``'s 2D6 is rolled now, at the tray or with their dice: not while
+        the hands stand aside, nor a second time in a round (a roll they made is on its way,
+        or was taken back before they looked again)."""
         if self.aside or character in self.rolled:
             return False
         self.rolled.add(character)
@@ -132,7 +135,7 @@ class DemoDevices:
         self.base, self.pause = base, pause
         self.cards, self.dice = cards, dice  # (table id, GM token)
         self.dealer = Dealer()
-        self.hand = TrayHand()
+        self.hands = RollingHands()
         self.trouble: dict[str, str] = {}  # table id → why its last move failed
         self.smart_dice = _smart_dice(base, dice)
 
@@ -209,18 +212,20 @@ class DemoDevices:
             log.info("demo table answers again", extra={"table": table_id})
 
     async def _roll(self, session: aiohttp.ClientSession, tray: Any, dice: DemoDice | None) -> None:
-        """The dice table's move, if a roll is awaited: the awaited player's smart dice roll
-        (once registered), or the tray rolls 2D6 unless its hand stands aside."""
+        """The dice table's move, if a roll is awaited and the hands throw it: the awaited
+        player's smart dice roll (once registered and connected), or the tray rolls 2D6."""
         view = await self._view(session, self.dice)
-        self.hand.looks(view, () if dice is None else dice.owned)
+        self.hands.looks(view)
         who = awaited(view, "roll")
         if not who:
             return
         if dice is not None:
             await dice.register()
-            if dice.roll(who[0]):
+            if dice.owns(who[0]):
+                if dice.ready(who[0]) and self.hands.throws(who[0]):
+                    dice.roll(who[0])
                 return
-        if self.hand.throws(who[0]):
+        if self.hands.throws(who[0]):
             tray.roll(6, random.randint(1, 6), random.randint(1, 6))
 
     async def _lay(self, session: aiohttp.ClientSession, tag: subprocess.Popen[str]) -> None:

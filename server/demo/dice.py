@@ -4,9 +4,10 @@ the table. The simulated radio lives in one process, so the dice and their stati
 the server's, and reach the table over its API with the GM's token as any station does.
 
 The dice are registered to their owners in the table's die registry once it answers; from then
-on, whenever the table awaits the 2D6 of a player with dice, those dice roll, and the station
-enters the roll on its owner with the dice's ids. What the station says of its dice is logged
-at debug level: a demo rolls all the while.
+on, whenever the table awaits the 2D6 of a player with dice, those dice roll (once a round, as
+the demo's hands decide: server/demo/devices.py), and the station enters the roll on its owner
+with the dice's ids. What the station says of its dice is logged at debug level: a demo rolls
+all the while.
 """
 
 from __future__ import annotations
@@ -71,14 +72,15 @@ class DemoDice:
         self.station.book = await self.station.registry.change({"dice": dice})
         self.registered = True
 
-    def roll(self, character: str) -> bool:
-        """Roll ``character``'s dice, if they have dice and the station holds them all (a
-        GoDice keeps nothing of a roll no host heard); False if they have none, for the tray
-        to roll. True, rolling nothing, while their dice are still being connected."""
-        held = self.owned.get(character)
-        if held is None or not self.registered:
-            return False
-        if all(die.host is not None for die in held.values()):
-            for die in held.values():
-                roll_any(die, self.rng)
-        return True
+    def owns(self, character: str) -> bool:
+        """Whether ``character`` rolls dice of their own (registered), not the tray."""
+        return self.registered and character in self.owned
+
+    def ready(self, character: str) -> bool:
+        """Whether the station holds all ``character``'s dice: a GoDice keeps nothing of a roll
+        no host heard, so they are not rolled while still being connected."""
+        return all(die.host is not None for die in self.owned[character].values())
+
+    def roll(self, character: str) -> None:
+        for die in self.owned[character].values():
+            roll_any(die, self.rng)

@@ -36,8 +36,9 @@ station's own requests) always finds room. The other twelve are six players' ful
 MAX_DICE_ASKED = 8
 """Dice one request asks for: advantage is two, a fireball's 8d6 the most one player rolls."""
 SIDES = frozenset({2, 3, 4, 6, 8, 10, 12, 20, 100})
-"""The faces a request may ask for: Foundry's standard denominations (CONFIG.Dice.fulfillment.dice)
-and a coin."""
+"""The faces a request may ask for: Foundry's standard denominations (CONFIG.Dice.fulfillment.dice),
+a coin, and a Fate die's three (``FATE`` in adapters/pixels_protocol.py: 1 is minus, 2 blank,
+3 plus)."""
 LONGEST_WAIT = 300.0
 """Seconds a request may wait: a player finding their dice bag."""
 LINGER = 60.0

@@ -25,8 +25,8 @@ def test_the_docstring_examples_hold() -> None:
 
 # Pixels: IAmADie as legacy firmware sends it (22 bytes, the table in the protocol document):
 # id, LED count, design, die type, data set hash, pixel id, available flash, build timestamp,
-# roll state, face index, battery level, battery state.
-LEGACY = struct.pack("<BBBBIIHIBBBB", 2, 20, 3, 7, 0xAABBCCDD, 0x01020304, 1024, 1_650_000_000,
+# roll state, face index, battery level, battery state; built in November 2023.
+LEGACY = struct.pack("<BBBBIIHIBBBB", 2, 20, 3, 7, 0xAABBCCDD, 0x01020304, 1024, 1_700_000_000,
                      1, 19, 88, 2)  # fmt: skip
 
 # IAmADie since 2023: sized chunks (version, die, design name, die name, settings, status).
@@ -44,7 +44,7 @@ CHUNKED = b"".join((
 def test_a_legacy_i_am_a_die_tells_who_the_die_is() -> None:
     assert len(LEGACY) == 22
     assert px.parse(LEGACY) == Identity(
-        pixel_id=0x01020304, die_type=DieType.D20, led_count=20, firmware=1_650_000_000,
+        pixel_id=0x01020304, die_type=DieType.D20, led_count=20, firmware=1_700_000_000,
         name="", roll_state=RollState.ROLLED, face_index=19, battery=88, charging=True,
     )  # fmt: skip
 
@@ -119,7 +119,7 @@ def test_a_crooked_landing_of_an_old_d6_is_a_roll() -> None:
     [
         (b"", "type"), (bytes([3, 1]), "RollState"), (bytes([3, 9, 1]), "RollState.state"),
         (bytes([34, 101, 0]), "BatteryLevel.level"), (bytes([34, 50, 7]), "BatteryLevel.state"),
-        (CHUNKED[:20], "IAmADie.dieInfo"), (CHUNKED[:-5], "IAmADie.statusInfo"),
+        (CHUNKED[:21], "IAmADie.dieInfo"), (CHUNKED[:-5], "IAmADie.statusInfo"),
         (CHUNKED[:-2] + b"\x09\x00", "IAmADie.statusInfo.rollState"),
         (LEGACY[:-1] + b"\x08", "IAmADie.batteryState"),
     ],
@@ -133,8 +133,23 @@ def test_bad_bytes_are_refused_naming_the_field(data: bytes, field: str) -> None
 def test_a_face_the_die_has_not_is_refused() -> None:
     with pytest.raises(px.PixelsError, match="faceIndex"):
         px.face(DieType.D6, 6)
+    with pytest.raises(px.PixelsError, match="faceIndex"):
+        px.face(DieType.D6_FUDGE, 6)
     with pytest.raises(px.PixelsError, match="dieType"):
-        px.face(DieType.D6_FUDGE, 1)
+        px.face(DieType.UNKNOWN, 1)
+
+
+def test_a_fudge_die_is_a_fate_die_each_symbol_on_two_opposite_faces() -> None:
+    """Its six faces read as a d6's, whose opposite faces make 7 (DiceFirmware's D6 normals):
+    1 and 6 are plus, 3 and 4 minus, 2 and 5 blank, a third of the die each (``FUDGE`` says
+    whence)."""
+    assert px.sides(DieType.D6_FUDGE) == px.FATE == 3 and px.faces(DieType.D6_FUDGE) == 6
+    read = [px.face(DieType.D6_FUDGE, index) for index in range(6)]
+    assert read == [3, 2, 1, 1, 2, 3]
+    assert all(read[index] == read[5 - index] for index in range(6))  # opposite faces
+    assert sorted(read) == [1, 1, 2, 2, 3, 3]
+    # Its firmware gives it a d6's layout, but it never had a d6's wrong normals to mend.
+    assert px.face(DieType.D6_FUDGE, 0, 1_700_000_000) == 3
 
 
 DEVICE_INFORMATION = "0000180a-0000-1000-8000-00805f9b34fb"  # 0x180A, as bleak reports it
@@ -193,24 +208,137 @@ def test_an_advert_of_the_week_service_data_came_is_read() -> None:
         DieType.D6,
         100,
     )
-    assert seen.firmware == px.OLD_ADVERT_FIRMWARE and seen.face(2) == 4  # its old d6 normals
+    assert seen.firmware == px.UNDATED_FIRMWARE and seen.face(2) == 4  # its old d6 normals
 
 
-@given(st.integers(0, 255), st.integers(px.OLD_ADVERT_FIRMWARE, px.PERCENT_BATTERY_SINCE - 1))
+@given(st.integers(0, 255), st.integers(px.UNDATED_FIRMWARE, px.PERCENT_BATTERY_SINCE - 1))
 def test_any_battery_byte_of_2022_firmware_is_a_percentage_and_no_charging(
     raw: int, built: int
 ) -> None:
     manufacturer = {0xFFFF: bytes([6, 1, 5, 0, raw])}
     seen = px.advert(None, manufacturer, {DEVICE_INFORMATION: struct.pack("<II", 9, built)})
-    assert seen is not None and 0 <= seen.battery <= 100 and not seen.charging
+    assert seen is not None and seen.battery is not None and 0 <= seen.battery <= 100
+    assert not seen.charging
 
 
-@given(st.binary(max_size=80))
-def test_any_bytes_parse_or_are_refused_naming_a_field(data: bytes) -> None:
+# What firmware before the chunks sent, written from DiceFirmware at the commit named: its
+# WhoAreYouHandler (src/die_main.cpp) filling MessageIAmADie, and BatteryController's
+# getBatteryLevel filling MessageBatteryLevel (src/bluetooth/bluetooth_messages.h, packed,
+# little-endian). The IAmADie fields common to all: 02 (the type), LED count, DesignAndColor
+# (src/config/dice_variants.h), a byte of padding (the behaviour's index until 2deba3f), the
+# data set hash, the die's id, the flash left for data.
+HEAD = "02 14 07 00 7adaed5e eeffc000 000c"  # a d20, V5_Black, hash, id 0x00C0FFEE, 3072 bytes
+ERAS = {
+    # 8b54da3 (21 September 2020): then versionInfo[6], strncpy'd from the Makefile's VERSION.
+    "September 2020": HEAD + "30395f303500",  # "09_05"
+    # 53dcd99 (23 November 2021): VERSION_INFO_SIZE 10.
+    "November 2021": HEAD + "31315f32355f32310000",  # "11_25_21"
+    # 5c028a7 (10 June 2022): and firmwareBuild, FW_VER = 0x1.
+    "June 2022": HEAD + "30355f32375f32320000" + "0100",  # "05_27_22", build 1
+    # 1eeb4f4 (16 June 2022): buildTimestamp, for the version and the build.
+    "June to December 2022": HEAD + "801b1063",  # built 1 September 2022
+}
+
+
+@pytest.mark.parametrize("era", ERAS)
+def test_an_i_am_a_die_of_each_era_before_december_2022_tells_who_the_die_is(era: str) -> None:
+    """Neither its roll state nor its battery (it tells them apart), nor its type (known by its
+    LEDs); its build time, if it tells one, else as of the undated firmware's adverts."""
+    built = 1_662_000_000 if era == "June to December 2022" else px.UNDATED_FIRMWARE
+    identity = px.parse(bytes.fromhex(ERAS[era]))
+    assert identity == Identity(0x00C0FFEE, DieType.UNKNOWN, 20, built, "", RollState.UNKNOWN,
+                                0, None, False)  # fmt: skip
+    assert identity.kind is DieType.D20 and identity.sides == 20
+
+
+# 64a2f59 to e4cfbbc (19 December 2022 to 16 May 2023): roll state and battery in IAmADie, and
+# BatteryLevel {levelPercent, state} told unasked (src/notifications/battery_notifications.cpp,
+# e41cdc3), the state one of the battery controller's own (src/modules/battery_controller.h,
+# 2c2604a): 0 unknown, 1 ok, 2 low, 3 transition, 4 bad charging, 5 error, 6 charging,
+# 7 trickle charge, 8 done, 9 too cold, 10 too hot.
+WINTER_2023 = 1_673_000_000  # built 6 January 2023
+
+
+@pytest.mark.parametrize(
+    ("state", "read"),
+    [(0, BatteryState.OK), (1, BatteryState.OK), (2, BatteryState.LOW), (3, BatteryState.OK),
+     (4, BatteryState.BAD_CHARGING), (5, BatteryState.ERROR), (6, BatteryState.CHARGING),
+     (7, BatteryState.CHARGING), (8, BatteryState.DONE), (9, BatteryState.ERROR),
+     (10, BatteryState.ERROR)],
+)  # fmt: skip
+def test_the_battery_states_of_early_2023_are_read_as_that_firmware_meant_them(
+    state: int, read: BatteryState
+) -> None:
+    assert px.parse(bytes([34, 61, state]), WINTER_2023) == px.Battery(61, read)
+    told = px.parse(bytes.fromhex(HEAD + "40f4b763" + f"01 05 3d {state:02x}"))
+    assert isinstance(told, Identity) and told.firmware == WINTER_2023
+    assert (told.battery, told.charging) == (61, px.Battery(61, read).charging)
+    assert (told.roll_state, told.face_index) == (RollState.ROLLED, 5)
+
+
+def test_a_battery_state_no_firmware_of_the_time_had_is_refused() -> None:
+    with pytest.raises(px.PixelsError, match=r"^BatteryLevel\.state"):
+        px.parse(bytes([34, 61, 11]), WINTER_2023)
+    with pytest.raises(px.PixelsError, match=r"^IAmADie\.batteryState"):
+        px.parse(bytes.fromhex(HEAD + "40f4b763" + "01 05 3d 0b"))
+    assert px.parse(bytes([34, 61, 1])) == px.Battery(61, BatteryState.LOW)  # today's 1
+
+
+@pytest.mark.parametrize(
+    ("data", "told"),
+    [
+        # 191a7c2 (October 2020) to 64a2f59: level (LookupChargeLevel, 0 to 1), vBat, charging.
+        ("22 cdcc4c3f 9a997940 01", px.Battery(80, BatteryState.CHARGING)),  # 0.8, 3.9 V
+        ("22 0000803f 66668640 00", px.Battery(100, BatteryState.OK)),  # 1.0, 4.2 V
+        ("22 00000000 9a994940 00", px.Battery(0, BatteryState.OK)),  # 0.0, 3.15 V
+    ],
+)
+def test_a_battery_level_of_before_december_2022_is_a_fraction_and_a_charging_flag(
+    data: str, told: px.Battery
+) -> None:
+    assert px.parse(bytes.fromhex(data)) == told
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [("22 0000c03f 9a997940 00", "BatteryLevel.level"),  # 1.5
+     ("22 0000c07f 9a997940 00", "BatteryLevel.level"),  # NaN
+     ("22 cdcc4c3f 9a997940 02", "BatteryLevel.charging")],
+)  # fmt: skip
+def test_an_old_battery_level_out_of_its_range_is_refused(data: str, field: str) -> None:
+    with pytest.raises(px.PixelsError) as refused:
+        px.parse(bytes.fromhex(data))
+    assert refused.value.field == field
+
+
+ERA_BUILT = st.sampled_from([px.UNDATED_FIRMWARE, 1_662_000_000, WINTER_2023, 1_720_000_000])
+"""A build time of each era whose battery states differ."""
+
+
+@given(st.binary(max_size=80), ERA_BUILT)
+def test_any_bytes_parse_or_are_refused_naming_a_field(data: bytes, built: int) -> None:
     try:
-        px.parse(data)
+        px.parse(data, built)
     except px.PixelsError as refused:
         assert refused.field and str(refused).startswith(refused.field)
+
+
+@given(
+    st.sampled_from([2, 34]), st.sampled_from(sorted({*px.FIXED_I_AM_A_DIE, 10})), st.data(),
+    ERA_BUILT,
+)  # fmt: skip
+def test_bytes_of_an_old_layouts_length_parse_or_are_refused_naming_a_field(
+    kind: int, size: int, data: st.DataObject, built: int
+) -> None:
+    """Bytes as long as an ``IAmADie`` or ``BatteryLevel`` of some era, which random bytes
+    seldom are: read as that era's, or refused."""
+    message = bytes([kind]) + data.draw(st.binary(min_size=size - 1, max_size=size - 1))
+    try:
+        read = px.parse(message, built)
+    except px.PixelsError as refused:
+        assert refused.field.startswith(("IAmADie", "BatteryLevel"))
+    else:
+        assert isinstance(read, Identity | px.Battery | px.Other)
 
 
 @given(st.binary(max_size=10), st.binary(max_size=10))

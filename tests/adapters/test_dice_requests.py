@@ -237,8 +237,21 @@ async def asked_for(client: Client, table: dict[str, Any], owner: str, sides: in
 PIXELS_ROLLED = (  # each Pixels die type, the term it fills, and what it shows
     (px.DieType.D4, 4, 3), (px.DieType.D6, 6, 5), (px.DieType.D6_PIPPED, 6, 2),
     (px.DieType.D8, 8, 7), (px.DieType.D10, 10, 10), (px.DieType.D12, 12, 11),
-    (px.DieType.D20, 20, 19), (px.DieType.D00, 100, 90),
+    (px.DieType.D20, 20, 19), (px.DieType.D00, 100, 90), (px.DieType.D6_FUDGE, px.FATE, 1),
 )  # fmt: skip
+
+
+def term(sides: int) -> str:
+    """The Foundry term of one die of ``sides``: a Fate die's is ``dF``."""
+    return "1dF" if sides == px.FATE else f"1d{sides}"
+
+
+def result(sides: int, shown: int) -> int:
+    """What Foundry's term makes of a die of ``sides`` showing ``shown``: a Fate die's minus,
+    blank and plus (1, 2, 3 at the table) are -1, 0 and +1."""
+    return shown - 2 if sides == px.FATE else shown
+
+
 GODICE_ROLLED = (  # each GoDice shell, the term it fills, and what it shows
     (go.Shell.D4, 4, 2), (go.Shell.D6, 6, 6), (go.Shell.D8, 8, 1), (go.Shell.D10, 10, 4),
     (go.Shell.D12, 12, 12), (go.Shell.D20, 20, 20), (go.Shell.D10X, 100, 100),
@@ -251,7 +264,8 @@ async def test_every_die_fills_its_foundry_term_through_the_station(
     client: Client, brand: str
 ) -> None:
     """One roll with a term for every kind of die the brand makes, each filled by that die (a
-    pipped d6 as a d6; a tens die with the brand's d10, rolled first, for the d100)."""
+    pipped d6 as a d6, a Fudge die as a ``dF``; a tens die with the brand's d10, rolled first,
+    for the d100)."""
     table = await new_table(client, "megatraveller-rcs")
     for command in COMBAT:
         await send(client, table, command)
@@ -271,7 +285,7 @@ async def test_every_die_fills_its_foundry_term_through_the_station(
     owners = {ident: {"owner": "gm"} for _, ident, _, _ in dice}
     await register(client, table, {"window": 0.2, "dice": owners})
     d10 = next(die for die, _, sides, _ in dice if sides == 10)
-    formula = " + ".join(f"1d{sides}" for _, _, sides, _ in dice)
+    formula = " + ".join(term(sides) for _, _, sides, _ in dice)
     async with station_for(client, table, air, shells=shells, limit=len(dice)) as station:
         check = await foundry_rolls(client, table, formula)
         for answered, (die, _, sides, shown) in enumerate(dice, start=1):
@@ -281,6 +295,48 @@ async def test_every_die_fills_its_foundry_term_through_the_station(
             die.roll(shown)
             await eventually(lambda: station.status.answered == answered)  # noqa: B023
         rolled = await rolled_in_foundry(check)
-    expected = [(shown + 3) % 100 if sides == 100 else shown for _, _, sides, shown in dice]
+    expected = [(shown + 3) % 100 if sides == 100 else result(sides, shown)
+                for _, _, sides, shown in dice]  # fmt: skip
     assert [one["result"] for one in rolled["results"]] == expected
     assert rolled["total"] == sum(expected)
+
+
+@pytest.mark.sqlite_only
+async def test_a_fate_roll_in_foundry_is_four_fudge_dice_the_players_own(client: Client) -> None:
+    """Jena's player rolls ``4dF`` in Foundry (through the active GM's client) with her four
+    Pixels Fudge dice: one request for four three-faced dice, answered by hers alone (the GM's
+    d6 and Fudge die rolled meanwhile enter nothing); and the GM's own ``4dF + 1`` with one Fudge
+    die rolled four times, its faces Foundry's -1, 0 and +1."""
+    table = await new_table(client, "megatraveller-rcs")
+    for command in COMBAT:
+        await send(client, table, command)
+    air = Air()
+    jenas = [air.add(SimulatedPixel.make(0xF0 + n, f"Jena's dF {n}", px.DieType.D6_FUDGE))
+             for n in range(4)]  # fmt: skip
+    gms_d6 = air.add(SimulatedPixel.make(0xF6, "GM's d6"))
+    gms_df = air.add(SimulatedPixel.make(0xF7, "GM's dF", px.DieType.D6_FUDGE))
+    await register(client, table, {"window": 0.2, "dice": {
+        **{die_id(die): {"owner": JENA} for die in jenas},
+        die_id(gms_d6): {"owner": "gm"}, die_id(gms_df): {"owner": "gm"},
+    }})  # fmt: skip
+    async with station_for(client, table, air, limit=6) as station:
+        players = await foundry_rolls(client, table, "4dF", "p1")
+        await asked_for(client, table, JENA, px.FATE)
+        gms_d6.roll(4)
+        gms_df.roll(3)
+        await eventually(lambda: station.status.unwanted == 1)
+        assert station.status.notices[-1] == "The GM rolled 4 and 3, unasked"
+        for die, shown in zip(jenas, (3, 1, 2, 3), strict=True):
+            die.roll(shown)
+        assert await rolled_in_foundry(players) == {
+            "faces": [3, 1, 2, 3], "dice": [die_id(die) for die in jenas]}  # fmt: skip
+        gms = await foundry_rolls(client, table, "4dF + 1")
+        await asked_for(client, table, "gm", px.FATE)
+        for shown in (1, 1, 2, 3):
+            gms_df.roll(shown)
+        rolled = await rolled_in_foundry(gms)
+        assert [one["result"] for one in rolled["results"]] == [-1, -1, 0, 1]
+        assert [(one.get("failure"), one.get("success")) for one in rolled["results"]] == [
+            (True, None), (True, None), (None, None), (None, True)]  # fmt: skip
+        assert rolled["total"] == 0
+        assert station.status.answered == 2 and station.status.rolls == 0

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import struct
 import sys
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from bleak.backends.device import BLEDevice
+from bleak.backends.scanner import AdvertisementData
 
 from adapters import godice_protocol as go
 from adapters import pixels_protocol as px
@@ -100,6 +102,65 @@ async def test_each_players_dice_roll_onto_their_own_2d6(client: Client) -> None
             listed["godice-B0C7B0"]["owner"] == "guard" and listed["godice-B0C7B0"]["battery"] == 80
         )
         assert all(die["connected"] for die in listed.values())
+
+
+BUILT_2022 = 1_662_000_000  # 1 September 2022
+
+
+class Pixel2022(SimulatedPixel):
+    """A die of the firmware of June to December 2022 (DiceFirmware 1eeb4f4 to 64a2f59), as
+    that firmware's source lays out what it sends: ``IAmADie`` in 18 bytes (MessageIAmADie:
+    LEDs, DesignAndColor, padding, data set hash, id, free flash, build time), nothing of its
+    roll state or battery; ``BatteryLevel`` only when asked (battery_controller.cpp,
+    getBatteryLevel: level and voltage as floats, charging); adverts with its charge of 255
+    under the unassigned company key (bluetooth_stack.cpp). Its ``RollState`` is today's."""
+
+    def answer(self, data: bytes) -> None:
+        leds, pixel_id = self.identity.led_count, self.identity.pixel_id
+        match data[:1]:
+            case b"\x01":
+                self.send(struct.pack("<BBBBIIHI", 2, leds, 7, 0, 0x5EEDDA7A, pixel_id, 3072,
+                                      BUILT_2022))  # fmt: skip
+            case b"\x21":  # 80 %, 3.9 V, charging
+                self.send(struct.pack("<BffB", 34, 0.8, 3.9, 1))
+            case _:
+                super().answer(data)
+
+    def advert(self) -> AdvertisementData:
+        state, face = self.identity.roll_state, self.identity.face_index
+        return AdvertisementData(
+            local_name=self.name, service_uuids=[px.DEVICE_INFORMATION, self.service],
+            manufacturer_data={0xFFFF: bytes([self.identity.led_count, 7, state, face, 153])},
+            service_data={px.DEVICE_INFORMATION: struct.pack("<II", self.identity.pixel_id,
+                                                             BUILT_2022)},
+            tx_power=None, rssi=-55, platform_data=(),
+        )  # fmt: skip
+
+
+async def test_dice_of_2022_firmware_are_asked_their_battery_and_roll_as_any(
+    client: Client,
+) -> None:
+    """Jena's two d6s of 2022 introduce themselves with no battery: the station asks, and
+    shows what they answer (their adverts said 60 %, not charging); they roll her 2D6, and
+    nothing they say is refused."""
+    table = await rcs_awaiting_rolls(client)
+    air = Air()
+    dice = [air.add(Pixel2022.make(0x2022 + n, f"Jena's old d6 {n}", legacy=True))
+            for n in range(2)]  # fmt: skip
+    for die in dice:
+        die.identity = px.Identity(**{**die.identity.__dict__, "firmware": BUILT_2022})
+    await register(client, table, {"dice": {die_id(d): {"owner": "jena"} for d in dice}})
+    async with station_for(client, table, air) as station:
+        listed = [station.dice[d.address] for d in dice]
+        await eventually(lambda: all(one.battery == 80 for one in listed))
+        assert all(one.charging and one.sides == 6 for one in listed)
+        assert all(d.heard[:2] == [px.who_are_you(), px.request_battery_level()] for d in dice)
+        dice[0].roll(3)
+        dice[1].roll(5)
+        await eventually(lambda: station.status.rolls == 1)
+        last = station.status.last
+        assert last is not None and (last["who"], last["faces"]) == ("jena", [3, 5])
+        assert station.report()["refused"] == {}
 
 
 async def test_a_roll_made_while_the_die_was_away_is_read_from_its_adverts(

@@ -60,7 +60,7 @@ def identities() -> list[Identity]:
     """Dice of every type Seize counts, in every roll and battery state, with names."""
     kinds = [(DieType.D4, 4), (DieType.D6, 6), (DieType.D8, 8), (DieType.D10, 10),
              (DieType.D00, 10), (DieType.D12, 12), (DieType.D20, 20),
-             (DieType.D6_PIPPED, 21)]  # fmt: skip
+             (DieType.D6_PIPPED, 21), (DieType.D6_FUDGE, 6)]  # fmt: skip
     names = ["Jena", "Guard's Pixel", "Ünïcode d20", "", "A" * 31]
     return [
         Identity(
@@ -108,6 +108,7 @@ def advert_of(identity: Identity, layout: str) -> AdvertisementData:
         die.identity = identity
         return die.advert()
     if layout == "before July 2022":
+        assert identity.battery is not None
         data = struct.pack("<IBBB", identity.pixel_id, identity.roll_state, identity.face_index,
                            round(identity.battery * 255 / 100))  # fmt: skip
         return _advert([px.LEGACY_SERVICE], {identity.led_count << 8: data}, {})
@@ -125,10 +126,10 @@ def _advert(
 
 
 LAYOUTS = ("current", "legacy", "before July 2022", "advert before its scan response")
-ADVERTS = [(identity, layout) for identity in identities()[:8] for layout in LAYOUTS]
+ADVERTS = [(identity, layout) for identity in identities()[:9] for layout in LAYOUTS]
 FACES = [(kind, index, built) for kind in DieType if px.sides(kind) for built in (NEW, OLD)
          for index in range(6 if built == OLD and kind in (DieType.D4, DieType.D6)
-                            else 10 if kind is DieType.D00 else px.sides(kind) or 0)]  # fmt: skip
+                            else px.faces(kind) or 0)]  # fmt: skip
 
 
 def _dietype(official: Official, kind: DieType) -> str:
@@ -219,6 +220,7 @@ def test_the_services_and_company_are_the_librarys(official: Official) -> None:
 def test_what_the_station_writes_is_the_librarys_bytes(official: Official) -> None:
     assert px.who_are_you().hex() == official["whoAreYou"]
     assert px.request_roll_state().hex() == official["requestRollState"]
+    assert px.request_battery_level().hex() == official["requestBatteryLevel"]
     ours = [px.blink(colour, count=count, duration_ms=duration, faces=faces, fade=fade,
                      loop_count=loops).hex()
             for colour, count, duration, faces, fade, loops in BLINKS]  # fmt: skip
@@ -274,7 +276,10 @@ async def test_the_simulated_die_introduces_itself_as_the_library_reads_it() -> 
 
 
 def at_the_table(kind: DieType, face: int) -> int:
-    """The library counts a d10's "0" as 0 and a d00's "00" as 0; the table, 10 and 100."""
+    """The library counts a d10's "0" as 0 and a d00's "00" as 0; the table, 10 and 100. It
+    counts a Fudge die's faces as a d6's, 1 to 6, which the table reads as Fate faces."""
+    if kind is DieType.D6_FUDGE:
+        return px.FUDGE[face - 1]
     return face or {DieType.D10: 10, DieType.D00: 100}.get(kind, face)
 
 
@@ -394,3 +399,35 @@ async def test_the_player_pages_library_connects_a_simulated_die_and_hears_its_r
         page.tell({"blink": True})
         await page.told("blinked")
         assert die.blinks == 1 and die.heard[-1] == px.blink(0x0000FF, fade=0)
+
+
+PHONE_FATE = OFFICIAL.parents[2] / "server/static/play/fate.js"
+
+
+def on_the_phone(faces: list[int]) -> list[int]:
+    """The player page's reading of a Fudge die's faces as the library reports them (its own
+    rule, server/static/play/fate.js, run in Node)."""
+    script = (
+        f"import {{ fudge }} from {json.dumps(PHONE_FATE.as_uri())};"
+        f"console.log(JSON.stringify({json.dumps(faces)}.map(fudge)));"
+    )
+    run = subprocess.run([_node(), "--input-type=module", "-e", script], capture_output=True,
+                         text=True, timeout=JOB_PATIENCE, check=True)  # fmt: skip
+    read: list[int] = json.loads(run.stdout)
+    return read
+
+
+async def test_the_player_pages_library_knows_a_fudge_die_and_the_page_reads_it_too() -> None:
+    """The vendored library connects a Pixels Fudge die as a ``d6fudge`` of six faces and
+    reports each landing as a d6's number; the page makes each the Fate face the station reads
+    from the same face index."""
+    die = SimulatedPixel.make(0xF0D6, "Jena's dF", DieType.D6_FUDGE)
+    async with Page(die) as page:
+        (ready,) = await page.told("ready")
+        assert (ready["dieType"], ready["dieFaceCount"]) == ("d6fudge", 6)
+        for index in range(6):
+            die.send(px.roll_state(RollState.ROLLING, 0))
+            die.send(px.roll_state(RollState.ROLLED, index))
+        faces = await page.told("roll", 6)
+    assert faces == [1, 2, 3, 4, 5, 6]
+    assert on_the_phone(faces) == [px.face(DieType.D6_FUDGE, index) for index in range(6)]

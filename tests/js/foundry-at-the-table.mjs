@@ -51,11 +51,12 @@ export async function attack(formula) {
 }
 
 /** A player's request for ``formula``'s first dice, come from their client to this one (the
- * active GM's) on Foundry's module socket: what this client answers them. */
+ * active GM's) on Foundry's module socket, as the player's asks for a term's faces (a Fate
+ * die's three): what this client answers them. */
 export async function relayed(user, formula) {
-  const [, count, sides] = /^(\d+)d(\d+)/.exec(formula);
+  const [, count, faces] = /^(\d+)d(\d+|F)/.exec(formula);
   const before = world.emitted.length;
-  world.relay("module.seize", { kind: "dice", id: "r1", sides: Number(sides),
+  world.relay("module.seize", { kind: "dice", id: "r1", sides: faces === "F" ? 3 : Number(faces),
                                 count: Number(count) }, user);
   await until(() => world.emitted.length > before, "the GM's client never answered the player's");
   return world.emitted.at(-1).message.rolled;

@@ -235,3 +235,50 @@ test("a roll evaluated before its blind message (dnd5e's check) never asks the t
   assert.equal(check.total, 17);
   assert.deepEqual(world.diceRequests.map((r) => r.sides), [20]);
 });
+
+test("the module offers the Fate die to the dice configuration, beside Foundry's own", async () => {
+  await load();
+  const { dice } = globalThis.CONFIG.Dice.fulfillment;
+  assert.deepEqual(Object.keys(dice), ["d4", "d6", "d8", "d10", "d12", "d20", "d100", "f"]);
+  assert.equal(dice.f.label, "dF", "keyed by FateDie's denomination, as the term's method is read");
+});
+
+test("4dF asks the roller's Fudge dice for four three-faced dice: each face less two, − a failure, + a success", async () => {
+  await linkedGm();
+  await useSeizeFor("f");
+  world.dice = rolledWith([1, 2, 3, 3]); // −, blank, +, +
+  const roll = await new Roll("4dF + 2").evaluate();
+  assert.deepEqual(world.diceRequests.map(({ id, ...request }) => request),
+                   [{ type: "dice", owner: "gm", sides: 3, count: 4, wait: 60 }]);
+  assert.ok(world.notices.some((n) => n.message === 'SEIZE.Dice.Roll {"dice":"4dF"}'),
+            "the GM is told to roll 4dF, not 4d3");
+  assert.deepEqual(roll.dice[0].results, [
+    { result: -1, active: true, failure: true }, { result: 0, active: true },
+    { result: 1, active: true, success: true }, { result: 1, active: true, success: true }]);
+  assert.equal(roll.total, 3);
+});
+
+test("a dF beside a d6, each set to the table's dice, asks for each its own faces", async () => {
+  await linkedGm();
+  await useSeizeFor("f", "d6");
+  world.dice = (request) => rolledWith(request.sides === 3 ? [1] : [6])(request);
+  const roll = await new Roll("1dF + 1d6").evaluate();
+  assert.deepEqual(world.diceRequests.map((r) => [r.sides, r.count]), [[3, 1], [6, 1]]);
+  assert.deepEqual(results(roll), [[[-1, true]], [[6, true]]]);
+  assert.equal(roll.total, 5);
+});
+
+test("a dF left to Foundry, or not answered, is Foundry's own Fate die: -1, 0 or +1", async () => {
+  await linkedGm();
+  await useSeizeFor("d20");
+  world.uniform = 0.9; // Foundry's own draw: the uniform times three, less two, up: +1
+  const own = await new Roll("dF").evaluate();
+  assert.deepEqual(world.diceRequests, []);
+  assert.deepEqual(own.dice[0].results, [{ result: 1, active: true, success: true }]);
+  await useSeizeFor("f");
+  world.dice = () => ({ type: "dice-timed-out" });
+  world.uniform = 0.1;
+  const fallen = await new Roll("2dF").evaluate();
+  assert.equal(world.diceRequests.length, 1);
+  assert.deepEqual(results(fallen), [[[-1, true], [-1, true]]]);
+});

@@ -689,7 +689,7 @@ class StandInSocket {
  * A term's method is the one the user set for its denomination in the core setting
  * ``diceConfiguration`` (a client setting of {d4…d100: method}), or
  * ``CONFIG.Dice.fulfillment.defaultMethod`` (blank: Foundry's own random roll). Formulas are
- * dice (``2d20kh``, ``1d8``, ``1d100``, ``d%``) and numbers, added.
+ * dice (``2d20kh``, ``1d8``, ``1d100``, ``d%``, ``4dF``) and numbers, added.
  */
 export class Die {
   constructor({ number = 1, faces, modifiers = [] }) {
@@ -750,6 +750,29 @@ export class Die {
     return this;
   }
   get total() { return this.results.filter((r) => r.active).reduce((sum, r) => sum + r.result, 0); }
+}
+
+/**
+ * Foundry's ``FateDie`` (``dF``): "a three-sided Fate/Fudge die. Mathematically behaves like
+ * 1d3-2" (fvtt-types 13.345.1 ``src/foundry/client/dice/terms/fate.d.mts``), as Foundry 13's
+ * ``client/dice/terms/fate.mjs`` rolls it: three faces, its denomination ``DENOMINATION`` ("f",
+ * not ``d3``: the key of its dice configuration), a minimised die -1 and a maximised +1 without
+ * asking its method, else the method's result or a random face (``mapRandomFace``: the uniform
+ * draw times three, less two, rounded up); a -1 is marked a failure and a +1 a success.
+ */
+export class FateDie extends Die {
+  static DENOMINATION = "f";
+  constructor({ number = 1, modifiers = [] }) { super({ number, faces: 3, modifiers }); }
+  get denomination() { return FateDie.DENOMINATION; }
+  mapRandomFace(randomUniform) { return Math.ceil(randomUniform * this.faces - 2); }
+  async roll({ minimize = false, maximize = false, ...options } = {}) {
+    const result = minimize ? -1 : maximize ? 1 : await this._roll(options);
+    const roll = { result: result ?? this.randomFace(), active: true };
+    if (roll.result === -1) roll.failure = true;
+    if (roll.result === 1) roll.success = true;
+    this.results.push(roll);
+    return roll;
+  }
 }
 
 /**
@@ -820,12 +843,12 @@ export class Roll {
   constructor(formula, data = {}, options = {}) {
     Object.assign(this, { formula, data, options });
     this.terms = formula.split("+").map((part) => {
-      const dice = /^\s*(\d*)d(\d+|%)(kh|kl)?\s*$/.exec(part);
-      // ``d%`` is a d100, as Foundry's formula syntax has it.
-      return dice ? new Die({ number: Number(dice[1] || 1),
-                              faces: dice[2] === "%" ? 100 : Number(dice[2]),
-                              modifiers: dice[3] ? [dice[3]] : [] })
-        : Number(part);
+      const dice = /^\s*(\d*)d(\d+|%|F)(kh|kl)?\s*$/.exec(part);
+      if (!dice) return Number(part);
+      const [number, modifiers] = [Number(dice[1] || 1), dice[3] ? [dice[3]] : []];
+      // ``d%`` is a d100 and ``dF`` a Fate die, as Foundry's formula syntax has them.
+      return dice[2] === "F" ? new FateDie({ number, modifiers })
+        : new Die({ number, faces: dice[2] === "%" ? 100 : Number(dice[2]), modifiers });
     });
     for (const term of this.dice) term._root = this;
   }

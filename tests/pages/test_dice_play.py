@@ -30,6 +30,7 @@ import pytest
 from adapters import pixels_protocol as px
 from adapters.simulators.dice import LEDS
 from server.devices.dice_requests import LONGEST_WAIT
+from tests.adapters.foundry_table import COMBAT, JENA
 from tests.adapters.stations import Aside
 from tests.adapters.test_dice_requests import ask, next_of
 from tests.server.process import ServerProcess, call
@@ -38,6 +39,8 @@ from tests.waiting import PACE, PAGE_PATIENCE, PATIENCE, until
 from .conftest import CHROMIUM, FLAGS, Patient, Table
 from .test_accessibility import axe, serious  # noqa: F401 (axe: a fixture)
 from .test_dice_console import guard_and_jena, registry
+from .test_foundry_dice import foundry_client, rolled, serve_foundry
+from .test_foundry_dice import roll as roll_in_foundry
 from .test_play import hand_to
 
 PIXEL_ID = 0xBEEF
@@ -404,13 +407,15 @@ def test_the_phones_die_answers_her_own_dice_request_before_her_roll_never_the_g
 @pytest.mark.parametrize(
     ("kind", "sides", "shown"),
     [(px.DieType.D4, 4, 3), (px.DieType.D6_PIPPED, 6, 5), (px.DieType.D8, 8, 8),
-     (px.DieType.D10, 10, 10), (px.DieType.D12, 12, 7), (px.DieType.D20, 20, 20)],
+     (px.DieType.D10, 10, 10), (px.DieType.D12, 12, 7), (px.DieType.D20, 20, 20),
+     (px.DieType.D6_FUDGE, px.FATE, 3)],
 )  # fmt: skip
 def test_every_pixels_die_on_her_phone_answers_a_roll_of_its_size(
     browser: Any, phone: Any, server: ServerProcess, kind: px.DieType, sides: int, shown: int
 ) -> None:
     """Each Pixels die type (the d6 is the tests' above), connected on Jena's phone, fills a VTT's
-    roll of its size as the library reads it (a d10's "0" is 10, a pipped d6 is a d6)."""
+    roll of its size as the library reads it (a d10's "0" is 10, a pipped d6 is a d6, a Fudge
+    die a Fate die: Foundry's ``dF`` asks for three faces, and its face index 0 is a plus)."""
     table = guard_and_jena(server)
     identity = px.Identity(PIXEL_ID, kind, LEDS[kind], 1_720_000_000, f"Jena's {kind.name}",
                            px.RollState.ON_FACE, 0, 77, False)  # fmt: skip
@@ -419,7 +424,8 @@ def test_every_pixels_die_on_her_phone_answers_a_roll_of_its_size(
     said = phone.locator("[data-dice-said]")
     with VttSocket(table) as vtt:
         assert vtt.ask("j1", owner="jena", sides=sides, wait=LONGEST_WAIT)["claim"] is False
-        die.until(said.get_by_text(f"A roll is asked of Jena: a d{sides}.").is_visible)
+        named = "dF" if sides == px.FATE else f"d{sides}"
+        die.until(said.get_by_text(f"A roll is asked of Jena: a {named}.").is_visible)
         roll(die, shown)
         rolled = vtt.next_of("j1")
         assert rolled == {"type": "dice-rolled", "id": "j1", "faces": [shown],
@@ -449,3 +455,42 @@ def test_a_d00_and_a_d10_on_her_phone_roll_a_d100_together(
         rolled = vtt.next_of("p1")
         assert rolled == {"type": "dice-rolled", "id": "p1", "faces": [47],
                           "dice": [die_id(d00), die_id(d10)]}  # fmt: skip
+
+
+def test_a_players_4df_in_foundry_is_rolled_with_the_fudge_die_on_her_phone(
+    browser: Any, phone: Any, server: ServerProcess
+) -> None:
+    """Jena's player rolls ``4dF + 1`` in Foundry (the stand-in's clients, as in
+    test_foundry_dice.py): her client asks the GM's, which asks the table for four three-faced
+    dice; her one Pixels Fudge die, on her phone, rolled four times, answers, and Foundry's Fate
+    term holds -1, 0 and +1, a minus a failure and a plus a success."""
+    table = Table(server, "megatraveller-rcs")
+    for command in COMBAT:
+        table.send(command)
+    fudge = px.Identity(PIXEL_ID, px.DieType.D6_FUDGE, LEDS[px.DieType.D6_FUDGE], 1_720_000_000,
+                        "Jena's dF", px.RollState.ON_FACE, 0, 77, False)  # fmt: skip
+    die = connected(browser, phone, hand_to(table, JENA), fudge)
+    until(lambda: registry(table)["dice"].get(DIE_ID, {}).get("owner") == JENA)
+    foundry = browser.new_context()
+    serve_foundry(foundry)
+    try:
+        gm, player = foundry.new_page(), foundry.new_page()
+        foundry_client(gm, "gm", server.url, table.id, table.gm)
+        foundry_client(player, "player")
+        roll_in_foundry(player, "4dF + 1")
+        said = phone.locator("[data-dice-said]")
+        asked = f"A roll is asked of {JENA}: 4dF. Roll them."  # her character's name, its id
+        die.until(said.get_by_text(asked).is_visible)
+        for shown in (3, 1, 2, 3):  # plus, minus, blank, plus
+            roll(die, shown)
+        die.until(said.get_by_text("Your dF rolled + and \u2212 and blank and +").is_visible)
+        assert rolled(player) == {"total": 2, "results": [
+            {"result": 1, "active": True, "success": True},
+            {"result": -1, "active": True, "failure": True},
+            {"result": 0, "active": True},
+            {"result": 1, "active": True, "success": True},
+        ]}  # fmt: skip
+        entered = [(one["roll"]["character"], one["source"]) for one in rolls_entered(table)]
+        assert entered == [(JENA, "gm"), ("guard", "gm")]  # the GM's cards; nothing of the dF
+    finally:
+        foundry.close()

@@ -21,6 +21,7 @@
 // only where it can be used.
 
 import { h } from "/static/shared/client.js";
+import { FATE, fudge, named, shown } from "/static/play/fate.js";
 import { PERCENT, filled, fits } from "/static/play/percentile.js";
 
 const LIBRARY = "/static/vendor/pixels-web-connect/index.js";
@@ -91,14 +92,21 @@ export function acting(view) {
 /** What a pending roll or a request is for, to tell one from another. */
 const asking = (ask) => (ask ? ask.request ?? `${ask.type} ${ask.character}` : "");
 
-/** As many dice as asked: "a d20", "2d20". */
-const some = (count, sides) => (count === 1 ? `a d${sides}` : `${count}d${sides}`);
+/** As many dice as asked: "a d20", "2d20", "4dF". */
+const some = (count, sides) => (count === 1 ? `a ${named(sides)}` : `${count}${named(sides)}`);
 
 /** Seconds between looks at the registry for dice requests while a die is connected. */
 const REQUESTS_EVERY = 2;
 
-/** The number a die shows: a d10's "0" is 10. */
-const number = (face, sides) => (sides === 10 && face === 0 ? 10 : face);
+/** The die's size at the table and the number up, from the library's type and face: a d10's
+ * "0" is 10, a d00 reads tens (its "00" is 100), a Fudge die is a Fate die (fate.js), a pipped
+ * d6 a d6. */
+function reading(pixel, face) {
+  if (pixel.dieType === "d00") return { sides: PERCENT, number: face || PERCENT };
+  if (pixel.dieType === "d6fudge") return { sides: FATE, number: fudge(face) };
+  const sides = pixel.dieFaceCount;
+  return { sides, number: sides === 10 && face === 0 ? 10 : face };
+}
 
 /** The die's id in the table's registry and events, as the die station names it. */
 const dieId = (pixel) => `pixels-${pixel.pixelId.toString(16).padStart(8, "0")}`;
@@ -161,21 +169,20 @@ export function dice(ctx) {
     // die: either makes a d100 with a d10 (percentile.js).
     const d00 = pixel.dieType === "d00";
     const tens = d00 || (pixel.dieFaceCount === 10 && book?.dice?.[dieId(pixel)]?.tens === true);
-    const die = { id: dieId(pixel), sides: d00 ? PERCENT : pixel.dieFaceCount, tens,
-                  number: d00 ? face || PERCENT : number(face, pixel.dieFaceCount) };
-    const shown = die.number;
+    const die = { id: dieId(pixel), tens, ...reading(pixel, face) };
+    const up = shown(die.number, die.sides);
     // A request this die answers comes first, then the table's own roll; else a request of
     // other faces, to say which die it wants.
     const ask = requested(book, own(), die) ?? pending(ctx.view, own())
       ?? requested(book, own());
     if (!ask) {
-      said.textContent = `${pixel.name} rolled ${shown}: no roll is asked of you, so it was not `
+      said.textContent = `${pixel.name} rolled ${up}: no roll is asked of you, so it was not `
         + "entered.";
       return;
     }
     if (!fits(die, ask.sides)) {
-      said.textContent = `${pixel.name} is a ${d00 ? "d00" : `d${pixel.dieFaceCount}`}: a `
-        + `d${ask.sides} is asked.`;
+      said.textContent = `${pixel.name} is a ${d00 ? "d00" : named(die.sides)}: `
+        + `${some(1, ask.sides)} is asked.`;
       return;
     }
     if (asking(ask) !== asking(holding)) held.length = 0;  // a roll short of dice for another
@@ -183,8 +190,8 @@ export function dice(ctx) {
     held.push(die);
     const made = filled(held, ask.sides, ask.count);
     if (!made) {
-      said.textContent = ask.sides === PERCENT ? `${shown}: now the other die of the d100.`
-        : `${shown}: roll again for the other ${ask.count - held.length}.`;
+      said.textContent = ask.sides === PERCENT ? `${up}: now the other die of the d100.`
+        : `${up}: roll again for the other ${ask.count - held.length}.`;
       return;
     }
     const { faces, ids: dice } = made;
@@ -192,8 +199,9 @@ export function dice(ctx) {
     holding = null;
     if (ask.request) {
       const { ok, message } = await registry({ answers: { [ask.request]: { faces, dice } } });
-      said.textContent = ok ? `Your d${ask.sides} rolled ${faces.join(" and ")}, for the roll `
-        + "asked of you." : `Not handed over: ${message}`;
+      const rolledUp = faces.map((one) => shown(one, ask.sides)).join(" and ");
+      said.textContent = ok ? `Your ${named(ask.sides)} rolled ${rolledUp}, for the roll asked of `
+        + "you." : `Not handed over: ${message}`;
       return;
     }
     const rolledWith = ask.type === "enter_roll" ? { dice: faces } : { die: faces[0] };

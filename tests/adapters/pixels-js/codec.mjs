@@ -123,6 +123,7 @@ process.stdout.write(JSON.stringify({
   ids: connect.PixelsBluetoothIds,
   whoAreYou: serialised("whoAreYou"),
   requestRollState: serialised("requestRollState"),
+  requestBatteryLevel: serialised("requestBatteryLevel"),
   rollState: cases.rollState.map(([state, faceIndex]) =>
     serialised(assign(new connect.RollState(), { state, faceIndex }))),
   batteryLevel: cases.batteryLevel.map(([levelPercent, state]) =>

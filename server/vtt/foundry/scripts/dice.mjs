@@ -25,6 +25,18 @@
 // then). A blind roll never asks the table: the handler gives nothing at once, and Foundry
 // rolls. Every other mode (public, private GM, self) asks the roller's own dice: a GM's private
 // roll the GM's, whose result only the GM sees.
+//
+// A Fate roll (``4dF``) is a term of Foundry's ``FateDie``: three faces, denomination "f", its
+// results -1, 0 and +1, which its own ``roll`` marks a failure and a success (Foundry 13
+// client/dice/terms/fate.mjs: "Mathematically behaves like 1d3-2"). The table's Fudge dice
+// answer a request for three faces with 1 (−), 2 (blank) or 3 (+), so a Fate term's result is
+// the face less two. The core dice configuration has no place for it (the official Pixels
+// module leaves Fudge dice out for that: "Core API needs to support fudge dice as an
+// unfulfilled roll option", foundryvtt/pixels scripts/manager.mjs at 23bd751), and a term's
+// method is the one configured for its denomination, "f" for a Fate die (Foundry 13
+// client/dice/terms/dice.mjs, ``#invokeFulfillmentHandler``); so the module adds "dF" to the
+// denominations offered (``CONFIG.Dice.fulfillment.dice``, "the die denominations available for
+// configuration", fvtt-types 13.345.1 config.d.mts), and the GM can give it to the table.
 
 /** Foundry's blind roll mode (``CONST.DICE_ROLL_MODES.BLIND``). */
 export const BLIND = "blindroll";
@@ -32,11 +44,20 @@ export const BLIND = "blindroll";
 export const METHOD = "seize";
 /** Seconds a request waits for the table's dice before Foundry rolls by itself. */
 export const WAIT = 60;
+/** Foundry's ``FateDie.DENOMINATION``, the key of its dice configuration. */
+export const FATE = "f";
+/** The faces a request asks for a Fate die: its ``FateDie``'s three. */
+const FATE_FACES = 3;
+
+/** As many dice as a request asks for, in the game's words: "2d20", "4dF".
+ * @param {number} count @param {number} sides */
+export const named = (count, sides) => `${count}${sides === FATE_FACES ? "dF" : `d${sides}`}`;
 
 /**
- * @typedef {{faces: number, number?: number, results: unknown[],
+ * @typedef {{faces: number, number?: number, denomination?: string, results: unknown[],
  *            _root?: {options?: {rollMode?: string}}}} Term the part of Foundry's DiceTerm the
- *   handler reads: its faces, how many dice, the results rolled so far, and the roll it is in
+ *   handler reads: its faces, how many dice, its denomination ("f" for a Fate die), the
+ *   results rolled so far, and the roll it is in
  * @typedef {import("./link.mjs").Rolled} Rolled
  * @typedef {(sides: number, count: number) => Promise<Rolled>} Ask
  * @typedef {{from: number, count: number, rolled: Promise<Rolled>}} Asked
@@ -44,18 +65,22 @@ export const WAIT = 60;
  */
 
 /**
- * Register the method, on Foundry 12 and 13 (``CONFIG.Dice.fulfillment.methods``); an older
- * Foundry has no dice fulfillment and is left alone. Non-interactive: the handler is awaited,
- * and Foundry opens no dialog of its own.
- * @param {{Dice?: {fulfillment?: {methods: Record<string, object>}}}} config Foundry's CONFIG
+ * Register the method, on Foundry 12 and 13 (``CONFIG.Dice.fulfillment.methods``), and offer
+ * the Fate die to the dice configuration beside Foundry's own (``dice``), unless a system
+ * already does; an older Foundry has no dice fulfillment and is left alone. Non-interactive:
+ * the handler is awaited, and Foundry opens no dialog of its own.
+ * @param {{Dice?: {fulfillment?: {methods: Record<string, object>,
+ *                                 dice: Record<string, {label: string, icon: string}>}}}} config
+ *   Foundry's CONFIG
  * @param {string} label
  * @param {(term: Term, options?: Evaluation) => Promise<number | undefined>} handler
  */
 export function registerMethod(config, label, handler) {
-  const methods = config.Dice?.fulfillment?.methods;
-  if (!methods) return false;
+  const fulfillment = config.Dice?.fulfillment;
+  if (!fulfillment?.methods) return false;
   // No icon: the types say nothing of its form (a class, or markup).
-  methods[METHOD] = { label, interactive: false, handler };
+  fulfillment.methods[METHOD] = { label, interactive: false, handler };
+  fulfillment.dice[FATE] ??= { label: "dF", icon: '<i class="fas fa-plus-minus"></i>' };
   return true;
 }
 
@@ -102,7 +127,8 @@ export class TermFaces {
       this.asked.set(term, asked);
     }
     const rolled = await asked.rolled;
-    return rolled.faces?.[index - asked.from];
+    const face = rolled.faces?.[index - asked.from];
+    return face === undefined || term.denomination !== FATE ? face : face - 2;
   }
 }
 

@@ -8,7 +8,7 @@
 // (SWADE's card deal, pf2e's turn effects), and what the GM hides or marks defeated stays so.
 
 import { controlsFor, joinsFor } from "./controls.mjs";
-import { TermFaces, WAIT, ownerOf, registerMethod } from "./dice.mjs";
+import { TermFaces, WAIT, named, ownerOf, registerMethod } from "./dice.mjs";
 import { CONTROLS, commandFor, nextCommand, refusalFor, takeOutCommand } from "./engine.mjs";
 import { Link, postCommand, problemOf } from "./link.mjs";
 import {
@@ -246,7 +246,7 @@ const SOCKET = `module.${ID}`;
 const RELAY_WAIT = WAIT + 15;
 /** The faces the table's dice give the terms rolled with Seize's method (``dice.mjs``). */
 const tableFaces = new TermFaces(async (sides, count) => {
-  notify("info", "SEIZE.Dice.Roll", { dice: `${count}d${sides}` });
+  notify("info", "SEIZE.Dice.Roll", { dice: named(count, sides) });
   const rolled = isActiveGm() ? await askTable(game.user?.id ?? "", sides, count)
     : await askTheGm(sides, count);
   if (!rolled.faces) {
