@@ -401,12 +401,12 @@ async def test_the_player_pages_library_connects_a_simulated_die_and_hears_its_r
         assert die.blinks == 1 and die.heard[-1] == px.blink(0x0000FF, fade=0)
 
 
-PHONE_FATE = OFFICIAL.parents[2] / "server/static/play/fate.js"
+PHONE_FATE = OFFICIAL.parents[2] / "server/static/shared/fate.js"
 
 
 def on_the_phone(faces: list[int]) -> list[int]:
     """The player page's reading of a Fudge die's faces as the library reports them (its own
-    rule, server/static/play/fate.js, run in Node)."""
+    rule, server/static/shared/fate.js, run in Node)."""
     script = (
         f"import {{ fudge }} from {json.dumps(PHONE_FATE.as_uri())};"
         f"console.log(JSON.stringify({json.dumps(faces)}.map(fudge)));"

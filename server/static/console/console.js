@@ -15,6 +15,7 @@ import { fourColor } from "/static/shared/panels.js";
 import { reach } from "/static/console/reach.js";
 import { TurnClock } from "/static/shared/clock.js";
 import { gmNotice } from "/static/shared/plain-http.js";
+import { named } from "/static/shared/fate.js";
 
 /**
  * A die or card the step asks for is typed at once from a keyboard: the cursor waits in its
@@ -528,7 +529,7 @@ function diceShown(ctx, book, stations, show) {
       : phone ? `on ${whose(registered[id].owner)}'s phone · ${held(phone)}`
         : "not seen by a die station";
     return h("p", { "data-die": id }, h("strong", {}, name),
-      die?.sides ? ` (d${die.sides})` : "", ` · ${state} · `, owner);
+      die?.sides ? ` (${named(die.sides)})` : "", ` · ${state} · `, owner);
   });
   const claimant = h("select", { "aria-label": "Whose die to claim", name: "claimant" },
     owners(ctx).map(([value, label]) => h("option", { value }, label)));

@@ -21,7 +21,7 @@
 // only where it can be used.
 
 import { h } from "/static/shared/client.js";
-import { FATE, fudge, named, shown } from "/static/play/fate.js";
+import { FATE, fudge, named, shown } from "/static/shared/fate.js";
 import { PERCENT, filled, fits } from "/static/play/percentile.js";
 
 const LIBRARY = "/static/vendor/pixels-web-connect/index.js";

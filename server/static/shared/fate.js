@@ -1,7 +1,7 @@
-// A Fate (Fudge) die on the player's phone, read as the die station reads one
-// (adapters/pixels_protocol.py, ``FATE`` and ``FUDGE``, whose docstrings say why and from what;
-// tests/adapters/test_pixels_official.py holds this module to the same faces). Pure: no page, no
-// library here.
+// A Fate (Fudge) die on the player's phone and in the console's list of dice, read as the die
+// station reads one (adapters/pixels_protocol.py, ``FATE`` and ``FUDGE``, whose docstrings say
+// why and from what; tests/adapters/test_pixels_official.py holds this module to the same
+// faces). Pure: no page, no library here.
 
 /** The faces of a Fate die at the table, as Foundry's ``FateDie`` has them: 1 is −, 2 blank,
  * 3 +. No other die at the table has three. */
