@@ -8,6 +8,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
@@ -153,3 +154,11 @@ new MutationObserver((changes) => {
   }
 }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-seq"] });
 """
+
+
+def token_of(url: str) -> str:
+    """The token a hand-off link carries (in its query or its fragment)."""
+    parts = urlsplit(url)
+    found = parse_qs(parts.query).get("token") or parse_qs(parts.fragment).get("token")
+    assert found, url
+    return found[0]

@@ -11,7 +11,7 @@ import pytest
 
 from tests.server.process import ServerProcess
 
-from .conftest import SIZES, shoot
+from .conftest import SIZES, shoot, token_of
 from .console_driver import Console
 
 
@@ -40,7 +40,15 @@ def link(console: Console, path: str) -> str:
     return url
 
 
-def caught_up(page: Any, seq: int, where: str = "body") -> str:
+def caught_up(page: Any, console: Console, token: str, where: str = "body") -> str:
+    """The page's text once it has drawn the table as far as its role numbers it (the role's
+    own count of the steps, which leaves out those of someone hidden from it)."""
+    table_id = console.page.url.split("/console/", 1)[1].split("#", 1)[0]
+    seq: int = console.page.evaluate(
+        """async ([id, token]) => (await (await fetch(`/api/tables/${id}`,
+             { headers: { Authorization: `Bearer ${token}` } })).json()).seq""",
+        [table_id, token],
+    )
     page.wait_for_function(f"Number(document.querySelector({where!r}).dataset.seq) >= {seq}")
     return str(page.inner_text("body"))
 
@@ -55,19 +63,21 @@ def test_a_hidden_sniper_reaches_no_phone_or_stream_until_it_fires(
     console.page.locator("[data-form=join] input[name=hidden]").check()
     console.add("Sniper")
     assert console.row("Sniper").locator("[data-hidden]").inner_text() == "hidden from players"
-    phone.goto(link(console, "handoff/players/kid"))
-    stream.goto(link(console, "handoff/overlay"))
+    phone_link, stream_link = link(console, "handoff/players/kid"), link(console, "handoff/overlay")
+    phone.goto(phone_link)
+    stream.goto(stream_link)
+    tokens = {phone: token_of(phone_link), stream: token_of(stream_link)}
 
     console.roll_at_the_table({"Kid": 4, "Black Bart": 9, "Sniper": 1})
     # While the sniper has yet to declare, no one waits for it: the Kid is declaring.
     for page, where in ((phone, "body"), (stream, "#overlay")):
-        text = caught_up(page, console.seq, where)
+        text = caught_up(page, console, tokens[page], where)
         assert "Waiting on the GM…" not in text and "Sniper" not in text, text
     console.declare("Sniper", "the Kid draws", wait=True)
     console.declare("Kid", "draws")
     console.preempt("Sniper", "Kid", 10)
     for page, where in ((phone, "body"), (stream, "#overlay")):
-        text = caught_up(page, console.seq, where)
+        text = caught_up(page, console, tokens[page], where)
         assert "Sniper" not in text, text
         assert "Kid" in text
     shoot(phone, "hidden-sniper-phone")
@@ -81,7 +91,7 @@ def test_a_hidden_sniper_reaches_no_phone_or_stream_until_it_fires(
 
     console.resolve_exchange()
     for page, where in ((phone, "body"), (stream, "#overlay")):
-        assert "Sniper" in caught_up(page, console.seq, where)
+        assert "Sniper" in caught_up(page, console, tokens[page], where)
     assert not console.row("Sniper").locator("[data-hidden]").count()
 
     # One undo takes back the shot that revealed the sniper and the reveal with it.
@@ -91,4 +101,4 @@ def test_a_hidden_sniper_reaches_no_phone_or_stream_until_it_fires(
     console.tap(undo)
     assert console.gm_get()["view"]["hidden"] == ["sniper"]
     assert console.row("Sniper").locator("[data-hidden]").count() == 1
-    assert "Sniper" not in caught_up(phone, console.seq)
+    assert "Sniper" not in caught_up(phone, console, tokens[phone])

@@ -12,7 +12,7 @@ import pytest
 
 from tests.server.process import ServerProcess, call
 
-from .conftest import SIZES, Table, shoot
+from .conftest import SIZES, Table, shoot, token_of
 
 Step = tuple[str, dict[str, Any]]
 """A step of the scene: ``both`` (a public step, played at both tables) or ``hidden`` (the
@@ -34,16 +34,13 @@ def screens(browser: Any) -> Iterator[dict[str, Any]]:
         context.close()
 
 
-def seq(table: Table) -> int:
-    return int(table.view(table.gm)["seq"])
-
-
-def shown(page: Any, table: Table, where: str) -> str:
-    """The page's text once it has caught up with the table."""
-    page.wait_for_function(
-        f"Number(document.querySelector({where!r})?.dataset.seq) >= {seq(table)}"
-    )
-    return str(page.locator(where).inner_text())
+def shown(page: Any, table: Table, token: str, where: str) -> str:
+    """The page's text once it has caught up with the table as its role numbers it (which it
+    says, in its ``data-seq``, and which is compared too: rules/numbering.py)."""
+    seq = int(table.view(token)["seq"])
+    page.wait_for_function(f"Number(document.querySelector({where!r})?.dataset.seq) >= {seq}")
+    drawn = page.locator(where).get_attribute("data-seq")
+    return f"step {drawn}: " + str(page.locator(where).inner_text())
 
 
 def played(
@@ -64,17 +61,21 @@ def played(
         if member is cast[0]:
             beside.send({**hidden, "hidden": True})
     tables = {"plain": plain, "beside": beside}
+    tokens: dict[str, str] = {}
     for name, table in tables.items():
         status, answer = call(f"{table.url}/handoff/players/{player}", "POST", {}, table.gm)
         assert status == 201, answer
         screens[f"{name} phone"].goto(answer["url"])
+        tokens[f"{name} phone"] = token_of(answer["url"])
         screens[f"{name} stream"].goto(table.overlay_url())
+        tokens[f"{name} stream"] = table.overlay
     for n, (where, command) in enumerate([("both", {}), *scene]):
         if command:
             for table in (beside,) if where == "hidden" else (plain, beside):
                 table.send(command)
         for screen, root in (("phone", "body"), ("stream", "#overlay")):
-            seen = {name: shown(screens[f"{name} {screen}"], table, root)
+            seen = {name: shown(screens[f"{name} {screen}"], table,
+                                tokens[f"{name} {screen}"], root)
                     for name, table in tables.items()}  # fmt: skip
             assert seen["beside"] == seen["plain"], (n, command, screen)
     for screen in ("phone", "stream"):

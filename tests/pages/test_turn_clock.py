@@ -23,9 +23,11 @@ def player(table: Table, *participants: str) -> str:
     return str(minted["token"])
 
 
-def shown(page: Any, seq: int) -> None:
-    """Wait until the page has drawn the table at ``seq`` (the console, the player page and the
-    overlay each say the sequence they drew)."""
+def shown(page: Any, table: Table, token: str) -> None:
+    """Wait until the page has drawn the table as it stands, as the page's role (its ``token``)
+    numbers its steps (the console, the player page and the overlay each say the number they
+    drew; a role's number leaves out the steps of someone hidden from it)."""
+    seq = table.view(token)["seq"]
     page.wait_for_function(
         f"""() => Number(document.body.dataset.seq
                          ?? document.getElementById('overlay')?.dataset.seq) >= {seq}"""
@@ -72,9 +74,9 @@ def test_no_clock_runs_once_the_scene_is_over(browser: Any, server: ServerProces
     for page in (console, phone, overlay):
         page.wait_for_selector("[data-clock]:not([hidden])")  # the page's last Panel, in play
 
-    seq = table.send({"type": "end_scene"})["seq"]
-    for page in (console, phone, overlay):
-        shown(page, seq)
+    table.send({"type": "end_scene"})
+    for page, token in ((console, table.gm), (phone, nova), (overlay, table.overlay)):
+        shown(page, table, token)
         assert clock_of(page) == {}, f"a clock runs after the scene: {clock_of(page)}"
     assert "Now:" not in phone.inner_text("body")
     assert "The scene is over" in phone.inner_text("body")
@@ -82,7 +84,7 @@ def test_no_clock_runs_once_the_scene_is_over(browser: Any, server: ServerProces
     assert "the scene is over" in overlay.inner_text("#overlay").lower()
     later = context.new_page()  # a phone opened minutes later
     later.goto(f"{server.url}/play/{table.id}?token={nova}")
-    shown(later, seq)
+    shown(later, table, nova)
     assert clock_of(later) == {}
     story = context.new_page()
     story.goto(f"{server.url}/tables/{table.id}/timeline?token={nova}")
@@ -122,13 +124,13 @@ def test_an_undo_puts_the_clock_back_as_it_stood(browser: Any, server: ServerPro
     for page in (console, phone):
         page.wait_for_selector("[data-clock][data-over]")
 
-    seq = table.send({"type": "seize", "character": "guard"})["seq"]  # reveals the Guard
-    for page in (console, phone):
-        shown(page, seq)
+    table.send({"type": "seize", "character": "guard"})  # reveals the Guard
+    for page, token in ((console, table.gm), (phone, jena)):
+        shown(page, table, token)
         assert clock_of(page)["who"] == "guard"
-    seq = table.send({"type": "undo"})["seq"]
-    for page in (console, phone):
-        shown(page, seq)
+    table.send({"type": "undo"})
+    for page, token in ((console, table.gm), (phone, jena)):
+        shown(page, table, token)
     context.clock.run_for(1000)  # the clocks' next tick
     for page in (console, phone):
         clock = clock_of(page)
@@ -138,7 +140,7 @@ def test_an_undo_puts_the_clock_back_as_it_stood(browser: Any, server: ServerPro
     # A page opened after the undo counts from when Jena's turn began, not from the undo.
     later = context.new_page()
     later.goto(f"{server.url}/play/{table.id}?token={jena}")
-    shown(later, seq)
+    shown(later, table, jena)
     _, story = call(f"{table.url}/timeline", token=jena)
     began = later.evaluate(
         """async (story) => (await import('/static/shared/clock.js')).turnBegan(story)""", story
@@ -166,18 +168,16 @@ def test_no_clock_runs_while_the_table_waits_on_a_roll(browser: Any, server: Ser
     page.wait_for_selector("[data-clock][data-who=kid]")
     page.clock.fast_forward(LONG_AGO)
     page.wait_for_selector("[data-clock][data-over]")
-    seq = table.send(
+    table.send(
         {"type": "react", "character": "marshal", "to": "kid", "timing": "before",
          "what": "fires", "source": "device"}
-    )["seq"]  # fmt: skip
+    )  # fmt: skip
     assert table.view(table.gm)["view"]["awaiting"][0]["what"] == "preemption"
-    shown(page, seq)
+    shown(page, table, table.gm)
     assert clock_of(page) == {}, f"a clock runs while a roll is awaited: {clock_of(page)}"
     page.clock.fast_forward(LONG_AGO)  # the roll takes its time: no one's
-    seq = table.send(
-        {"type": "enter_preemption", "character": "marshal", "die": 1, "source": "gm"}
-    )["seq"]
-    shown(page, seq)
+    table.send({"type": "enter_preemption", "character": "marshal", "die": 1, "source": "gm"})
+    shown(page, table, table.gm)
     page.clock.run_for(1000)
     clock = clock_of(page)
     assert clock and clock["over"] and clock["text"].startswith("The Kid's turn: 1:3"), clock
@@ -245,16 +245,16 @@ def test_a_roll_taken_back_and_rolled_again_starts_the_turn_afresh(
     for page in (console, phone):
         page.wait_for_selector("[data-clock]:text-matches('0:1[45] of')")
 
-    seq = table.send({"type": "undo"})["seq"]
-    for page in (console, phone):
-        shown(page, seq)
+    table.send({"type": "undo"})
+    for page, token in ((console, table.gm), (phone, kid)):
+        shown(page, table, token)
         assert clock_of(page) == {}, f"a clock runs while the roll is awaited: {clock_of(page)}"
     context.clock.run_for(5_000)
-    seq = table.send({"type": "enter_initiative", "character": "kid", "die": 5})["seq"]
+    table.send({"type": "enter_initiative", "character": "kid", "die": 5})
     later = context.new_page()
     later.goto(f"{server.url}/play/{table.id}?token={kid}")
-    for page in (console, phone, later):
-        shown(page, seq)
+    for page, token in ((console, table.gm), (phone, kid), (later, kid)):
+        shown(page, table, token)
         page.wait_for_selector("[data-clock][data-who=kid]")
     context.clock.run_for(1000)  # the clocks' next tick
     for page in (console, phone, later):

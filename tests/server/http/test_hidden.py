@@ -88,9 +88,14 @@ async def test_a_hidden_sniper_reaches_no_player_or_overlay_until_it_fires(
         last = (await view(client, table, table["gm_token"]))["hidden"]
         assert last == ["sniper"], "declaring a wait and pre-empting reveal no one"
 
-        # Everything a player or an overlay could read so far, every way there is.
-        while len(frames) < 1 + 7:
+        # Everything a player or an overlay could read so far, every way there is. The phone
+        # numbers the steps as a table without the sniper has them: the roll, the two dice,
+        # the Kid's act (rules/numbering.py), none of the sniper's seven.
+        seq = (await (await client.get(url, headers=bearer(kid))).json())["seq"]
+        assert seq == frames[0]["seq"] + 4
+        while frames[-1]["seq"] < seq:
             frames.append(await phone.receive_json())
+        assert [f["seq"] for f in frames] == list(range(seq - 4, seq + 1))
         for token in (kid, table["overlay_token"]):
             for path, shown in (await everything_shown(client, table, token)).items():
                 assert not mentions_sniper(shown), (path, shown)
@@ -98,8 +103,8 @@ async def test_a_hidden_sniper_reaches_no_player_or_overlay_until_it_fires(
         async with client.get(
             sse, headers={**bearer(table["overlay_token"]), "Last-Event-ID": "0"}
         ) as stream:
-            replay = await read_sse(stream, 7 + 1)
-        assert [m["id"] for m in replay[:-1]] == list(range(1, 8))
+            replay = await read_sse(stream, 6 + 1)  # two joins and the four steps above
+        assert [m["id"] for m in replay] == [*range(1, 7), 6]
         assert not mentions_sniper(frames) and not mentions_sniper(replay)
 
         # A player naming it is told exactly what naming no one tells.

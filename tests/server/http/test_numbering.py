@@ -14,6 +14,7 @@ from typing import Any
 from server.run.app import make_app
 from tests.server.conftest import Client, bearer, new_table, send
 from tests.server.following import read_sse
+from tests.waiting import eventually
 
 CREW = [
     {"id": "jena", "name": "Jena", "side": "crew", "dex": 0, "movement": 0, "tactics": 1},
@@ -74,14 +75,15 @@ class Encounter:
 
     async def settled(self, last: int) -> None:
         """Until both followers have the view of the role's ``last`` step, then close."""
-        for heard in self.heard.values():
-            for _ in range(500):
-                if any(m.get("seq", 0) >= last and "view" in m for m in heard):
-                    break
-                await asyncio.sleep(0.01)
+        heard = list(self.heard.values())
+        await eventually(lambda: all(_reached(h, last) for h in heard), "a follower fell behind")
         for socket in self._sockets:
             await socket.close()
         await asyncio.gather(*self._readers)
+
+
+def _reached(heard: list[dict[str, Any]], last: int) -> bool:
+    return any(m.get("seq", 0) >= last and "view" in m for m in heard)
 
 
 async def play(client: Client, hidden: bool) -> Encounter:
@@ -133,7 +135,7 @@ async def shown(game: Encounter, token: str) -> dict[str, Any]:
     """Everything a token reads with a number in it, by asking."""
     url = game.url
     seq = await game.seq(token)
-    read = {"seq": seq}
+    read: dict[str, Any] = {"seq": seq}
     for path in ("/events", "/events?after=3", f"/replay?seq={seq}", f"/replay?seq={seq + 1}"):
         status, body = await game.read(path, token)
         body.pop("at", None)  # when the step was stored: two tables are played one after another
@@ -155,8 +157,11 @@ async def test_a_player_and_the_stream_number_the_encounter_as_without_the_ambus
         numbers = [m["seq"] for m in beside.heard[who] if m["type"] == "event"]
         assert numbers == list(range(numbers[0], numbers[-1] + 1)), who
         assert "amb" not in json.dumps(beside.heard[who])
-    for game_token in (lambda g: g.jena, lambda g: g.table["overlay_token"]):
-        assert await shown(beside, game_token(beside)) == await shown(plain, game_token(plain))
+    for beside_token, plain_token in (
+        (beside.jena, plain.jena),
+        (beside.table["overlay_token"], plain.table["overlay_token"]),
+    ):
+        assert await shown(beside, beside_token) == await shown(plain, plain_token)
 
 
 async def test_a_player_resumes_by_its_own_number_after_a_restart_from_a_snapshot(
