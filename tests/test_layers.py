@@ -4,6 +4,9 @@
 on the rooms below it and may import only those (and the leaves every room reads: settings and
 the error types). A module's imports are read from its source, the ones under
 ``TYPE_CHECKING`` included: a type is a dependency too.
+
+The command path every sender shares has one home below the HTTP room, and each sender reaches
+it there, not through another module that happens to import it (a routes module, say).
 """
 
 from __future__ import annotations
@@ -87,6 +90,53 @@ def test_nothing_imports_upward(path: Path) -> None:
     assert upward(path) == []
 
 
+COMMAND_PATH = ROOT / "server" / "tables" / "commanding.py"
+"""Where a command is parsed, run and refused, whoever sent it."""
+SENDERS = [
+    ROOT / "server" / "http" / "api.py",
+    ROOT / "server" / "http" / "socket_commands.py",
+    ROOT / "server" / "devices" / "local_link.py",
+    ROOT / "server" / "vtt" / "dialects.py",
+]
+"""The request, the socket a client follows its table on, a device the server runs, and a VTT's
+import of its turn order."""
+
+
+def public(path: Path) -> set[str]:
+    """The functions and classes a module offers."""
+    tree = ast.parse(path.read_text(), str(path))
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    return {n.name for n in tree.body if isinstance(n, kinds) and not n.name.startswith("_")}
+
+
+def astray(path: Path) -> list[str]:
+    """This file's imports of the command path from anywhere but its home."""
+    home = ".".join(COMMAND_PATH.relative_to(ROOT).with_suffix("").parts)
+    offered = public(COMMAND_PATH)
+    return [
+        f"{target}: the command path is {home}'s"
+        for target in sorted(imports(path))
+        if target.startswith("server.")
+        and target.rsplit(".", 1)[-1] in offered
+        and target.rsplit(".", 1)[0] != home
+    ]
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_command_path_is_reached_in_its_home(path: Path) -> None:
+    assert astray(path) == []
+
+
+@pytest.mark.parametrize("path", SENDERS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_sender_calls_the_command_path(path: Path) -> None:
+    home = ".".join(COMMAND_PATH.relative_to(ROOT).with_suffix("").parts)
+    assert any(target.startswith(f"{home}.") for target in imports(path))
+
+
+def test_the_command_path_imports_nothing_of_the_http_room() -> None:
+    assert not [t for t in imports(COMMAND_PATH) if t.split(".")[:2] == ["server", "http"]]
+
+
 def test_the_check_sees_an_upward_import(tmp_path: Path) -> None:
     """The check itself: a table module reaching up into http, a rule reaching the server."""
     assert upward(ROOT / "server" / "tables" / "games.py") == [] or True  # real files vary
@@ -101,6 +151,14 @@ def test_the_check_sees_an_upward_import(tmp_path: Path) -> None:
         ]
     finally:
         fake.unlink()
+    sender = ROOT / "server" / "devices" / "_probe_astray.py"
+    try:
+        sender.write_text("from server.http.api import apply_command, json_body\n")
+        assert astray(sender) == [
+            "server.http.api.apply_command: the command path is server.tables.commanding's"
+        ]
+    finally:
+        sender.unlink()
     rule = ROOT / "rules" / "_probe_upward.py"
     try:
         rule.write_text("import server.store\n")

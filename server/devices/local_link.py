@@ -4,8 +4,8 @@ A device inside the server reaches its table without the network: no request to 
 address, no WebSocket to follow the view; a die station reads and changes the table's die
 registry the same way (``LocalRegistry``). That round trip was most of a roll's time from the
 tray to the subscribers. Everything else is as over HTTP: the same token and role checks, the
-same command path (``apply_command``), the same refusals as the API's problems, and reports
-kept where the console reads them.
+same command path (``server.tables.commanding``), the same refusals as the API's problems, and
+reports kept where the console reads them.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from adapters.link import RefusedError, Turn
 from rules.roles import GM, OVERLAY
 from server.devices.dice import RegistryError, changing, owners, registry
 from server.devices.reports import record
-from server.http.api import Refusal, apply_command, settled
 from server.http.context import Seize
 from server.tables.access import Principal
+from server.tables.commanding import Refusal, apply_command, settled
 from server.tables.games import Game
 from server.tables.turns import turn_order
 
@@ -64,7 +64,9 @@ class LocalLink:
         a database out of reach or a failure (the disk full, a bug) is an answer, and the
         device goes on; raised, it would end the device."""
         game, principal = await self.reach()
-        outcome = await settled(apply_command(self.seize, game, principal, command))
+        outcome = await settled(
+            apply_command(self.seize.runner, self.seize.metrics, game, principal, command)
+        )
         if isinstance(outcome, Refusal):
             return outcome.status, outcome.problem
         return 200, outcome

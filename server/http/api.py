@@ -7,28 +7,14 @@ import functools
 import json
 import logging
 import math
-import time
-from collections.abc import Awaitable
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from pydantic_core import ErrorDetails
 
-from rules.errors import RoleError, RuleError
 from rules.participants import ParticipantId
 from rules.roles import Viewer
-from server.errors import (
-    RETRY_AFTER,
-    KeyReusedError,
-    ServerFaultError,
-    StaleError,
-    StoreUnavailableError,
-    internal,
-    problem,
-    unavailable,
-)
+from server.errors import RETRY_AFTER, StoreUnavailableError, invalid_input, problem
 from server.http.context import SEIZE, Seize
 from server.http.metrics import every_workers_figures, render
 from server.http.routes import (
@@ -42,6 +28,7 @@ from server.http.routes import (
     refusals,
 )
 from server.tables.access import Principal, admin_allowed, client_address, text_header
+from server.tables.commanding import Refusal, apply_command
 from server.tables.games import Game
 from server.tables.systems import SYSTEMS
 
@@ -113,48 +100,8 @@ class EventsAnswer(BaseModel):
 
 
 def invalid(error: ValidationError, prefix: str = "", *, root: str = "body") -> web.HTTPError:
-    """A 422 naming each field at fault (under ``prefix``), saying what it must be; ``root``
-    names the value itself (the body, a message's command) where the whole of it is at fault."""
-    problems = []
-    for e in error.errors(include_url=False, include_input=False):
-        place, message = plain(e)
-        field = ".".join((prefix, *place) if prefix else place) or root
-        problems.append({"field": field, "message": message})
-    first = problems[0]
-    return problem(
-        web.HTTPUnprocessableEntity,
-        "invalid",
-        f"{first['field']}: {first['message']}",
-        field=first["field"],
-        errors=problems,
-    )
-
-
-def plain(error: ErrorDetails) -> tuple[tuple[str, ...], str]:
-    """One validation error as a client reads it: where, and what is expected there. pydantic
-    places a command of no known kind at the union, not at its ``type``, and words its messages
-    for Python programmers ("Input should be", "Value error, ")."""
-    place = tuple(str(part) for part in error["loc"])
-    ctx = error.get("ctx", {})
-    match error["type"]:
-        case "union_tag_invalid":
-            expected = f"must be one of {ctx['expected_tags']}, not {ctx['tag']!r}"
-            return (*place, ctx["discriminator"].strip("'")), expected
-        case "union_tag_not_found":
-            return (*place, ctx["discriminator"].strip("'")), "is required"
-        case "missing":
-            return place, "is required"
-        case "value_error":
-            return place, str(ctx["error"])
-        case "model_type" | "model_attributes_type" | "dict_type":
-            return place, "must be an object"
-        case "string_too_short" if ctx.get("min_length") == 1:
-            return place, "must not be empty"
-        case "string_too_short":
-            return place, f"must be at least {ctx['min_length']} characters long"
-        case "string_too_long":
-            return place, f"must be at most {ctx['max_length']} characters long"
-    return place, error["msg"].replace("Input should be", "must be", 1)
+    """A 422 naming each field at fault (``server.errors.invalid_input``)."""
+    return problem(web.HTTPUnprocessableEntity, **invalid_input(error, prefix, root=root))
 
 
 DEEPEST = 64  # levels of nesting a body may have: no command needs more than a few
@@ -219,9 +166,11 @@ strict_json = functools.partial(json.dumps, allow_nan=False)
 """JSON as every other reader takes it: a NaN or an Infinity is a fault, never an answer."""
 
 
-def json_answer(data: Any, status: int = 200) -> web.Response:
+def json_answer(
+    data: Any, status: int = 200, headers: dict[str, str] | None = None
+) -> web.Response:
     """A JSON answer (``strict_json``)."""
-    return web.json_response(data, status=status, dumps=strict_json)
+    return web.json_response(data, status=status, headers=headers, dumps=strict_json)
 
 
 def too_large(field: str, largest: int) -> web.HTTPError:
@@ -462,98 +411,22 @@ def idempotency_key(key: object, field: str) -> str | None:
 async def command(request: web.Request) -> web.Response:
     # The copy as held: a command on a copy behind finds its sequence taken and is decided
     # again on the latest (Games.execute), so it needs no read of the store first.
-    game = await table_of(request.app[SEIZE], request.match_info["table_id"])
+    seize = request.app[SEIZE]
+    game = await table_of(seize, request.match_info["table_id"])
     principal = await caller(request, game)
     if_match = _if_match(request)
     key = idempotency_key(text_header(request, "Idempotency-Key"), "Idempotency-Key")
     body = await json_body(request)
-    return json_answer(
-        await apply_command(request.app[SEIZE], game, principal, body, key, if_match)
-    )
+    outcome = await apply_command(seize.runner, seize.metrics, game, principal, body, key, if_match)
+    return refusal_answer(outcome) if isinstance(outcome, Refusal) else json_answer(outcome)
 
 
-async def apply_command(
-    seize: Seize,
-    game: Game,
-    principal: Principal,
-    body: Any,
-    key: str | None = None,
-    if_match: int | None = None,
-) -> dict[str, Any]:
-    """Parse and run one command, whoever sent it (a client over HTTP or its WebSocket, or a
-    device inside the server); a refusal is raised as the problem the API answers with."""
-    started = time.perf_counter()
-    try:
-        parsed = game.system.commands.validate_python(body)
-    except ValidationError as error:
-        seize.metrics.command(game.system.name, "invalid", time.perf_counter() - started)
-        raise invalid(error, root="command") from None
-    try:
-        answer = await seize.runner.execute(game, principal, parsed, key, if_match)
-    except RoleError as refusal:
-        seize.metrics.command(game.system.name, "forbidden", time.perf_counter() - started)
-        raise problem(web.HTTPForbidden, "forbidden", refusal.message, rule=refusal.rule) from None
-    except RuleError as refusal:
-        seize.metrics.command(game.system.name, "refused", time.perf_counter() - started)
-        raise problem(
-            web.HTTPUnprocessableEntity,
-            "rule",
-            refusal.message,
-            rule=refusal.rule,
-            field=refusal.field,
-        ) from None
-    except StaleError as stale:
-        raise problem(web.HTTPConflict, "stale", str(stale), seq=stale.current) from None
-    except KeyReusedError as reused:
-        seize.metrics.command(game.system.name, "invalid", time.perf_counter() - started)
-        raise problem(
-            web.HTTPUnprocessableEntity, "key_reused", str(reused), field="Idempotency-Key"
-        ) from None
-    except ServerFaultError as fault:
-        seize.metrics.command(game.system.name, "fault", time.perf_counter() - started)
-        raise server_fault(fault) from None
-    seize.metrics.command(
-        game.system.name, "applied", time.perf_counter() - started, len(answer["events"])
-    )
-    return answer
-
-
-def server_fault(fault: ServerFaultError) -> web.HTTPError:
-    """A 500 that says the server is at fault, names the command, and promises nothing stored."""
-    return problem(web.HTTPInternalServerError, "server_fault", str(fault), command=fault.command)
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """A refused request as data, for the paths that do not answer it as an HTTP error (a
-    command over a WebSocket, a device inside the server): the status, the problem document
-    the HTTP route answers with, and the seconds its ``Retry-After`` asks a client to wait."""
-
-    status: int
-    problem: dict[str, Any]
-    retry_after: int | None = None
-
-    @classmethod
-    def of(cls, error: web.HTTPException) -> Refusal:
-        body: dict[str, Any] = json.loads(error.text or "{}")
-        wait = error.headers.get("Retry-After")
-        return cls(error.status, body, int(wait) if wait is not None else None)
-
-
-async def settled(work: Awaitable[dict[str, Any]]) -> dict[str, Any] | Refusal:
-    """The answer of ``work``, or its refusal as the HTTP API (its middleware included) would
-    give it: a database out of reach and a failure nobody foresaw are refusals too, so the
-    caller (a live socket, a device) goes on."""
-    try:
-        return await work
-    except web.HTTPException as refused:
-        return Refusal.of(refused)
-    except StoreUnavailableError:
-        log.warning("database unavailable")  # nothing was stored: a retry is safe
-        return Refusal.of(unavailable())
-    except Exception:
-        log.exception("command failed")
-        return Refusal.of(internal())
+def refusal_answer(refusal: Refusal) -> web.Response:
+    """A refusal as the API answers it: its problem document, under its status, and how long
+    to wait before trying again where it says."""
+    wait = refusal.retry_after
+    headers = {"Retry-After": str(wait)} if wait is not None else None
+    return json_answer(refusal.problem, refusal.status, headers)
 
 
 async def events(request: web.Request) -> web.Response:

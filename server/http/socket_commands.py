@@ -7,9 +7,10 @@ A client that holds the socket need not open a request per command: it sends
 and is answered on the same socket, ``answer`` or ``refused``, with the ``id`` it chose. Every
 step is the HTTP route's (``POST /api/tables/{id}/commands``), called rather than copied: the
 socket's token is checked afresh for each command (a revoked token stops commanding at once, as
-over HTTP), the token's command rate limit counts each message, and the limits, validation,
-execution and refusals are ``server.http.api``'s, so a refusal carries the problem document
-and status the HTTP route would answer with. See docs/api.md.
+over HTTP), the token's command rate limit counts each message, the limits are the API's
+(``server.http.api``), and the command takes the path every sender's does
+(``server.tables.commanding``), so a refusal carries the problem document and status the HTTP
+route would answer with. See docs/api.md.
 
 Other kinds of message are handled by the rooms above this one (a VTT's dice requests,
 ``server/devices/dice_channel.py``), installed in the application under ``MESSAGES`` by their
@@ -27,20 +28,18 @@ from aiohttp import WSMessage, WSMsgType, web
 from server.http.api import (
     NOT_A_SEQUENCE,
     TOO_MANY_COMMANDS,
-    Refusal,
-    apply_command,
     check_shape,
     idempotency_key,
     limited,
     malformed,
     parse_json,
-    settled,
     strict_json,
     table_of,
     too_large,
 )
 from server.http.context import Seize
 from server.tables.access import digest
+from server.tables.commanding import Refusal, apply_command, settled
 
 Later = Callable[[str], None]
 """Sends a message on the socket later, after the reply (a dice request's answer)."""
@@ -103,13 +102,13 @@ async def reply(
 
 async def _obey(
     seize: Seize, table_id: str, token: str, data: Any, wait: float | None
-) -> dict[str, Any]:
+) -> dict[str, Any] | Refusal:
     limited(wait, TOO_MANY_COMMANDS)
     message = command_message(data)
     game = await table_of(seize, table_id)
     principal = await seize.tokens.principal(token, game.id)
     return await apply_command(
-        seize, game, principal, message.command, message.key, message.if_match
+        seize.runner, seize.metrics, game, principal, message.command, message.key, message.if_match
     )
 
 

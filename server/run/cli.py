@@ -55,12 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command == "demo":
-        play_demo(args.seed if args.seed is not None else secrets.randbits(64), print)
-        return 0
+        return _demo(args.seed)
     if args.command in hardware.COMMANDS:
-        if args.command == "adapter":
-            configure()  # an adapter logs as the server does: what it refused, what it lost
-        return hardware.run(args)
+        return _hardware(args)
     if args.command == "gm-link":
         return _gm_link(_flags(args), args.table, args.name)
     if args.command == "export":
@@ -75,8 +72,7 @@ def _parser() -> argparse.ArgumentParser:
     _serve_parser(commands)
     _gm_link_parser(commands)
     _export_parser(commands)
-    demo = commands.add_parser("demo", help="play a Four Color Hack scene in the terminal")
-    demo.add_argument("--seed", type=int, help="replay a particular deal (default: a fresh one)")
+    _demo_parser(commands)
     hardware.add_commands(commands)
     return parser
 
@@ -182,6 +178,25 @@ def _export_parser(commands: Commands) -> None:
     export.add_argument(
         "--db", help="the SQLite file, or a postgresql:// URL (default: as seize serve)"
     )
+
+
+def _demo_parser(commands: Commands) -> None:
+    demo = commands.add_parser("demo", help="play a Four Color Hack scene in the terminal")
+    demo.add_argument("--seed", type=int, help="replay a particular deal (default: a fresh one)")
+
+
+def _demo(seed: int | None) -> int:
+    """``seize demo``: the scene played in the terminal, dealt from ``seed`` or afresh."""
+    play_demo(seed if seed is not None else secrets.randbits(64), print)
+    return 0
+
+
+def _hardware(args: argparse.Namespace) -> int:
+    """``seize adapter``, ``sim`` and ``deck``; an adapter logs as the server does (what it
+    refused, what it lost)."""
+    if args.command == "adapter":
+        configure()
+    return hardware.run(args)
 
 
 def _flags(args: argparse.Namespace) -> dict[str, Any]:

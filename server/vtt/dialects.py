@@ -15,9 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from rules.errors import RuleError
 from rules.roles import OVERLAY, Viewer
 from server.errors import ServerFaultError, problem
-from server.http.api import caller, game_of, invalid, json_body, server_fault, view_of
+from server.http.api import caller, game_of, invalid, json_body, refusal_answer, view_of
 from server.http.context import SEIZE
 from server.http.routes import EVERYONE, GM, Content, Parameter, Route, refusals
+from server.tables.commanding import refusal_of
 from server.tables.games import Game
 from server.tables.turns import TurnOrder, turn_order
 
@@ -180,7 +181,7 @@ async def roll20_import(request: web.Request) -> web.Response:
         try:
             await request.app[SEIZE].runner.execute(game, principal, command, None, None)
         except ServerFaultError as fault:
-            raise server_fault(fault) from None
+            return refusal_answer(refusal_of(fault))
         except RuleError as refusal:
             refused.append({"id": pid, "rule": refusal.rule, "message": refusal.message})
             continue
