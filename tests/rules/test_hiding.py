@@ -335,7 +335,8 @@ def test_a_tie_with_a_hidden_card_leaves_the_seen_cards_marked_as_if_it_were_not
             steps.append(EnterRoll(character=who[n], dice=pair, source=Source.GM, seed=seed))
     for step in steps:
         for event in table.execute(step, GM):
-            if not getattr(event, "tallies", None):
+            tallies: dict[str, int] = getattr(event, "tallies", None) or {}
+            if not tallies:
                 continue
             drawn = {c.character: c.tally for c in table.view(GM).line}  # type: ignore[attr-defined]
             for viewer in (OVERLAY, player("jena")):
@@ -344,8 +345,8 @@ def test_a_tie_with_a_hidden_card_leaves_the_seen_cards_marked_as_if_it_were_not
                     continue  # the hidden card's own roll: none of theirs
                 line = {c.character: c.tally for c in table.view(viewer).line}  # type: ignore[attr-defined]
                 marks = shown["tallies"]
-                assert {c: marks.get(c, 0) for c in event.tallies if c in line} == {
-                    c: line[c] for c in event.tallies if c in line
+                assert {c: marks.get(c, 0) for c in tallies if c in line} == {
+                    c: line[c] for c in tallies if c in line
                 }, viewer
                 for tied in _ties(marks):
                     assert sorted(tied, key=drawn.__getitem__) == tied  # the order drawn, kept
