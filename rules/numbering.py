@@ -11,8 +11,10 @@ anyone else's (another player's die) keeps its number, as it would at that table
 
 Whether a step is one a role never had is fixed when it happens: an event is stamped with who
 was hidden once it had happened (``rules.hiding``), and only such a stamped event, or an undo
-of one, can be. So a table keeps those events alone (``marks``), and works out a role's skips
-from them the first time it is asked: everything else has the same number for every role."""
+of one, can be. The stream sees least of all (it plays no one), so a step some role never had
+is one the stream never had: a table keeps those steps alone (``marks``), and works out a
+role's skips from them the first time it is asked. Everything else has the same number for
+every role."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 from rules.hiding import concealed
-from rules.roles import Viewer
+from rules.roles import OVERLAY, Viewer
 from rules.telling import named
 
 Censor = Callable[[Any, Viewer], dict[str, Any] | None]
@@ -82,22 +84,32 @@ class Numbering:
         self.last = 0
         """The sequence of the last event taken."""
 
-    def restore(self, marks: Iterable[tuple[int, Any]], last: int) -> None:
-        """Start from a log's ``marks`` ((sequence, event) in order, any others among them
-        passed over) and its last sequence, without taking every event before it."""
-        for seq, event in marks:
-            if marking(event, self._marks):
+    def restore(self, stamped: Iterable[tuple[int, Any]], last: int) -> None:
+        """Start from a log's stamped events and undos ((sequence, event) in order: those
+        among which the marks are) and its last sequence, without taking every event."""
+        for seq, event in stamped:
+            if self._marking(event, self._marks):
                 self._marks[seq] = event
         self.last = last
 
     def take(self, seq: int, event: Any) -> None:
         """The event with sequence ``seq``, the next after the last taken."""
         self.last = seq
-        if marking(event, self._marks):
+        if self._marking(event, self._marks):
             self._marks[seq] = event
             for viewer, skips in self._skips.items():
                 if self._unseen(viewer, event, skips):
                     skips.append(seq)
+
+    def _marking(self, event: Any, marks: Collection[int]) -> bool:
+        """Whether an event is a step the stream's table never had, or undoes one of ``marks``
+        (the sequences of those so far)."""
+        undoes = _undoes(event)
+        if undoes is not None:
+            return undoes in marks
+        if not getattr(event, "unseen", ()):
+            return False
+        return unseen_step(event, self._censor(event, OVERLAY), OVERLAY)
 
     def _unseen(self, viewer: Viewer, event: Any, skips: Sequence[int]) -> bool:
         undoes = _undoes(event)
@@ -136,22 +148,38 @@ class Numbering:
             seq += 1
         return seq
 
-    def numbered(
-        self, viewer: Viewer, first: int, events: Sequence[Any], shown: Sequence[Any]
-    ) -> list[Numbered]:
-        """Events ``first``… not taken yet, each shown to ``viewer`` as in ``shown``, as the
-        viewer is shown them: numbered, without the steps it never had. Nothing is taken: a
-        server shows a command's events to every role before it stores them."""
-        skips = list(self.skips(viewer))
+    def marked(self, first: int, events: Sequence[Any]) -> list[bool]:
+        """Which of events ``first``… (not taken yet) are steps the stream's table never had,
+        or undo one: the same for every role, so worked out once for a command's events."""
         marks = ChainMap[int, Any]({}, self._marks)  # the new events' marks go in front
+        out = []
+        for seq, event in zip(range(first, first + len(events)), events, strict=True):
+            mark = self._marking(event, marks)
+            if mark:
+                marks[seq] = event
+            out.append(mark)
+        return out
+
+    def numbered(
+        self,
+        viewer: Viewer,
+        first: int,
+        events: Sequence[Any],
+        shown: Sequence[Any],
+        marked: Sequence[bool],
+    ) -> list[Numbered]:
+        """Events ``first``… not taken yet, ``marked`` as ``marked`` says, each shown to
+        ``viewer`` as in ``shown``, as the viewer is shown them: numbered, without the steps it
+        never had. Nothing is taken: a server shows a command's events to every role before it
+        stores them."""
+        skips = list(self.skips(viewer))
         count = self.count(viewer)
         out: list[Numbered] = []
-        for seq, event, data in zip(range(first, first + len(events)), events, shown, strict=True):
-            if marking(event, marks):
-                marks[seq] = event
-                if self._unseen(viewer, event, skips):
-                    skips.append(seq)
-                    continue
+        numbered = zip(range(first, first + len(events)), events, shown, marked, strict=True)
+        for seq, event, data, mark in numbered:
+            if mark and self._unseen(viewer, event, skips):
+                skips.append(seq)
+                continue
             count += 1
             out.append((count, _renumbered(event, data, skips)))
         return out
@@ -167,13 +195,3 @@ class Numbering:
                 event = read(seq)
                 out.append((mine, _renumbered(event, self._censor(event, viewer), skips)))
         return out
-
-
-def marking(event: Any, marks: Collection[int]) -> bool:
-    """Whether an event may be a step some role never had: stamped with someone hidden, or
-    undoing one of ``marks`` (the sequences of those so far). A load reads these alone from
-    before its snapshot."""
-    undoes = _undoes(event)
-    if undoes is not None:
-        return undoes in marks
-    return bool(getattr(event, "unseen", ()))

@@ -144,9 +144,9 @@ class Table(Generic[Opts, S, C, E]):
         marks: Iterable[tuple[int, E | Undone]] = (),
     ) -> Table[Opts, S, C, E]:
         """A table from a snapshot: ``state`` as it was after the whole ``log``. Its first undo
-        rebuilds what stands from the log, so the log may hold its old events elsewhere; the
-        events of the log that may be steps some role never had (``marks``, with their
-        sequences; ``rules.numbering.marking``) number the rest for each role."""
+        rebuilds what stands from the log, so the log may hold its old events elsewhere; its
+        events stamped with someone hidden and its undos (``marks``, with their sequences)
+        number the rest for each role (``rules.numbering``)."""
         table = cls(system, options, window=window)
         table.log, table.state = log, state
         table._standing = Standing.at(state, rooted=not log)

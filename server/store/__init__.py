@@ -162,8 +162,9 @@ class Store(Protocol):
 
     async def marked(self, table_id: str, through: int) -> list[tuple[int, str]]:
         """(sequence, JSON body) of the table's events up to ``through`` that may be steps some
-        role never had (``rules.numbering.marking``): those stamped with someone hidden, and
-        the undos. A few, read in one go, instead of the whole log before a snapshot."""
+        role never had (``rules.numbering``): those stamped with someone hidden (decided while
+        someone was), and the undos; none at a table that never hid anyone. Read in one go,
+        instead of the whole log before a snapshot."""
 
     async def stamped(self, table_id: str, after: int, limit: int) -> list[tuple[int, str, float]]:
         """(sequence, JSON body, when it was stored) of at most ``limit`` of the table's events

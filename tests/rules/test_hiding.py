@@ -556,8 +556,9 @@ class Watched:
         # As a server shows them live, numbered before they are taken (``numbered``); and as
         # it shows them to one catching up, once they are (``since``): the same, each time.
         first = table.version + 1
+        marked = numbering.marked(first, events)
         live = {
-            viewer: numbering.numbered(viewer, first, events, told(table, viewer, events))
+            viewer: numbering.numbered(viewer, first, events, told(table, viewer, events), marked)
             for viewer in self.watching
         }
         table.record(events, table.folded(events))
