@@ -92,10 +92,11 @@ class Numbering:
                 self._marks[seq] = event
         self.last = last
 
-    def take(self, seq: int, event: Any) -> None:
-        """The event with sequence ``seq``, the next after the last taken."""
+    def take(self, seq: int, event: Any, mark: bool) -> None:
+        """The event with sequence ``seq``, the next after the last taken; ``mark``: whether it
+        is a step the stream's table never had or an undo of one (``marked``)."""
         self.last = seq
-        if self._marking(event, self._marks):
+        if mark:
             self._marks[seq] = event
             for viewer, skips in self._skips.items():
                 if self._unseen(viewer, event, skips):

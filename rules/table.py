@@ -97,10 +97,13 @@ class System(Generic[Opts, S, C, E]):
 
 @dataclass(frozen=True)
 class Folded(Generic[S]):
-    """The state events leave, and what stands after them: what ``record`` takes."""
+    """The state events leave, what stands after them, and which of them are steps the
+    stream's table never had (``Numbering.marked``, worked out once for every role and for
+    the record): what ``record`` takes."""
 
     state: S
     standing: Standing[S]
+    marked: list[bool]
 
 
 def _revealing(event: object) -> bool:
@@ -226,6 +229,7 @@ class Table(Generic[Opts, S, C, E]):
         """What these events would leave, the table itself unchanged: a server folds and
         shows a command's events before it stores them, so none it cannot show is ever kept."""
         state, standing = self.state, self._standing.copy()
+        marked = self.numbering.marked(len(self.log) + 1, events)
         pending: list[E | Undone] = []
         read = self._read(pending)
         for event in events:
@@ -237,7 +241,7 @@ class Table(Generic[Opts, S, C, E]):
                 state = self.system.evolve(state, event)
                 standing.stood(position, state, self.window.every)
                 standing.bound(self.window.kept)
-        return Folded(state, standing)
+        return Folded(state, standing, marked)
 
     def apply(self, event: E | Undone) -> None:
         """Append an event to the log and fold it in."""
@@ -245,9 +249,9 @@ class Table(Generic[Opts, S, C, E]):
 
     def record(self, events: Sequence[E | Undone], folded: Folded[S]) -> None:
         """Append events whose fold is already known (``folded``), without folding again."""
-        for event in events:
+        for event, mark in zip(events, folded.marked, strict=True):
             self.log.append(event)
-            self.numbering.take(len(self.log), event)
+            self.numbering.take(len(self.log), event, mark)
         self.state, self._standing = folded.state, folded.standing
 
     def _read(self, pending: list[E | Undone]) -> Callable[[int], E | Undone]:

@@ -62,9 +62,8 @@ def shown(
     state = folded.state
     by: dict[Viewer, Shown] = {}
     numbering = table.numbering
-    marked = numbering.marked(first, events)
     for viewer in viewers:
-        numbered = numbering.numbered(viewer, first, events, censored[viewer], marked)
+        numbered = numbering.numbered(viewer, first, events, censored[viewer], folded.marked)
         seen = [data for _, data in numbered]
         try:
             encoded = [json.dumps(data) for data in seen]

@@ -17,7 +17,7 @@ from tests.server.process import ServerProcess, call
 
 from .conftest import Table, shoot
 from .console_driver import PHONE
-from .test_play import at_seq, hand_to, rcs_character
+from .test_play import at_seq, first_panel, hand_to, rcs_character
 
 RECORDING = """
 window.vibrations = [];
@@ -115,13 +115,7 @@ def test_a_phone_opened_on_its_turn_buzzes_only_once_touched(
     """A browser lets a page vibrate only after a tap on it: a page opened on the player's
     turn flags it without a buzz (the browser would refuse it, and say so in its log), and
     buzzes for the next alert once the player has touched it."""
-    table = Table(server, "four-color")
-    for hero in ("peter", "sue"):
-        table.send({"type": "join", "member": {"id": hero, "name": hero.title(), "kind": "hero"}})
-    table.send({"type": "deal", "source": "gm"})
-    for card in ("KH", "QC", "2C"):  # Peter, Sue, then the Editor's extra card
-        table.send({"type": "deal_card", "card": card})
-    seq = table.send({"type": "next_panel"})["seq"]
+    table, seq = first_panel(server, ("KH", "QC", "2C"))  # Peter's Panel played, Sue's next
     sue = phones()
     sue.goto(hand_to(table, "sue"))
     at_seq(sue, seq)

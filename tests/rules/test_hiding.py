@@ -556,12 +556,14 @@ class Watched:
         # As a server shows them live, numbered before they are taken (``numbered``); and as
         # it shows them to one catching up, once they are (``since``): the same, each time.
         first = table.version + 1
-        marked = numbering.marked(first, events)
+        folded = table.folded(events)
         live = {
-            viewer: numbering.numbered(viewer, first, events, told(table, viewer, events), marked)
+            viewer: numbering.numbered(
+                viewer, first, events, told(table, viewer, events), folded.marked
+            )
             for viewer in self.watching
         }
-        table.record(events, table.folded(events))
+        table.record(events, folded)
         for viewer in self.watching:
             caught_up = numbering.since(viewer, seen[viewer], lambda n: table.log[n - 1])
             assert live[viewer] == caught_up, viewer
