@@ -102,6 +102,17 @@ class Numbering:
                 if self._unseen(viewer, event, skips):
                     skips.append(seq)
 
+    def rewind(self, last: int) -> None:
+        """Forget the events after sequence ``last``, as if they had never been taken: a
+        server takes a group of commands' events to decide each on the one before, and takes
+        them back until they are stored (``Table.rewind``)."""
+        self.last = last
+        for seq in [seq for seq in self._marks if seq > last]:
+            del self._marks[seq]
+        for skips in self._skips.values():
+            while skips and skips[-1] > last:
+                skips.pop()
+
     def _marking(self, event: Any, marks: Collection[int]) -> bool:
         """Whether an event is a step the stream's table never had, or undoes one of ``marks``
         (the sequences of those so far)."""

@@ -106,6 +106,15 @@ class Folded(Generic[S]):
     marked: list[bool]
 
 
+@dataclass(frozen=True)
+class Mark(Generic[S]):
+    """The table as it stands at a moment (``Table.mark``): what ``Table.rewind`` puts back."""
+
+    version: int
+    state: S
+    standing: Standing[S]
+
+
 def _revealing(event: object) -> bool:
     """A reveal that acting caused: it belongs to the step written just after it."""
     return isinstance(event, hiding.Revealed) and event.acting
@@ -253,6 +262,20 @@ class Table(Generic[Opts, S, C, E]):
             self.log.append(event)
             self.numbering.take(len(self.log), event, mark)
         self.state, self._standing = folded.state, folded.standing
+
+    def mark(self) -> Mark[S]:
+        """The table as it stands now, to ``rewind`` to."""
+        return Mark(len(self.log), self.state, self._standing)
+
+    def rewind(self, mark: Mark[S]) -> None:
+        """Take back every event recorded since ``mark``. A server decides a group of commands
+        that arrived together each on the one before (recording them), then rewinds and
+        records them again once they are stored, so nothing it has not stored is ever read
+        from the table. ``record`` never changes what it leaves behind (``folded`` works on a
+        copy of what stands), so what ``mark`` kept is as it was."""
+        del self.log[mark.version :]
+        self.numbering.rewind(mark.version)
+        self.state, self._standing = mark.state, mark.standing
 
     def _read(self, pending: list[E | Undone]) -> Callable[[int], E | Undone]:
         """The event at a position, from the log or from the ``pending`` events after it."""

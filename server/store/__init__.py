@@ -79,12 +79,14 @@ class Remembered:
 
 @dataclass(frozen=True)
 class Append:
-    """Events to append to a table's log, and what commits with them."""
+    """Events to append to a table's log, and what commits with them: the answer of each
+    command they come from that was sent with an idempotency key (several commands to one table
+    that arrived together are appended as one)."""
 
     table_id: str
     first_seq: int
     events: Sequence[tuple[str, str]]  # (type, JSON body)
-    idempotency: Remembered | None = None
+    remembered: Sequence[Remembered] = ()
 
 
 class Store(Protocol):

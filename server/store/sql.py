@@ -258,19 +258,20 @@ class SqlStore(ABC):
                 for n, (kind, body) in enumerate(append.events)
             ],
         )
-        if (kept := append.idempotency) is not None:
-            queries.append(
-                Query(
-                    "insert into idempotency (table_id, token_hash, key, response, command)"
-                    " values (:table_id, :token_hash, :key, :response, :command)",
+        if append.remembered:
+            queries += _each(
+                "insert into idempotency (table_id, token_hash, key, response, command)"
+                " values (:table_id, :token_hash, :key, :response, :command)",
+                [
                     {
                         "table_id": append.table_id,
                         "token_hash": kept.token_hash,
                         "key": kept.key,
                         "response": kept.response,
                         "command": kept.command,
-                    },
-                )
+                    }
+                    for kept in append.remembered
+                ],
             )
         try:
             await self._write(*queries)

@@ -146,19 +146,25 @@ class SqliteStore(SqlStore):
         its savepoint. A batch with nothing written is rolled back, with no fsync. The callers
         are told in one hand-off per loop, not one per write."""
         alone = len(batch) == 1
-        connection.execute("begin immediate")
-        outcomes: list[Outcome] = [
-            (future, *_written(connection, queries, savepoint=not alone))
-            for queries, future in batch
-        ]
         try:
-            if all(error is not None for _, _, error in outcomes):
+            # Another process's write (a second worker) can hold the file past the busy
+            # timeout: the batch fails, and the writer goes on to the next.
+            connection.execute("begin immediate")
+        except sqlite3.Error as locked:
+            outcomes: list[Outcome] = [(future, [], locked) for _, future in batch]
+        else:
+            outcomes = [
+                (future, *_written(connection, queries, savepoint=not alone))
+                for queries, future in batch
+            ]
+            try:
+                if all(error is not None for _, _, error in outcomes):
+                    connection.execute("rollback")
+                else:
+                    connection.execute("commit")
+            except sqlite3.Error as lost:
                 connection.execute("rollback")
-            else:
-                connection.execute("commit")
-        except sqlite3.Error as lost:
-            connection.execute("rollback")
-            outcomes = [(future, [], lost) for future, _, _ in outcomes]
+                outcomes = [(future, [], lost) for future, _, _ in outcomes]
         by_loop: dict[asyncio.AbstractEventLoop, list[Outcome]] = {}
         for outcome in outcomes:
             by_loop.setdefault(outcome[0].get_loop(), []).append(outcome)

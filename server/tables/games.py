@@ -67,7 +67,12 @@ class LazyLog(MutableSequence[Any]):
         raise TypeError("an event log is never rewritten")
 
     def __delitem__(self, index: Any) -> None:
-        raise TypeError("an event log only grows")
+        """Only a tail not yet stored goes (``Table.rewind``): a stored event never does."""
+        whole_tail = isinstance(index, slice) and index.stop is None and index.step is None
+        start = index.indices(len(self))[0] - self._first if whole_tail else -1
+        if start < 0 or any(isinstance(item, str) for item in self._items[start:]):
+            raise TypeError("an event log only loses a tail it has not stored")
+        del self._items[start:]
 
     def insert(self, index: int, value: Any) -> None:
         if index != len(self):

@@ -727,18 +727,51 @@ class WholeGame(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def play(self, data: st.DataObject) -> None:
-        """Mostly a move of the game; now and then several undos in a row, or a command from an
-        overlay, which may only watch and so is always refused."""
+        """Mostly a move of the game; now and then several undos in a row, several moves
+        together, or a command from an overlay, which may only watch and so is always
+        refused."""
         rnd = data.draw(st.randoms(use_true_random=False), label="choices")
         command, actor = choose(self.game.moves(self.table.state, rnd), data)
         aside = data.draw(st.integers(0, 19), label="aside")
-        if aside == 19:
+        if aside == 17:
+            self.together(data, rnd)
+        elif aside == 19:
             for _ in range(rnd.randint(2, 4)):
                 self.attempt(Undo(), GM)
         elif aside == 18:
             assert not self.attempt(command, OVERLAY), "an overlay's command was taken"
         else:
             self.attempt(command, actor)
+
+    def together(self, data: st.DataObject, rnd: random.Random) -> None:
+        """Moves that arrive together, as a server groups them for one commit: each decided
+        on the table the one before leaves and recorded, the table rewound before any is
+        stored, then each recorded again from its fold once they are. Rewound, the table must
+        be as it was, every role's numbers included; recorded again, as if each had been
+        played in turn (``after`` holds it to the replica, which folds the events one by one)."""
+        table, viewers = self.table, self.game.viewers(self.table.state)
+
+        def standing() -> Any:
+            numbers = {v: (table.numbering.count(v), table.numbering.skips(v)) for v in viewers}
+            views = {v: table.view(v).model_dump_json() for v in viewers}
+            return table.state, list(table.log), table.reach, numbers, views
+
+        before, mark = standing(), table.mark()
+        taken = []
+        for _ in range(rnd.randint(2, 4)):
+            command, actor = choose(self.game.moves(table.state, rnd), data)
+            try:
+                events = table.decide(command, actor)
+            except RuleError:
+                continue
+            folded = table.folded(events)
+            table.record(events, folded)
+            taken.append((events, folded))
+        table.rewind(mark)
+        assert standing() == before, "rewound, the table is not as it was"
+        for events, folded in taken:
+            table.record(events, folded)
+            self.after(events)
 
     def attempt(self, command: Any, actor: Viewer) -> bool:
         """Send a command; True when the table took it."""

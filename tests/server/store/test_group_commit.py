@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from server.store.sql import Query
 from tests.server.conftest import Client, bearer, new_table, send
 from tests.server.databases import postgres_schema, require_postgres
 from tests.server.following import CHARACTER, POOL
-from tests.waiting import PATIENCE, eventually
+from tests.waiting import PATIENCE, eventually, within
 
 pytestmark = pytest.mark.sqlite_only
 
@@ -157,3 +158,132 @@ async def test_a_write_alone_in_its_batch_that_fails_part_way_leaves_nothing(
         assert [tuple(r) for r in await store._fetch(Query("select n from kept"))] == [(2,)]
     finally:
         await store.close()
+
+
+class Gated(Watched):
+    """A writer's connection whose every transaction waits for a permit once ``held``, and
+    that fails the next append of events when asked to (a disk error in the middle of it)."""
+
+    def __init__(self, connection: sqlite3.Connection, journal: list[Any]) -> None:
+        super().__init__(connection, journal)
+        self.held = False
+        self.permits = threading.Semaphore(0)
+        self.begun = 0
+        self.failing = False
+
+    def execute(self, text: str, *values: Any) -> sqlite3.Cursor:
+        if threading.current_thread().name == "seize-store" and text == "begin immediate":
+            self.begun += 1
+            if self.held and not self.permits.acquire(timeout=PATIENCE):
+                # Failing the batch, not the writer: a test that fails does not hang.
+                raise sqlite3.OperationalError("the writer was held too long")
+        return super().execute(text, *values)
+
+    def executemany(self, text: str, values: Any) -> sqlite3.Cursor:
+        if self.failing and text.startswith("insert into events"):
+            self.failing = False
+            raise sqlite3.OperationalError("disk I/O error")
+        return self._connection.executemany(text, values)
+
+
+async def test_commands_that_come_while_their_table_commits_are_decided_in_turn_and_commit_as_one(
+    aiohttp_client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table's commands that arrive while its commit is under way (dice landing together)
+    are decided each on the table the one before leaves, appended as one and committed
+    together, and answered only after that commit; until then the table shows none of them.
+    A refused one, or a stale ``If-Match``, is refused as it would be in turn. A retried
+    idempotency key in a group, or a disk that fails its commit, leaves every command of the
+    group as if sent alone: the retry answered as first, the failed ones stored nowhere and
+    shown to no one."""
+    journal: list[Any] = []
+    connections: list[Gated] = []
+    connect = sqlite_store._connect
+
+    def gated(path: Path, durability: Durability) -> Any:
+        connections.append(Gated(connect(path, durability), journal))
+        return connections[-1]
+
+    monkeypatch.setattr(sqlite_store, "_connect", gated)
+    app = make_app(Settings(db=tmp_path / "seize.db", port=0))
+    client: Client = await aiohttp_client(app)
+    table = await new_table(client, "megatraveller-rcs")
+    writer, runner = connections[-1], app[SEIZE].runner
+
+    def queued(n: int) -> bool:
+        return len(runner._waiting.get(table["id"], [])) == n
+
+    async def answered(command: dict[str, Any], **headers: str) -> tuple[int, dict[str, Any]]:
+        status, body = await send(client, table, command, **headers)
+        journal.append(("answer", command.get("points"), status))
+        return status, body
+
+    async def shown() -> tuple[int, Any]:
+        read = await client.get(f"/api/tables/{table['id']}", headers=bearer(table["gm_token"]))
+        view = await read.json()
+        return view["seq"], view["view"]["pools"]
+
+    def pool(points: int) -> dict[str, Any]:
+        return {**POOL, "points": points}
+
+    async def group(first: dict[str, Any], *rest: tuple[dict[str, Any], dict[str, str]]) -> Any:
+        """``first`` held at its commit while ``rest`` queue behind it, each sent once the one
+        before is queued; then the first let go, and the group held at its own commit."""
+        writer.held, begun = True, writer.begun
+        sending = [asyncio.create_task(answered(first))]
+        await eventually(lambda: writer.begun == begun + 1, "the first never reached the disk")
+        for n, (command, headers) in enumerate(rest, 1):
+            sending.append(asyncio.create_task(answered(command, **headers)))
+            await eventually(partial(queued, n), "the command never queued")
+        writer.permits.release()
+        await eventually(lambda: writer.begun == begun + 2, "the group never reached the disk")
+        return sending
+
+    await send(client, table, {"type": "join", "character": CHARACTER})
+    sending = await group(
+        pool(1),
+        (pool(2), {"Idempotency-Key": "two"}),
+        ({"type": "join", "character": CHARACTER}, {}),  # refused: already at the table
+        (pool(3), {"If-Match": "1"}),  # stale: pool 2 comes before it
+        (pool(4), {}),
+    )
+    await eventually(sending[0].done, "the first was not answered")
+    assert await shown() == (2, {"crew": 1}), "the group is shown before it is stored"
+    del journal[:]
+    writer.permits.release()
+    answers = await within(asyncio.gather(*sending[1:]), "the group was not answered")
+    assert [status for status, _ in answers] == [200, 422, 409, 200]
+    assert [body["seq"] for _, body in answers[::3]] == [3, 4]
+    assert answers[1][1]["error"] == "rule" and "already" in str(answers[1][1]), answers[1]
+    assert answers[2][1]["error"] == "stale" and answers[2][1]["seq"] == 3
+    commits = [entry for entry in journal if entry[0] == "commit"]
+    assert commits == [("commit", 1)], "the group is one write in one commit"
+    assert min(journal.index(("answer", p, s)) for p, s in ((2, 200), (4, 200))) > 0
+    assert await shown() == (4, {"crew": 4})
+
+    # A retry of pool 2 (its key) among them: the group's append finds the key taken, and
+    # each is run alone.
+    sending = await group(pool(5), (pool(2), {"Idempotency-Key": "two"}), (pool(6), {}))
+    writer.permits.release()
+    writer.permits.release()
+    writer.permits.release()
+    (_, fifth), (retried, again), (_, sixth) = await within(
+        asyncio.gather(*sending), "the group with a retry was not answered"
+    )
+    assert (retried, again) == (200, answers[0][1]), "the retry is answered as the first was"
+    assert (fifth["seq"], sixth["seq"]) == (5, 6)
+
+    # The disk fails the group's commit: neither is stored or shown, and play goes on.
+    failing = await group(pool(7), (pool(8), {}), (pool(9), {}))
+    writer.failing, writer.held = True, False
+    writer.permits.release()
+    failed = await within(asyncio.gather(*failing), "the failed group was not answered")
+    assert [status for status, _ in failed] == [200, 500, 500]
+    assert await shown() == (7, {"crew": 7})
+    status, body = await send(client, table, pool(10))
+    assert (status, body["seq"]) == (200, 8)
+    events = await client.get(
+        f"/api/tables/{table['id']}/events", headers=bearer(table["gm_token"])
+    )
+    stored = [each["event"]["points"] for each in (await events.json())["events"][1:]]
+    assert stored == [1, 2, 4, 5, 6, 7, 10]

@@ -27,7 +27,7 @@ async def store(database: Database) -> AsyncIterator[Store]:
 
 
 def append(seq: int, body: str, idempotency: Remembered | None = None) -> Append:
-    return Append(TABLE.id, seq, [("joined", body)], idempotency)
+    return Append(TABLE.id, seq, [("joined", body)], [idempotency] if idempotency else [])
 
 
 async def test_two_writers_cannot_both_append_the_same_sequence(store: Store) -> None:
