@@ -95,6 +95,7 @@ from bench.server_bench import (
     _frame_size,
     _table,
     fan_out,
+    fsync_floor,
     pct,
     serving,
 )
@@ -445,27 +446,37 @@ def main() -> None:
     seize_commit = commit(Path(__file__).resolve().parent.parent)
     ii_commit = "started by hand" if "://" in args.ii else commit(args.ii)
     print(f"Seize {seize_commit}; Improved Initiative {ii_commit}")
-    with tempfile.TemporaryDirectory() as name, ii_serving(args.ii, Path(name)) as ii:
-        folder = Path(name)
-        with serving(folder / "seize.db", [], folder) as seize:
-            if isinstance(seize, str):
-                raise SystemExit(f"Seize did not start: {seize}")
-            size = asyncio.run(_frame_size(asyncio.run(_table(seize.url))))
-            print(
-                f"one change's frame to each subscriber: Seize {size} bytes (the event), "
-                f"Improved Initiative {ii_frame_size()} bytes (the encounter, six combatants)"
-            )
-            print(
-                f"{count} changes at {rate:.0f}/s, {repetitions} repetitions; "
-                "sent → arrival at each subscriber, all repetitions' deliveries together:"
-            )
-            server = seize
-            runs: dict[str, Callable[[int], FanOut]] = {
-                "Seize": lambda s: seize_fan_out(server, s, count, rate),
-                "II": lambda s: ii_fan_out(ii, s, count, rate),
-            }
-            for subscribers in sizes:
-                compare(runs, subscribers, repetitions)
+    with (
+        tempfile.TemporaryDirectory() as name,
+        ii_serving(args.ii, Path(name)) as ii,
+        serving(Path(name) / "disk.db", [], Path(name)) as disk,
+        serving(Path(name) / "os.db", ["--durability", "os"], Path(name)) as os_hands,
+    ):
+        for started in (disk, os_hands):
+            if isinstance(started, str):
+                raise SystemExit(f"Seize did not start: {started}")
+        assert isinstance(disk, ServerProcess) and isinstance(os_hands, ServerProcess)
+        size = asyncio.run(_frame_size(asyncio.run(_table(disk.url))))
+        print(
+            f"one change's frame to each subscriber: Seize {size} bytes (the event), "
+            f"Improved Initiative {ii_frame_size()} bytes (the encounter, six combatants)"
+        )
+        fsync50, fsync99 = fsync_floor(Path(name), 100, rate)
+        print(
+            f"the fsync floor on this disk (a small WAL commit, synchronous=FULL, {rate:.0f}/s): "
+            f"p50 {fsync50:.2f} ms  p99 {fsync99:.2f} ms"
+        )
+        print(
+            f"{count} changes at {rate:.0f}/s, {repetitions} repetitions; "
+            "sent → arrival at each subscriber, all repetitions' deliveries together:"
+        )
+        runs: dict[str, Callable[[int], FanOut]] = {
+            "Seize disk": lambda s: seize_fan_out(disk, s, count, rate),
+            "Seize os": lambda s: seize_fan_out(os_hands, s, count, rate),
+            "II": lambda s: ii_fan_out(ii, s, count, rate),
+        }
+        for subscribers in sizes:
+            compare(runs, subscribers, repetitions)
     print(f"load at the end: {load()}")
 
 
@@ -485,7 +496,7 @@ def compare(runs: dict[str, Callable[[int], FanOut]], subscribers: int, repetiti
             dropped[name] += superseded(run, subscribers)
     for name in runs:
         print(
-            f"  {subscribers:4} subscribers  {name:5} p50 {pct(each[name], 0.5):7.2f} ms  "
+            f"  {subscribers:4} subscribers  {name:10} p50 {pct(each[name], 0.5):7.2f} ms  "
             f"p99 {pct(each[name], 0.99):7.2f} ms   (p99 of each repetition: "
             + ", ".join(f"{p:.2f}" for p in p99s[name])
             + f"; {len(each[name])} deliveries"
@@ -493,8 +504,11 @@ def compare(runs: dict[str, Callable[[int], FanOut]], subscribers: int, repetiti
             + (f"; LOST {lost[name]}" if lost[name] else "")
             + ")"
         )
-    ratio = pct(each["Seize"], 0.99) / pct(each["II"], 0.99)
-    print(f"  {subscribers:4} subscribers  p99 Seize / II {ratio:.2f}")
+    for name in runs:
+        if name != "II":
+            p50 = pct(each[name], 0.5) / pct(each["II"], 0.5)
+            p99 = pct(each[name], 0.99) / pct(each["II"], 0.99)
+            print(f"  {subscribers:4} subscribers  {name} / II: p50 {p50:.2f}, p99 {p99:.2f}")
 
 
 if __name__ == "__main__":

@@ -13,12 +13,13 @@ a client that has its answer has already been shown what its command did.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import socket
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 
-from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
 
 from rules.roles import Viewer
 from server.http import oversized, socket_commands
@@ -164,20 +165,45 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     token = presented(request)
     assert token is not None  # the caller was resolved from it
     others = request.app.get(socket_commands.MESSAGES, {})
+
+    async def answer(message: WSMessage, queued: Callable[[], None]) -> None:
+        with contextlib.suppress(ConnectionError):  # the client left while its command ran
+            reply = await socket_commands.reply(
+                seize, game.id, token, message, others, subscriber.reply, queued
+            )
+            subscriber.reply(reply.json, reply.seq or 0)
+
+    answering: set[asyncio.Task[None]] = set()
     try:
         async for message in ws:
             if message.type == WSMsgType.ERROR:
                 break
-            reply = await socket_commands.reply(
-                seize, game.id, token, message, others, subscriber.reply
-            )
-            subscriber.reply(reply.json, reply.seq or 0)
+            # The next message is read once this one's command waits its turn at the table
+            # (or this one is answered): a socket's commands run in the order sent, and a
+            # device's burst waits at the table, where it is committed together, rather than
+            # here, one commit after another.
+            queued: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            task = asyncio.create_task(answer(message, telling(queued)))
+            answering.add(task)
+            task.add_done_callback(answering.discard)
+            await asyncio.wait([task, queued], return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.gather(*answering)
     except ConnectionError:  # the client left while its command ran
         pass
     finally:
         seize.hub.unsubscribe(game.id, subscriber)
         seize.sockets.discard(ws)
     return ws
+
+
+def telling(queued: asyncio.Future[None]) -> Callable[[], None]:
+    """What tells ``queued`` that its command waits its turn at its table."""
+
+    def tell() -> None:
+        if not queued.done():
+            queued.set_result(None)
+
+    return tell
 
 
 async def server_sent_events(request: web.Request) -> web.StreamResponse:

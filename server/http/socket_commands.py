@@ -79,10 +79,12 @@ async def reply(
     message: WSMessage,
     others: Mapping[str, Handler] | None = None,
     later: Later | None = None,
+    queued: Callable[[], None] | None = None,
 ) -> Reply:
     """The reply to one message from a client: the command's answer, or why it was refused;
     a message of another kind is its handler's (``others``, by type). Nothing a client sends
-    raises: a malformed message is refused like any other."""
+    raises: a malformed message is refused like any other. ``queued`` is called once a command
+    waits its turn at its table (``Runner.execute``)."""
     wait = seize.rate.allow(digest(token))  # every message counts, as every POST does
     try:
         data = decoded(message, seize.settings.max_body)
@@ -94,21 +96,33 @@ async def reply(
     if handler is not None and later is not None:
         heard = await settled(_other(handler, seize, table_id, token, data, wait, later))
         return refused(ident, heard) if isinstance(heard, Refusal) else Reply(strict_json(heard))
-    outcome = await settled(_obey(seize, table_id, token, data, wait))
+    outcome = await settled(_obey(seize, table_id, token, data, wait, queued))
     if isinstance(outcome, Refusal):
         return refused(ident, outcome)
     return Reply(strict_json({"type": "answer", "id": ident, **outcome}), outcome["seq"])
 
 
 async def _obey(
-    seize: Seize, table_id: str, token: str, data: Any, wait: float | None
+    seize: Seize,
+    table_id: str,
+    token: str,
+    data: Any,
+    wait: float | None,
+    queued: Callable[[], None] | None,
 ) -> dict[str, Any] | Refusal:
     limited(wait, TOO_MANY_COMMANDS)
     message = command_message(data)
     game = await table_of(seize, table_id)
     principal = await seize.tokens.principal(token, game.id)
     return await apply_command(
-        seize.runner, seize.metrics, game, principal, message.command, message.key, message.if_match
+        seize.runner,
+        seize.metrics,
+        game,
+        principal,
+        message.command,
+        message.key,
+        message.if_match,
+        queued,
     )
 
 

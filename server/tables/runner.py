@@ -22,6 +22,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -147,6 +148,7 @@ class Runner:
         command: BaseModel,
         key: str | None,
         if_match: int | None,
+        queued: Callable[[], None] | None = None,
     ) -> dict[str, Any]:
         """Run one command; returns ``{"seq", "events"}`` as the caller may see them.
 
@@ -156,10 +158,15 @@ class Runner:
 
         The command is run by its table's task, not the caller's: a sender that goes away
         (a page closed mid-request) cannot stop it half way, nor the commands taken with it.
+        ``queued`` is called as soon as the command waits its turn, with nothing awaited
+        before: a sender that goes on to its next command then (a device's socket) has its
+        commands run in the order it sent them, and taken together when they come quickly.
         """
         asked = command.model_dump_json() if key else ""  # as sent: before the server's seed
         waiting = Waiting(principal, with_entropy(command), (key, asked), if_match)
         self._waiting.setdefault(game.id, []).append(waiting)
+        if queued is not None:
+            queued()
         if game.id not in self._running:
             self._running[game.id] = asyncio.create_task(self._run(game))
         return await asyncio.shield(waiting.answer)

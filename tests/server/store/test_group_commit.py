@@ -287,3 +287,50 @@ async def test_commands_that_come_while_their_table_commits_are_decided_in_turn_
     )
     stored = [each["event"]["points"] for each in (await events.json())["events"][1:]]
     assert stored == [1, 2, 4, 5, 6, 7, 10]
+
+
+async def test_a_sockets_commands_sent_without_waiting_wait_at_the_table_and_apply_in_order(
+    aiohttp_client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A device sends its burst on one socket without waiting for the answers: the socket
+    reads on once each command waits its turn at the table, so the burst waits there behind
+    the commit under way (and is committed together), not one commit after another in the
+    socket; and the commands still apply, and are answered, in the order they were sent."""
+    connections: list[Gated] = []
+    connect = sqlite_store._connect
+
+    def gated(path: Path, durability: Durability) -> Any:
+        connections.append(Gated(connect(path, durability), []))
+        return connections[-1]
+
+    monkeypatch.setattr(sqlite_store, "_connect", gated)
+    app = make_app(Settings(db=tmp_path / "seize.db", port=0))
+    client: Client = await aiohttp_client(app)
+    table = await new_table(client, "megatraveller-rcs")
+    await send(client, table, {"type": "join", "character": CHARACTER})
+    writer, runner = connections[-1], app[SEIZE].runner
+    url = f"/api/tables/{table['id']}/ws"
+    async with client.ws_connect(url, headers=bearer(table["gm_token"])) as ws:
+        assert (await within(ws.receive_json(), "no view came"))["type"] == "view"
+        writer.held, begun = True, writer.begun
+        for points in range(1, 6):
+            command = {**POOL, "points": points}
+            await ws.send_json({"type": "command", "id": str(points), "command": command})
+        await eventually(
+            lambda: len(runner._waiting.get(table["id"], [])) == 4,
+            "the socket held its commands back, one commit after another",
+        )
+        writer.held = False
+        writer.permits.release()
+        answers: list[tuple[str, int]] = []
+        while len(answers) < 5:
+            message = await within(ws.receive_json(), "the burst was not answered")
+            if message["type"] == "answer":
+                answers.append((message["id"], message["seq"]))
+    assert answers == [(str(n), n + 1) for n in range(1, 6)]
+    assert writer.begun - begun == 2, "the four behind the first share one commit"
+    events = await client.get(
+        f"/api/tables/{table['id']}/events", headers=bearer(table["gm_token"])
+    )
+    stored = [each["event"]["points"] for each in (await events.json())["events"][1:]]
+    assert stored == [1, 2, 3, 4, 5]
