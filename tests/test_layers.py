@@ -6,7 +6,9 @@ the error types). A module's imports are read from its source, the ones under
 ``TYPE_CHECKING`` included: a type is a dependency too.
 
 The command path every sender shares has one home below the HTTP room, and each sender reaches
-it there, not through another module that happens to import it (a routes module, say).
+it there, not through another module that happens to import it (a routes module, say). So has
+the reading of what a client sends, in the HTTP room: a request and a socket message are read
+and bounded one way, and the socket reads its messages without the routes module.
 """
 
 from __future__ import annotations
@@ -109,12 +111,12 @@ def public(path: Path) -> set[str]:
     return {n.name for n in tree.body if isinstance(n, kinds) and not n.name.startswith("_")}
 
 
-def astray(path: Path) -> list[str]:
-    """This file's imports of the command path from anywhere but its home."""
-    home = ".".join(COMMAND_PATH.relative_to(ROOT).with_suffix("").parts)
-    offered = public(COMMAND_PATH)
+def astray(path: Path, source: Path = COMMAND_PATH, what: str = "the command path") -> list[str]:
+    """This file's imports of what ``source`` offers from anywhere but its home."""
+    home = ".".join(source.relative_to(ROOT).with_suffix("").parts)
+    offered = public(source)
     return [
-        f"{target}: the command path is {home}'s"
+        f"{target}: {what} is {home}'s"
         for target in sorted(imports(path))
         if target.startswith("server.")
         and target.rsplit(".", 1)[-1] in offered
@@ -137,6 +139,28 @@ def test_the_command_path_imports_nothing_of_the_http_room() -> None:
     assert not [t for t in imports(COMMAND_PATH) if t.split(".")[:2] == ["server", "http"]]
 
 
+READING = ROOT / "server" / "http" / "reading.py"
+"""Where what a client sends is read and bounded, a request's body and a socket's message alike."""
+READS = "reading a client's input"
+ROUTES_MODULE = "server.http.api"
+SOCKET_MESSAGES = [
+    ROOT / "server" / "http" / "socket_commands.py",
+    ROOT / "server" / "devices" / "dice_channel.py",
+]
+"""The socket's commands, and a VTT's dice requests on the same socket."""
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_clients_input_is_read_in_its_home(path: Path) -> None:
+    assert astray(path, READING, READS) == []
+
+
+@pytest.mark.parametrize("path", SOCKET_MESSAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_socket_message_is_read_without_the_routes_module(path: Path) -> None:
+    found = imports(path)
+    assert not [t for t in found if t == ROUTES_MODULE or t.startswith(f"{ROUTES_MODULE}.")]
+
+
 def test_the_check_sees_an_upward_import(tmp_path: Path) -> None:
     """The check itself: a table module reaching up into http, a rule reaching the server."""
     assert upward(ROOT / "server" / "tables" / "games.py") == [] or True  # real files vary
@@ -153,9 +177,12 @@ def test_the_check_sees_an_upward_import(tmp_path: Path) -> None:
         fake.unlink()
     sender = ROOT / "server" / "devices" / "_probe_astray.py"
     try:
-        sender.write_text("from server.http.api import apply_command, json_body\n")
+        sender.write_text("from server.http.api import apply_command, json_body, malformed\n")
         assert astray(sender) == [
             "server.http.api.apply_command: the command path is server.tables.commanding's"
+        ]
+        assert astray(sender, READING, READS) == [
+            "server.http.api.malformed: reading a client's input is server.http.reading's"
         ]
     finally:
         sender.unlink()

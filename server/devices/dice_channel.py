@@ -33,8 +33,8 @@ from server.devices import dice_requests
 from server.devices.dice import owners, registry, swapped
 from server.devices.dice_requests import MAX_DICE_ASKED, SIDES, RequestError
 from server.errors import problem
-from server.http.api import malformed, table_of
 from server.http.context import Seize
+from server.http.reading import malformed, table_of
 from server.http.socket_commands import LONGEST_ID, Later
 
 log = logging.getLogger("seize")

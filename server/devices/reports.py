@@ -19,8 +19,9 @@ from typing import Any
 from aiohttp import web
 
 from server.errors import problem
-from server.http.api import caller, game_of, json_body, shape_fault
+from server.http.api import caller, game_of, json_body
 from server.http.context import SEIZE, Seize
+from server.http.reading import shape_fault
 from server.http.routes import GM, Content, Route, refusals
 from server.tables.access import Principal
 from server.tables.games import Game

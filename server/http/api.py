@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
-import math
 from typing import Annotated, Any, Literal
 
 from aiohttp import web
@@ -17,6 +15,18 @@ from rules.roles import Viewer
 from server.errors import RETRY_AFTER, StoreUnavailableError, invalid_input, problem
 from server.http.context import SEIZE, Seize
 from server.http.metrics import every_workers_figures, render
+from server.http.reading import (
+    NOT_A_SEQUENCE,
+    TOO_MANY_COMMANDS,
+    check_shape,
+    idempotency_key,
+    limited,
+    malformed,
+    parse_json,
+    strict_json,
+    table_of,
+    too_large,
+)
 from server.http.routes import (
     EVERYONE,
     GM,
@@ -104,20 +114,6 @@ def invalid(error: ValidationError, prefix: str = "", *, root: str = "body") -> 
     return problem(web.HTTPUnprocessableEntity, **invalid_input(error, prefix, root=root))
 
 
-DEEPEST = 64  # levels of nesting a body may have: no command needs more than a few
-LONGEST_INTEGER = 40  # digits: room for a 128-bit seed, none for a number that costs to parse
-
-
-class _Oversized(int):
-    """An integer too long to take, kept in its place so the refusal can say where it is."""
-
-
-def _integer(digits: str) -> int:
-    if len(digits.lstrip("-")) > LONGEST_INTEGER:
-        return _Oversized(0)
-    return int(digits)
-
-
 class Abandoned(web.HTTPBadRequest):
     """The client left before its body had all come: nobody hears the answer, and the log
     says what happened rather than counting a failure of the server."""
@@ -162,10 +158,6 @@ async def json_body(request: web.Request) -> Any:
     return body
 
 
-strict_json = functools.partial(json.dumps, allow_nan=False)
-"""JSON as every other reader takes it: a NaN or an Infinity is a fault, never an answer."""
-
-
 def json_answer(
     data: Any, status: int = 200, headers: dict[str, str] | None = None
 ) -> web.Response:
@@ -173,85 +165,10 @@ def json_answer(
     return web.json_response(data, status=status, headers=headers, dumps=strict_json)
 
 
-def too_large(field: str, largest: int) -> web.HTTPError:
-    """A 413 naming what was over ``max_body``."""
-    body = {"error": "too_large", "message": f"{field}: over {largest} bytes", "field": field}
-    return web.HTTPRequestEntityTooLarge(
-        max_size=largest, text=strict_json(body), content_type="application/json"
-    )
-
-
-def parse_json(raw: bytes | str, part: str) -> Any:
-    """``raw`` as JSON, its integers bounded (see ``check_shape``); a 400 naming ``part`` (the
-    body, a message) when it is not JSON, or nests deeper than the parser can follow."""
-    try:
-        return json.loads(raw or b"null", parse_int=_integer)
-    except RecursionError:
-        raise malformed(part, f"the {part} nests deeper than {DEEPEST} levels") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise problem(
-            web.HTTPBadRequest, "malformed", f"the {part} is not JSON: {error}", field=part
-        ) from None
-
-
-def check_shape(value: Any, root: str) -> None:
-    """Refuse, naming the place, what ``shape_fault`` finds."""
-    fault = shape_fault(value, root)
-    if fault is not None:
-        raise malformed(*fault)
-
-
-NOT_FINITE = "must be a finite number: NaN and Infinity are not JSON"
-
-
-def shape_fault(value: Any, root: str) -> tuple[str, str] | None:
-    """The place and the fault of a value nested deeper than DEEPEST, or holding an integer
-    too long or a number that is not finite (Python's JSON reads NaN, Infinity and 1e999, and
-    would write them back, where no other reader could take them); ``root`` names the value
-    itself (the body, a message's command, a device's report)."""
-    pending: list[tuple[Any, str, int]] = [(value, root, 0)]
-    while pending:
-        value, where, depth = pending.pop()
-        if depth > DEEPEST:
-            return where, f"the {root} nests deeper than {DEEPEST} levels"
-        if isinstance(value, _Oversized):
-            return where, f"an integer has more than {LONGEST_INTEGER} digits"
-        if isinstance(value, float) and not math.isfinite(value):
-            return where, NOT_FINITE
-        if isinstance(value, dict | list):
-            items = value.items() if isinstance(value, dict) else enumerate(value)
-            pending.extend((v, _within(where, root, value, k), depth + 1) for k, v in items)
-    return None
-
-
-def _within(where: str, root: str, container: Any, key: Any) -> str:
-    """A field's name as validation errors give it (``character.dex``), and ``body.3`` for the
-    entries of a body (or ``command.3``, of a command) that is a list."""
-    if where == root and isinstance(container, dict):
-        return str(key)
-    return f"{where}.{key}"
-
-
-def malformed(field: str, message: str) -> web.HTTPError:
-    """A 400 for input that is not even well formed, naming the field or header at fault."""
-    return problem(web.HTTPBadRequest, "malformed", f"{field}: {message}", field=field)
-
-
 async def game_of(request: web.Request) -> Game:
     """The table as the store holds it now (``Games.latest``), or the 404."""
     seize = request.app[SEIZE]
     return await seize.follower.latest(await table_of(seize, request.match_info["table_id"]))
-
-
-async def table_of(seize: Seize, table_id: str) -> Game:
-    """The table as this server holds it, or the 404 saying there is none."""
-    game = await seize.tables.get(table_id)
-    if game is None:
-        raise problem(web.HTTPNotFound, "not_found", f"there is no table {table_id!r}")
-    return game
-
-
-TOO_MANY_COMMANDS = "too many commands from this token"
 
 
 async def caller(request: web.Request, game: Game) -> Principal:
@@ -264,17 +181,6 @@ async def caller(request: web.Request, game: Game) -> Principal:
         "too many reads from this token" if reading else TOO_MANY_COMMANDS,
     )
     return principal
-
-
-def limited(wait: float | None, message: str) -> None:
-    """A 429 saying when to try again, when a rate limit says to wait."""
-    if wait is not None:
-        raise problem(
-            web.HTTPTooManyRequests,
-            "rate_limited",
-            message,
-            headers={"Retry-After": str(max(1, math.ceil(wait)))},
-        )
 
 
 async def create_table(request: web.Request) -> web.Response:
@@ -388,9 +294,6 @@ async def mint_token(request: web.Request) -> web.Response:
     return json_answer(answer.model_dump(), status=201)
 
 
-NOT_A_SEQUENCE = "must be a sequence number"
-
-
 def _if_match(request: web.Request) -> int | None:
     raw = text_header(request, "If-Match")
     if raw is None:
@@ -399,13 +302,6 @@ def _if_match(request: web.Request) -> int | None:
         return int(raw.removeprefix("W/").strip('" '))
     except ValueError:
         raise malformed("If-Match", NOT_A_SEQUENCE) from None
-
-
-def idempotency_key(key: object, field: str) -> str | None:
-    """A client's idempotency key, as the header or a message's field ``field`` gives it."""
-    if key is not None and not (isinstance(key, str) and 1 <= len(key) <= 200):
-        raise malformed(field, "must be a string of 1 to 200 characters")
-    return key
 
 
 async def command(request: web.Request) -> web.Response:

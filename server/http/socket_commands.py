@@ -7,10 +7,10 @@ A client that holds the socket need not open a request per command: it sends
 and is answered on the same socket, ``answer`` or ``refused``, with the ``id`` it chose. Every
 step is the HTTP route's (``POST /api/tables/{id}/commands``), called rather than copied: the
 socket's token is checked afresh for each command (a revoked token stops commanding at once, as
-over HTTP), the token's command rate limit counts each message, the limits are the API's
-(``server.http.api``), and the command takes the path every sender's does
-(``server.tables.commanding``), so a refusal carries the problem document and status the HTTP
-route would answer with. See docs/api.md.
+over HTTP), the token's command rate limit counts each message, the message is read and bounded
+as a request's body is (``server.http.reading``), and the command takes the path every
+sender's does (``server.tables.commanding``), so a refusal carries the problem document and
+status the HTTP route would answer with. See docs/api.md.
 
 Other kinds of message are handled by the rooms above this one (a VTT's dice requests,
 ``server/devices/dice_channel.py``), installed in the application under ``MESSAGES`` by their
@@ -25,7 +25,8 @@ from typing import Any
 
 from aiohttp import WSMessage, WSMsgType, web
 
-from server.http.api import (
+from server.http.context import Seize
+from server.http.reading import (
     NOT_A_SEQUENCE,
     TOO_MANY_COMMANDS,
     check_shape,
@@ -37,7 +38,6 @@ from server.http.api import (
     table_of,
     too_large,
 )
-from server.http.context import Seize
 from server.tables.access import digest
 from server.tables.commanding import Refusal, apply_command, settled
 

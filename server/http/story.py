@@ -14,8 +14,9 @@ from rules.chronicle import Chronicle, Numbers, Step, Turn
 from rules.recap import recap
 from rules.roles import Viewer
 from server.errors import problem
-from server.http.api import Caller, caller, game_of, json_answer, malformed
+from server.http.api import Caller, caller, game_of, json_answer
 from server.http.context import SEIZE
+from server.http.reading import malformed
 from server.http.routes import EVERYONE, Content, Parameter, Route, refusals
 from server.tables.games import Game
 from server.tables.story import chronicle
