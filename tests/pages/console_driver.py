@@ -87,6 +87,7 @@ class Console:
         """Tap a button (a selector or a locator) and wait for the table to move on."""
         before = self.seq
         locator = self.page.locator(target) if isinstance(target, str) else target
+        settled(locator)
         locator.click()
         self.taps += 1
         self.page.wait_for_function(f"Number(document.body.dataset.seq) > {before}")
@@ -110,6 +111,7 @@ class Console:
         # The refusal is read once the page has written the notice after this tap: a refusal
         # still shown from the tap before would otherwise be read as this one's.
         self.page.evaluate(WATCH_NOTICE)
+        settled(self.page.locator(target))
         self.page.locator(target).click()
         self.taps += 1
         self.page.wait_for_function(NOTICE_WRITTEN)
@@ -212,6 +214,19 @@ class Console:
             else:
                 self.press()
         return order
+
+
+SETTLED = "button => !button.closest('[aria-disabled=true]')"
+"""A page expression: ``button`` takes presses (not one still settling, ``steady.js``)."""
+
+
+def settled(locator: Any) -> None:
+    """Wait until the button ``locator`` finds takes presses. A button new on screen is held,
+    marked ``aria-disabled``, for 400 ms; Playwright's click waits for that as for any disabled
+    button, but tries again only after 20, 100, 100 and then 500 ms, so each tap took the whole
+    of that 720 ms or more. Watched every frame here, a tap goes as soon as the button takes it,
+    and the click's own check then passes at once."""
+    locator.page.wait_for_function(SETTLED, arg=locator.element_handle())
 
 
 def preempting(where: Any, to: str, die: int) -> Any:

@@ -254,7 +254,9 @@ const tableFaces = new TermFaces(async (sides, count) => {
   }
   return rolled;
 }, () => /** @type {string | undefined} */ (game.settings?.get("core", "rollMode")));
-/** A player's requests waiting for the GM's client, by id. @type {Map<string, (rolled: Rolled) => void>} */
+/** A player's requests waiting for the GM's client, by id: how each is answered, and its timer
+ * for rolling by itself, cleared once the GM's client answers (a player's client that rolls
+ * often keeps no pile of spent timers). @type {Map<string, {resolve: (rolled: Rolled) => void, timer: ReturnType<typeof setTimeout>}>} */
 const relaying = new Map();
 
 /**
@@ -282,10 +284,10 @@ async function askTable(userId, sides, count) {
 function askTheGm(sides, count) {
   const id = foundry.utils.randomID();
   return new Promise((resolve) => {
-    relaying.set(id, resolve);
-    setTimeout(() => {
+    const timer = setTimeout(() => {
       if (relaying.delete(id)) resolve({ faces: null, why: "offline" });
     }, RELAY_WAIT * 1000);
+    relaying.set(id, { resolve, timer });
     game.socket?.emit(SOCKET, { kind: "dice", id, sides, count });
   });
 }
@@ -305,9 +307,11 @@ function relayed(message, sender) {
     });
   } else if (message.kind === "rolled" && message.user === game.user?.id
              && game.users?.get(sender)?.isGM) {
-    const resolve = relaying.get(message.id);
+    const waiting = relaying.get(message.id);
+    if (!waiting) return;
     relaying.delete(message.id);
-    resolve?.(message.rolled);
+    clearTimeout(waiting.timer);
+    waiting.resolve(message.rolled);
   }
 }
 
