@@ -13,9 +13,10 @@ import sqlite3
 import threading
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
+from aiohttp import web
 
 from server.http.context import SEIZE
 from server.run.app import make_app
@@ -61,24 +62,43 @@ class Watched:
         return getattr(self._connection, name)
 
 
-async def test_commands_sent_together_share_one_commit_and_are_answered_only_after_it(
-    aiohttp_client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    journal: list[Any] = []
-    connections: list[Watched] = []
+W = TypeVar("W", bound=Watched)
+
+
+async def watched_server(
+    kind: type[W],
+    journal: list[Any],
+    aiohttp_client: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> tuple[web.Application, Client, W]:
+    """A server over a fresh file whose connections are ``kind``: the app, its client, and its
+    writer's connection."""
+    connections: list[W] = []
     connect = sqlite_store._connect
 
     def watched(path: Path, durability: Durability) -> Any:
-        connections.append(Watched(connect(path, durability), journal))
+        connections.append(kind(connect(path, durability), journal))
         return connections[-1]
 
     monkeypatch.setattr(sqlite_store, "_connect", watched)
     app = make_app(Settings(db=tmp_path / "seize.db", port=0))
     client: Client = await aiohttp_client(app)
+    # The writer's thread connects once it starts, after the reading connection.
+    await eventually(lambda: len(connections) == 2, "the writer never connected")
+    return app, client, connections[-1]
+
+
+async def test_commands_sent_together_share_one_commit_and_are_answered_only_after_it(
+    aiohttp_client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    journal: list[Any] = []
+    app, client, writer = await watched_server(
+        Watched, journal, aiohttp_client, tmp_path, monkeypatch
+    )
     tables = [await new_table(client, "megatraveller-rcs") for _ in range(4)]
     for table in tables:
         await send(client, table, {"type": "join", "character": CHARACTER})
-    writer = connections[-1]  # the reading connection opened first, the writer's last
 
     async def answered(n: int) -> None:
         status, _ = await send(client, tables[n], POOL)
@@ -197,18 +217,11 @@ async def test_commands_that_come_while_their_table_commits_are_decided_in_turn_
     group as if sent alone: the retry answered as first, the failed ones stored nowhere and
     shown to no one."""
     journal: list[Any] = []
-    connections: list[Gated] = []
-    connect = sqlite_store._connect
-
-    def gated(path: Path, durability: Durability) -> Any:
-        connections.append(Gated(connect(path, durability), journal))
-        return connections[-1]
-
-    monkeypatch.setattr(sqlite_store, "_connect", gated)
-    app = make_app(Settings(db=tmp_path / "seize.db", port=0))
-    client: Client = await aiohttp_client(app)
+    app, client, writer = await watched_server(
+        Gated, journal, aiohttp_client, tmp_path, monkeypatch
+    )
     table = await new_table(client, "megatraveller-rcs")
-    writer, runner = connections[-1], app[SEIZE].runner
+    runner = app[SEIZE].runner
 
     def queued(n: int) -> bool:
         return len(runner._waiting.get(table["id"], [])) == n
@@ -296,19 +309,10 @@ async def test_a_sockets_commands_sent_without_waiting_wait_at_the_table_and_app
     reads on once each command waits its turn at the table, so the burst waits there behind
     the commit under way (and is committed together), not one commit after another in the
     socket; and the commands still apply, and are answered, in the order they were sent."""
-    connections: list[Gated] = []
-    connect = sqlite_store._connect
-
-    def gated(path: Path, durability: Durability) -> Any:
-        connections.append(Gated(connect(path, durability), []))
-        return connections[-1]
-
-    monkeypatch.setattr(sqlite_store, "_connect", gated)
-    app = make_app(Settings(db=tmp_path / "seize.db", port=0))
-    client: Client = await aiohttp_client(app)
+    app, client, writer = await watched_server(Gated, [], aiohttp_client, tmp_path, monkeypatch)
     table = await new_table(client, "megatraveller-rcs")
     await send(client, table, {"type": "join", "character": CHARACTER})
-    writer, runner = connections[-1], app[SEIZE].runner
+    runner = app[SEIZE].runner
     url = f"/api/tables/{table['id']}/ws"
     async with client.ws_connect(url, headers=bearer(table["gm_token"])) as ws:
         assert (await within(ws.receive_json(), "no view came"))["type"] == "view"
