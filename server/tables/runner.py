@@ -100,7 +100,7 @@ class Waiting:
     )
 
     def settle(self, result: dict[str, Any] | BaseException) -> None:
-        if self.answer.done():  # its sender went away: nothing to settle
+        if self.answer.done():  # settled already, or given up as the server stops
             return
         if isinstance(result, BaseException):
             self.answer.set_exception(result)
@@ -112,6 +112,21 @@ Decided = tuple[Waiting, Committed | RuleError | StaleError | ServerFaultError]
 """A command of a group, decided on the table the ones before it leave: to commit, or refused
 (whether its idempotency key answered it before is looked up once the group is committed), or
 a fault of the server's."""
+
+
+def appended(table_id: str, committed: list[Committed]) -> Append:
+    """One append of the events of commands decided in turn (one, or a group), and every
+    idempotency answer among them: one transaction."""
+    return Append(
+        table_id=table_id,
+        first_seq=committed[0].first,
+        events=[
+            (event.type, body)
+            for each in committed
+            for event, body in zip(each.outcome.events, each.bodies, strict=True)
+        ],
+        remembered=[each.remembered for each in committed if each.remembered],
+    )
 
 
 def with_entropy(command: BaseModel) -> BaseModel:
@@ -174,6 +189,7 @@ class Runner:
     async def _run(self, game: Game) -> None:
         """Run the table's commands while any wait: each time its lock is free, all that
         came meanwhile, together."""
+        waiting: list[Waiting] = []
         try:
             while waiting := self._waiting.pop(game.id, []):
                 try:
@@ -181,6 +197,10 @@ class Runner:
                 except Exception as failed:  # the table could not be loaded or caught up
                     for one in waiting:
                         one.settle(failed)
+        except asyncio.CancelledError:  # the server stops (``close``): no sender waits for ever
+            for one in [*waiting, *self._waiting.pop(game.id, [])]:
+                one.answer.cancel()
+            raise
         finally:
             del self._running[game.id]
 
@@ -249,18 +269,7 @@ class Runner:
         committed = [outcome for _, outcome in decided if isinstance(outcome, Committed)]
         if committed:
             try:
-                await self.store.append(
-                    Append(
-                        table_id=game.id,
-                        first_seq=committed[0].first,
-                        events=[
-                            (event.type, body)
-                            for each in committed
-                            for event, body in zip(each.outcome.events, each.bodies, strict=True)
-                        ],
-                        remembered=[each.remembered for each in committed if each.remembered],
-                    )
-                )
+                await self.store.append(appended(game.id, committed))
             except ConflictError:
                 return group
             except Exception as failed:
@@ -359,17 +368,7 @@ class Runner:
             return await self._refused(game, principal, keyed, refusal)
         committed = self._committing(principal, keyed, outcome, first)
         try:
-            await self.store.append(
-                Append(
-                    table_id=game.id,
-                    first_seq=first,
-                    events=[
-                        (event.type, body)
-                        for event, body in zip(outcome.events, committed.bodies, strict=True)
-                    ],
-                    remembered=[committed.remembered] if committed.remembered else [],
-                )
-            )
+            await self.store.append(appended(game.id, [committed]))
         except StoreUnavailableError:
             # The write may have been committed before the connection was lost. The copy stays
             # (and stays followed: its subscribers keep hearing of what others commit), and is

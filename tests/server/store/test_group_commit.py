@@ -24,6 +24,7 @@ from server.settings import Durability, Settings
 from server.store import Append, TableRow, open_store
 from server.store import sqlite as sqlite_store
 from server.store.sql import Query
+from server.tables import runner as runner_module
 from tests.server.conftest import Client, bearer, new_table, send
 from tests.server.databases import postgres_schema, require_postgres
 from tests.server.following import CHARACTER, POOL
@@ -338,3 +339,30 @@ async def test_a_sockets_commands_sent_without_waiting_wait_at_the_table_and_app
     )
     stored = [each["event"]["points"] for each in (await events.json())["events"][1:]]
     assert stored == [1, 2, 3, 4, 5]
+
+
+async def test_a_server_that_stops_while_its_store_hangs_gives_up_on_the_commands_under_way(
+    aiohttp_client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopping waits a while for the commands under way, then gives them up: each sender's
+    wait ends (cancelled), that of the one being committed and of those queued behind it,
+    rather than holding the server up for ever."""
+    monkeypatch.setattr(runner_module, "CLOSING", 0.2)
+    app, client, writer = await watched_server(Gated, [], aiohttp_client, tmp_path, monkeypatch)
+    table = await new_table(client, "megatraveller-rcs")
+    seize = app[SEIZE]
+    game = await seize.tables.get(table["id"])
+    assert game is not None
+    principal = await seize.tokens.principal(table["gm_token"], table["id"])
+    join = game.system.commands.validate_python({"type": "join", "character": CHARACTER})
+    pool = game.system.commands.validate_python(POOL)
+    writer.held, begun = True, writer.begun
+    sent = [asyncio.create_task(seize.runner.execute(game, principal, join, None, None))]
+    await eventually(lambda: writer.begun == begun + 1, "the command never reached the disk")
+    sent.append(asyncio.create_task(seize.runner.execute(game, principal, pool, None, None)))
+    await eventually(lambda: len(seize.runner._waiting.get(table["id"], [])) == 1, "not queued")
+    await within(seize.runner.close(), "stopping waited for ever")
+    ended = await within(asyncio.gather(*sent, return_exceptions=True), "a sender waited for ever")
+    assert all(isinstance(end, asyncio.CancelledError) for end in ended), ended
+    writer.held = False
+    writer.permits.release()
