@@ -168,10 +168,9 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
 
     async def answer(message: WSMessage, queued: Callable[[], None]) -> None:
         with contextlib.suppress(ConnectionError):  # the client left while its command ran
-            reply = await socket_commands.reply(
-                seize, game.id, token, message, others, subscriber.reply, queued
+            await socket_commands.reply(
+                seize, game.id, token, message, subscriber.reply, queued, others
             )
-            subscriber.reply(reply.json, reply.seq or 0)
 
     answering: set[asyncio.Task[None]] = set()
     try:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from aiohttp import WSMessage, WSMsgType, web
 
@@ -40,6 +40,7 @@ from server.http.reading import (
 )
 from server.tables.access import digest
 from server.tables.commanding import Refusal, apply_command, settled
+from server.tables.runner import Turn
 
 Later = Callable[[str], None]
 """Sends a message on the socket later, after the reply (a dice request's answer)."""
@@ -63,13 +64,11 @@ class CommandMessage:
     if_match: int | None
 
 
-@dataclass(frozen=True)
-class Reply:
-    """What the socket sends back for one client message. ``seq`` is an answer's: it goes out
-    only once the socket has been sent the command's events (see ``server.http.following``)."""
+class Send(Protocol):
+    """The socket's way out (``SocketSubscriber.reply``): a command's answer leaves once the
+    socket has been sent the events up to its ``seq``, and after every reply before it."""
 
-    json: str
-    seq: int | None = None
+    def __call__(self, text: str, seq: int = 0) -> None: ...
 
 
 async def reply(
@@ -77,29 +76,36 @@ async def reply(
     table_id: str,
     token: str,
     message: WSMessage,
+    send: Send,
+    queued: Callable[[], None],
     others: Mapping[str, Handler] | None = None,
-    later: Later | None = None,
-    queued: Callable[[], None] | None = None,
-) -> Reply:
-    """The reply to one message from a client: the command's answer, or why it was refused;
-    a message of another kind is its handler's (``others``, by type). Nothing a client sends
-    raises: a malformed message is refused like any other. ``queued`` is called once a command
-    waits its turn at its table (``Runner.execute``)."""
+) -> None:
+    """Reply to one message from a client, on its socket (``send``): the command's answer, or
+    why it was refused; a message of another kind is its handler's (``others``, by type).
+    Nothing a client sends raises: a malformed message is refused like any other. ``queued``
+    is called once a command waits its turn at its table; its answer is handed to ``send`` as
+    soon as it is settled, before its events go out, so that both leave in one write
+    (``Runner.execute``)."""
     wait = seize.rate.allow(digest(token))  # every message counts, as every POST does
     try:
         data = decoded(message, seize.settings.max_body)
     except web.HTTPException as error:
-        return refused(None, Refusal.of(error))
+        send(refused(None, Refusal.of(error)))
+        return
     ident = ident_of(data)
     kind = data.get("type") if isinstance(data, dict) else None
     handler = (others or {}).get(kind) if isinstance(kind, str) else None
-    if handler is not None and later is not None:
-        heard = await settled(_other(handler, seize, table_id, token, data, wait, later))
-        return refused(ident, heard) if isinstance(heard, Refusal) else Reply(strict_json(heard))
-    outcome = await settled(_obey(seize, table_id, token, data, wait, queued))
+    if handler is not None:
+        heard = await settled(_other(handler, seize, table_id, token, data, wait, send))
+        send(refused(ident, heard) if isinstance(heard, Refusal) else strict_json(heard))
+        return
+
+    def answered(answer: dict[str, Any]) -> None:
+        send(strict_json({"type": "answer", "id": ident, **answer}), answer["seq"])
+
+    outcome = await settled(_obey(seize, table_id, token, data, wait, Turn(queued, answered)))
     if isinstance(outcome, Refusal):
-        return refused(ident, outcome)
-    return Reply(strict_json({"type": "answer", "id": ident, **outcome}), outcome["seq"])
+        send(refused(ident, outcome))
 
 
 async def _obey(
@@ -108,7 +114,7 @@ async def _obey(
     token: str,
     data: Any,
     wait: float | None,
-    queued: Callable[[], None] | None,
+    turn: Turn,
 ) -> dict[str, Any] | Refusal:
     limited(wait, TOO_MANY_COMMANDS)
     message = command_message(data)
@@ -122,7 +128,7 @@ async def _obey(
         message.command,
         message.key,
         message.if_match,
-        queued,
+        turn,
     )
 
 
@@ -139,7 +145,7 @@ async def _other(
     return await handler(seize, table_id, token, data, later)
 
 
-def refused(ident: str | None, refusal: Refusal) -> Reply:
+def refused(ident: str | None, refusal: Refusal) -> str:
     body: dict[str, Any] = {
         "type": "refused",
         "id": ident,
@@ -148,7 +154,7 @@ def refused(ident: str | None, refusal: Refusal) -> Reply:
     }
     if refusal.retry_after is not None:
         body["retry_after"] = refusal.retry_after
-    return Reply(strict_json(body))
+    return strict_json(body)
 
 
 def decoded(message: WSMessage, largest: int) -> Any:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -36,7 +36,7 @@ from server.errors import (
 )
 from server.tables.access import Principal
 from server.tables.games import Game
-from server.tables.runner import Runner
+from server.tables.runner import Runner, Turn
 
 log = logging.getLogger("seize")
 
@@ -101,13 +101,13 @@ async def apply_command(
     body: Any,
     key: str | None = None,
     if_match: int | None = None,
-    queued: Callable[[], None] | None = None,
+    turn: Turn | None = None,
 ) -> dict[str, Any] | Refusal:
     """Parse and run one command of ``principal``'s, and count it: its answer (``{"seq",
-    "events"}``), or why it was refused. ``queued`` is called once the command waits its
-    turn at its table (``Runner.execute``)."""
+    "events"}``), or why it was refused. A sender that goes on before it is answered is told
+    of its ``turn`` (``Runner.execute``)."""
     started = time.perf_counter()
-    answer = await _run(runner, game, principal, body, key, if_match, queued)
+    answer = await _run(runner, game, principal, body, key, if_match, turn)
     seconds = time.perf_counter() - started
     if not isinstance(answer, Refusal):
         tally.command(game.system.name, "applied", seconds, len(answer["events"]))
@@ -123,14 +123,14 @@ async def _run(
     body: Any,
     key: str | None,
     if_match: int | None,
-    queued: Callable[[], None] | None,
+    turn: Turn | None,
 ) -> dict[str, Any] | Refusal:
     try:
         parsed = game.system.commands.validate_python(body)
     except ValidationError as error:
         return Refusal(422, invalid_input(error, root="command"))
     try:
-        return await runner.execute(game, principal, parsed, key, if_match, queued)
+        return await runner.execute(game, principal, parsed, key, if_match, turn)
     except (RuleError, StaleError, KeyReusedError, ServerFaultError) as error:
         return refusal_of(error)
 

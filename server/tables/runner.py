@@ -86,6 +86,18 @@ class Retry:
 Attempt = Committed | Answered | Refused | Retry
 
 
+@dataclass(frozen=True)
+class Turn:
+    """What a sender that goes on before its command is answered (a socket) is told of it:
+    ``queued`` as soon as the command waits its turn at its table, and ``answered`` with its
+    answer the moment it is settled, before the command's events are delivered (they are
+    delivered from the loop's next round). A socket so holds the answer when its events are
+    written, and both leave in one write: one send, and one wake-up for the sender, not two."""
+
+    queued: Callable[[], None]
+    answered: Callable[[dict[str, Any]], None]
+
+
 @dataclass
 class Waiting:
     """A command waiting for its table, and the answer its sender waits for."""
@@ -95,6 +107,7 @@ class Waiting:
     keyed: tuple[str | None, str]
     """The idempotency key, and the command as the client sent it."""
     if_match: int | None
+    turn: Turn | None
     answer: asyncio.Future[dict[str, Any]] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
@@ -104,8 +117,10 @@ class Waiting:
             return
         if isinstance(result, BaseException):
             self.answer.set_exception(result)
-        else:
-            self.answer.set_result(result)
+            return
+        if self.turn is not None:
+            self.turn.answered(result)
+        self.answer.set_result(result)
 
 
 Decided = tuple[Waiting, Committed | RuleError | StaleError | ServerFaultError]
@@ -163,7 +178,7 @@ class Runner:
         command: BaseModel,
         key: str | None,
         if_match: int | None,
-        queued: Callable[[], None] | None = None,
+        turn: Turn | None = None,
     ) -> dict[str, Any]:
         """Run one command; returns ``{"seq", "events"}`` as the caller may see them.
 
@@ -173,18 +188,19 @@ class Runner:
 
         The command is run by its table's task, not the caller's: a sender that goes away
         (a page closed mid-request) cannot stop it half way, nor the commands taken with it.
-        ``queued`` is called as soon as the command waits its turn, with nothing awaited
+        ``turn.queued`` is called as soon as the command waits its turn, with nothing awaited
         before: a sender that goes on to its next command then (a device's socket) has its
         commands run in the order it sent them, and taken together when they come quickly.
+        A sender cancelled while it waits gives up its answer, not its command.
         """
         asked = command.model_dump_json() if key else ""  # as sent: before the server's seed
-        waiting = Waiting(principal, with_entropy(command), (key, asked), if_match)
+        waiting = Waiting(principal, with_entropy(command), (key, asked), if_match, turn)
         self._waiting.setdefault(game.id, []).append(waiting)
-        if queued is not None:
-            queued()
+        if turn is not None:
+            turn.queued()
         if game.id not in self._running:
             self._running[game.id] = asyncio.create_task(self._run(game))
-        return await asyncio.shield(waiting.answer)
+        return await waiting.answer
 
     async def _run(self, game: Game) -> None:
         """Run the table's commands while any wait: each time its lock is free, all that

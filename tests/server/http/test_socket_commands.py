@@ -4,7 +4,8 @@ command's own events."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -15,6 +16,7 @@ from server.errors import UNAVAILABLE, StoreUnavailableError
 from server.http import following as following_module
 from server.http.context import SEIZE
 from tests.server.conftest import Client, MakeClient, bearer, new_table, send
+from tests.server.live.test_hub import unframe
 from tests.server.live.test_revocation import revoked_socket
 from tests.waiting import within
 
@@ -101,6 +103,52 @@ async def test_a_command_is_answered_after_its_own_events_and_every_subscriber_s
         answer["events"]
         == [e["event"] for e in await events(client, table, table["gm_token"])][1 : answer["seq"]]
     )
+
+
+class Sends:
+    """A socket's transport, its writes noted as the calls that made them: what left together
+    in one send. The subscriber uses no more of a transport than this."""
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        self.transport = transport
+        self.calls: list[list[dict[str, Any]]] = []
+
+    def write(self, data: bytes) -> None:
+        self.calls.append(unframe(data))
+        self.transport.write(data)
+
+    def writelines(self, chunks: Iterable[bytes]) -> None:
+        self.write(b"".join(chunks))
+
+    def get_write_buffer_size(self) -> int:
+        return self.transport.get_write_buffer_size()
+
+    def is_closing(self) -> bool:
+        return self.transport.is_closing()
+
+
+async def test_an_answer_leaves_in_the_same_send_as_its_commands_events(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sender is woken once per command, its events and answer read together, and the
+    server makes one send, not two: the answer is handed to the socket before the events are
+    delivered, and waits there for them."""
+    sockets: list[Sends] = []
+
+    class Noted(following_module.SocketSubscriber):
+        def __init__(self, *args: Any) -> None:
+            *head, transport, close = args
+            sockets.append(Sends(transport))
+            super().__init__(*head, sockets[-1], close)
+
+    monkeypatch.setattr(following_module, "SocketSubscriber", Noted)
+    table = await new_table(client, "four-color")
+    await send(client, table, HERO)
+    async with following(client, table, table["gm_token"]) as gm:
+        before, answer = await exchange(gm, command("c1", {"type": "deal"}))
+    assert before
+    [noted] = sockets
+    assert noted.calls[-1] == [*before, answer]
 
 
 async def test_an_idempotent_retry_over_the_socket_or_http_gets_the_first_answer_once(
