@@ -166,11 +166,14 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     assert token is not None  # the caller was resolved from it
     others = request.app.get(socket_commands.MESSAGES, {})
 
-    async def answer(message: WSMessage, queued: Callable[[], None]) -> None:
-        with contextlib.suppress(ConnectionError):  # the client left while its command ran
-            await socket_commands.reply(
-                seize, game.id, token, message, subscriber.reply, queued, others
-            )
+    async def answer(message: WSMessage, read_on: Callable[[], None]) -> None:
+        try:
+            with contextlib.suppress(ConnectionError):  # the client left while its command ran
+                await socket_commands.reply(
+                    seize, game.id, token, message, subscriber.reply, read_on, others
+                )
+        finally:  # answered without waiting at a table (refused, or of another kind)
+            read_on()
 
     answering: set[asyncio.Task[None]] = set()
     try:
@@ -181,11 +184,11 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
             # (or this one is answered): a socket's commands run in the order sent, and a
             # device's burst waits at the table, where it is committed together, rather than
             # here, one commit after another.
-            queued: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            task = asyncio.create_task(answer(message, telling(queued)))
+            ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            task = asyncio.create_task(answer(message, telling(ready)))
             answering.add(task)
             task.add_done_callback(answering.discard)
-            await asyncio.wait([task, queued], return_when=asyncio.FIRST_COMPLETED)
+            await ready
         await asyncio.gather(*answering)
     except ConnectionError:  # the client left while its command ran
         pass
@@ -195,12 +198,13 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     return ws
 
 
-def telling(queued: asyncio.Future[None]) -> Callable[[], None]:
-    """What tells ``queued`` that its command waits its turn at its table."""
+def telling(ready: asyncio.Future[None]) -> Callable[[], None]:
+    """What tells ``ready`` that the socket may read on: its message's command waits its turn
+    at its table, or the message is answered. Told more than once, it minds the first."""
 
     def tell() -> None:
-        if not queued.done():
-            queued.set_result(None)
+        if not ready.done():
+            ready.set_result(None)
 
     return tell
 

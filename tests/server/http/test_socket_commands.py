@@ -5,16 +5,18 @@ command's own events."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 from aiohttp import ClientWebSocketResponse, WSCloseCode, WSMsgType
 
+from rules.roles import Viewer
 from server.errors import UNAVAILABLE, StoreUnavailableError
 from server.http import following as following_module
 from server.http.context import SEIZE
+from server.live.hub import SocketSubscriber
 from tests.server.conftest import Client, MakeClient, bearer, new_table, send
 from tests.server.live.test_hub import unframe
 from tests.server.live.test_revocation import revoked_socket
@@ -105,19 +107,20 @@ async def test_a_command_is_answered_after_its_own_events_and_every_subscriber_s
     )
 
 
-class Sends:
+class Sends(asyncio.Transport):
     """A socket's transport, its writes noted as the calls that made them: what left together
     in one send. The subscriber uses no more of a transport than this."""
 
     def __init__(self, transport: asyncio.Transport) -> None:
+        super().__init__()
         self.transport = transport
         self.calls: list[list[dict[str, Any]]] = []
 
-    def write(self, data: bytes) -> None:
-        self.calls.append(unframe(data))
+    def write(self, data: bytes | bytearray | memoryview[int]) -> None:
+        self.calls.append(unframe(bytes(data)))
         self.transport.write(data)
 
-    def writelines(self, chunks: Iterable[bytes]) -> None:
+    def writelines(self, chunks: Iterable[bytes | bytearray | memoryview[int]]) -> None:
         self.write(b"".join(chunks))
 
     def get_write_buffer_size(self) -> int:
@@ -135,11 +138,17 @@ async def test_an_answer_leaves_in_the_same_send_as_its_commands_events(
     delivered, and waits there for them."""
     sockets: list[Sends] = []
 
-    class Noted(following_module.SocketSubscriber):
-        def __init__(self, *args: Any) -> None:
-            *head, transport, close = args
+    class Noted(SocketSubscriber):
+        def __init__(
+            self,
+            viewer: Viewer,
+            token_hash: bytes,
+            backlog: int,
+            transport: asyncio.Transport,
+            close: Callable[[str], None],
+        ) -> None:
             sockets.append(Sends(transport))
-            super().__init__(*head, sockets[-1], close)
+            super().__init__(viewer, token_hash, backlog, sockets[-1], close)
 
     monkeypatch.setattr(following_module, "SocketSubscriber", Noted)
     table = await new_table(client, "four-color")
