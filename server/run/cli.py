@@ -288,6 +288,7 @@ def _run_server(
         announce = _announce(shown, starters, demo=demo, simulated=simulated, again=restarted())
         app.on_startup.append(announce)
         app.on_shutdown.append(simulated.shutdown)
+        app.on_cleanup.append(_farewell(settings))  # after the store's close: it is all kept
     collector.settle()
     try:
         web.run_app(
@@ -304,6 +305,16 @@ def _run_server(
         print(f"seize: db: {wrong}", file=sys.stderr)
         return 2
     return 0
+
+
+def _farewell(settings: Settings) -> Any:
+    """The line a stopped server prints, once its store is closed: a GM who pressed Ctrl-C
+    sees that it stopped, not only that the prompt came back, and where the tables wait."""
+
+    async def farewell(app: web.Application) -> None:
+        print(f"Seize stopped. The tables are kept in {shown(settings.db)}.", flush=True)
+
+    return farewell
 
 
 def _gm_link(flags: dict[str, Any], table: str, name: str) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -219,6 +221,22 @@ def test_the_start_up_lines_say_which_durability_is_in_force(
         pass
     lines = [line for line in printed.read_text().splitlines() if "Durability:" in line]
     assert [line[: len(said)] for line in lines] == [said]
+
+
+def test_ctrl_c_stops_the_server_with_a_line_saying_where_the_tables_are_kept(
+    tmp_path: Path,
+) -> None:
+    """A GM who pressed Ctrl-C is told that the server stopped, once its store is closed (a
+    command answered before is kept), and where the tables wait for the next start."""
+    printed, db = tmp_path / "printed.log", tmp_path / "seize.db"
+    server = ServerProcess(db, printed).start()
+    assert server.process is not None
+    _, made = call(f"{server.url}/api/tables", "POST", {"system": "four-color", "name": "kept"})
+    server.process.send_signal(signal.SIGINT)
+    assert server.process.wait(timeout=PATIENCE) == 0
+    assert printed.read_text().splitlines()[-1] == f"Seize stopped. The tables are kept in {db}."
+    with sqlite3.connect(db) as kept:
+        assert kept.execute("select name from tables where id = ?", (made["id"],)).fetchone()
 
 
 def test_what_each_durability_loses_is_said_for_each_database() -> None:
