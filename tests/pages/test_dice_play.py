@@ -328,7 +328,8 @@ def test_the_phones_die_blinks_on_deck_otherwise_than_at_her_turn(
 def test_where_no_die_can_connect_the_page_says_why(
     phone: Any, server: ServerProcess, where: str, why: str
 ) -> None:
-    link = hand_to(guard_and_jena(server), "jena")
+    table = guard_and_jena(server)
+    link = hand_to(table, "jena")
     if where == "no bluetooth":
         phone.add_init_script(
             "Object.defineProperty(Navigator.prototype, 'bluetooth', {value: undefined})"
@@ -336,8 +337,14 @@ def test_where_no_die_can_connect_the_page_says_why(
     else:  # the same server by a name that is not this machine's: no secure context
         link = link.replace("127.0.0.1", ELSEWHERE)
     phone.goto(link)
-    phone.locator("[data-dice-said]").get_by_text(why).wait_for()
+    said = phone.locator("[data-dice-said]")
+    said.get_by_text(why).wait_for()
     assert phone.locator("[data-action=connect-die]").count() == 0
+    # What it offers instead is there: the box opens once the table asks for her roll.
+    assert "type what the die shows in the box this page opens" in said.inner_text()
+    assert phone.locator("[data-action=enter-roll]").count() == 0
+    table.send({"type": "roll_initiative", "source": "gm"})
+    phone.locator(".mine [data-action=enter-roll]").wait_for()
 
 
 class VttSocket(Aside):

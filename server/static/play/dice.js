@@ -30,11 +30,13 @@ const LIBRARY = "/static/vendor/pixels-web-connect/index.js";
 export function unsupported() {
   if (!window.isSecureContext) {
     return "Connecting a die needs this page over HTTPS (or on localhost): ask the host for an "
-      + "HTTPS link, or roll and type what the die shows.";
+      + "HTTPS link, or roll and type what the die shows in the box this page opens when the "
+      + "table asks for your roll.";
   }
   if (!navigator.bluetooth) {
     return "This browser has no Web Bluetooth, so it cannot connect a die: use Chrome on "
-      + "Android or on a computer, or roll and type what the die shows.";
+      + "Android or on a computer, or roll and type what the die shows in the box this page "
+      + "opens when the table asks for your roll.";
   }
   return null;
 }
