@@ -74,6 +74,11 @@ class Turn(BaseModel):
     seq: int = Field(description="The step it began with")
     at: float
     seconds: float | None = Field(description="How long it lasted; null while it goes on")
+    resumes: bool = Field(
+        default=False,
+        description="It goes on with this participant's turn of the same round, which a seize "
+        "or a pre-emption this role was shown cut into: counted with it, as one turn",
+    )
 
 
 class Tried(BaseModel):
@@ -134,6 +139,7 @@ class Chronicle:
     _by_seq: dict[int, int] = field(default_factory=dict)  # a step's number: its index
     _chains: dict[str, int] = field(default_factory=dict)  # who answered: its place in the chain
     _turn: str | None = None
+    _cut: dict[str, int] = field(default_factory=dict)  # whose turn was cut into: its round
     last_at: float | None = None
     """When the last event taken was stored."""
     _names: dict[str, str] = field(default_factory=dict)
@@ -158,13 +164,16 @@ class Chronicle:
         if mine is not None:  # None: a step the viewer's table never had (rules.numbering)
             self.steps_seen = mine
         number = self.steps_seen
+        answering = False  # a seize or a pre-emption the viewer was shown
         if shown is not None:
             if isinstance(event, Undone):
                 shown = {**shown, "undoes": numbering.number(self.viewer, event.undoes)}
             if self.keeping:
                 self.shown.append({"seq": number, "at": at, "event": shown})
             self._tell(number, shown, at, story.round(state))
-        self._follow_turn(number, at, story.turn(state, self.viewer), story.round(state))
+            answering = self.steps[-1].kind in CHAINED
+        who, round_ = story.turn(state, self.viewer), story.round(state)
+        self._follow_turn(number, at, who, round_, answering)
 
     def _shown(self, before: Any, event: Any) -> dict[str, Any] | None:
         """The event as the viewer was shown it, or None; an undo of a step the viewer never
@@ -234,16 +243,26 @@ class Chronicle:
             return "someone"
         return self._names.get(who, self.story.gm if who == "editor" else who)
 
-    def _follow_turn(self, seq: int, at: float, who: str | None, round_: int) -> None:
-        """A turn ends when the view shows someone else acting, or no one."""
+    def _follow_turn(
+        self, seq: int, at: float, who: str | None, round_: int, answering: bool
+    ) -> None:
+        """A span ends when the view shows someone else acting, or no one. A seize or a
+        pre-emption (``answering``) cuts into the turn of the one who held it, and does not end
+        it: when the view shows them acting again that round, it is the same turn going on (a
+        character seized from has one turn, not two, and all of its time)."""
         if who == self._turn:
             return
         if self.turns and self.turns[-1].seconds is None:
             self.turns[-1].seconds = at - self.turns[-1].at
+        if answering and self._turn is not None:
+            self._cut[self._turn] = round_
         self._turn = who
         if who is not None:
             self.cast.setdefault(who, self._names.get(who, who))
-            self.turns.append(Turn(who=who, round=round_, seq=seq, at=at, seconds=None))
+            resumes = self._cut.pop(who, None) == round_
+            self.turns.append(
+                Turn(who=who, round=round_, seq=seq, at=at, seconds=None, resumes=resumes)
+            )
 
     def told(self) -> Told:
         """The story so far, and its numbers."""
@@ -280,10 +299,16 @@ def _preemptions(standing: list[Step]) -> Tried:
 
 
 def _per_participant(turns: Iterable[Turn]) -> list[TurnFigures]:
+    """Each participant's ended turns: a span that resumes a turn cut into adds to it."""
     spans: dict[str, list[float]] = {}
     for turn in turns:
-        if turn.seconds is not None:
-            spans.setdefault(turn.who, []).append(turn.seconds)
+        if turn.seconds is None:
+            continue
+        theirs = spans.setdefault(turn.who, [])
+        if turn.resumes and theirs:
+            theirs[-1] += turn.seconds
+        else:
+            theirs.append(turn.seconds)
     return [
         TurnFigures(
             who=who,

@@ -18,7 +18,7 @@ from rules.errors import RuleError
 from rules.four_color.commands import Deal, NextPanel, PlayJoker
 from rules.four_color.story import STORY as FOUR_COLOR
 from rules.hiding import Hide
-from rules.megatraveller_rcs.commands import NO_TARGET, Declare, Seize
+from rules.megatraveller_rcs.commands import NO_TARGET, Declare, EndTurn, Seize
 from rules.megatraveller_rcs.commands import Resolve as RcsResolve
 from rules.randomness import Source
 from rules.recap import lasted, recap
@@ -112,6 +112,41 @@ def test_turns_last_from_the_token_reaching_someone_to_its_leaving_them() -> Non
     assert (figures.who, figures.turns, figures.seconds, figures.longest) == ("jena", 1, 60, 60)
     assert [s.took for s in told.steps[-3:]] == [30.0, 30.0, None]
     assert told.numbers.rounds == 1 and told.numbers.round_word == "round"
+
+
+def test_a_turn_seized_from_goes_on_afterwards_as_one_turn_with_all_its_time() -> None:
+    """The guard seizes from Jena, acts, and the token comes back to her: she had one turn,
+    cut into, not two; its time is both spans. A seize taken back cuts nothing either."""
+    table = encounter(("jena", "crew", 0), ("guard", "corp", 0), ("boss", "corp", 0))
+    roll_rcs(table, {"jena": (1, 1), "guard": (6, 6), "boss": (3, 3)})
+    table.execute(Declare(character="jena", action="long", what="runs", target="door"), GM)
+    table.execute(Seize(character="guard"), player("guard"))
+    table.execute(Declare(character="guard", action="short", what="fires", target="Jena"), GM)
+    table.execute(RcsResolve(), GM)
+    table.execute(EndTurn(character="guard"), GM)
+    table.execute(Declare(character="jena", action="long", what="runs", target="door"), GM)
+    table.execute(RcsResolve(), GM)  # the token moves on to the boss
+    for viewer in (GM, OVERLAY, player("jena")):
+        told = story(table, viewer, every=10.0)
+        spans = [(t.who, t.seconds, t.resumes) for t in told.turns]
+        assert spans == [
+            ("jena", 20.0, False),
+            ("guard", 30.0, False),
+            ("jena", 20.0, True),
+            ("boss", None, False),
+        ]
+        figures = {f.who: (f.turns, f.seconds, f.longest) for f in told.numbers.turns}
+        assert figures == {"jena": (1, 40.0, 40.0), "guard": (1, 30.0, 30.0)}
+        assert "| Jena | 1 | 40 s | 40 s | 40 s |" in recap(told, "T", "the referee")
+
+    again = encounter(("jena", "crew", 0), ("guard", "corp", 0))
+    roll_rcs(again, {"jena": (1, 1), "guard": (6, 6)})
+    again.execute(Seize(character="guard"), player("guard"))
+    again.execute(Undo(), GM)  # back to Jena, whose turn it still is
+    again.execute(Declare(character="jena", action="long", what="runs", target="door"), GM)
+    again.execute(RcsResolve(), GM)
+    counted = {f.who: f.turns for f in story(again, GM).numbers.turns}
+    assert counted == {"jena": 1, "guard": 1}
 
 
 def test_a_jokers_panel_is_editorial_control_and_the_editors_secret_card_stays_a_card() -> None:
