@@ -246,12 +246,13 @@ export function rollInitiative(v, ctx, roundOver) {
   };
 }
 
-/** What was typed or focused in named fields survives the redraw a new view brings, and a
- * button new on screen takes no tap for a moment (steady.js). A field
- * the new view has no place for (a card typed for a hero the reader has just dealt to) takes
- * what was typed in it away: that is said, so the GM does not believe it went in. Only what a
- * person typed or chose counts, and not what a command already took: a field the page filled
- * in itself (a default, the value as it stands) is nobody's lost words. */
+/** What was typed or focused in named fields survives the redraw a new view brings, and a fold
+ * (``data-fold``) left open stays open, so that a field in it can still be seen and typed in;
+ * a button new on screen takes no tap for a moment (steady.js). A field the new view has no
+ * place for (a card typed for a hero the reader has just dealt to) takes what was typed in it
+ * away: that is said, so the GM does not believe it went in. Only what a person typed or chose
+ * counts, and not what a command already took: a field the page filled in itself (a default,
+ * the value as it stands) is nobody's lost words. */
 export function keeping(container, draw) {
   const fields = [...container.querySelectorAll("[data-keep]")];
   const before = new Map(fields.map((field) => [field.dataset.keep, {
@@ -260,8 +261,14 @@ export function keeping(container, draw) {
   const unsent = fields.filter((f) => f.dataset.typed && f.value.trim()
                                       && f.value !== f.dataset.sent);
   const focused = document.activeElement?.dataset?.keep;
+  const unfolded = new Set([...container.querySelectorAll("details[data-fold][open]")]
+    .map((fold) => fold.dataset.fold));
   const words = new Map(unsent.map((field) => [field.dataset.keep, shownAs(field)]));
   drawnAgain(container, draw);  // a button new on screen takes no tap at once
+  // Unfolded before the focus comes back: a field in a closed fold cannot take it.
+  for (const fold of container.querySelectorAll("details[data-fold]")) {
+    if (unfolded.has(fold.dataset.fold)) fold.open = true;
+  }
   const kept = new Set();
   for (const field of container.querySelectorAll("[data-keep]")) {
     kept.add(field.dataset.keep);
