@@ -431,3 +431,27 @@ def test_a_score_being_corrected_stays_open_and_typed_when_the_tray_rolls_anothe
     console.page.keyboard.type("2")
     assert jena.get_by_label("Score").input_value() == "12"
     assert console.page.inner_text("#notice") == ""
+
+
+def test_a_card_correction_keeps_its_caret_when_the_reader_deals_the_next_hero(
+    console: Console, server: ServerProcess
+) -> None:
+    """The reader read Nightingale's 10♥ as 9♥. The GM has typed "0H" in its correction and
+    put the caret back before it for the 1, when the reader deals Spider-Man his card: the
+    correction is still open and typed in, and the 1 goes where the caret stood."""
+    table = four_color_dealing(server)
+    table.send({"type": "deal_card", "card": "9H"})  # the reader
+    opened(console, table)
+    nightingale = console.row("Nightingale")
+    nightingale.get_by_text("Correct…").click()
+    really = nightingale.get_by_label("9♥ is really")
+    really.fill("0H")
+    console.page.keyboard.press("Home")
+    dealt = table.send({"type": "deal_card", "card": "5C"})["seq"]  # the reader
+    console.drawn(dealt)
+    assert "5♣" in console.row("Spider-Man").inner_text()
+    assert focused(console) == "really-9H"
+    console.page.keyboard.type("1")
+    assert really.input_value() == "10H"
+    console.tap(nightingale.get_by_role("button", name="Correct 9♥"))
+    assert holder(table, "10H") == "nightingale"
