@@ -313,7 +313,7 @@ function shownAs(field) {
 }
 
 /** The fields a command is built from, once it is sent: what was typed there went in. */
-function taken(fields) {
+export function taken(fields) {
   for (const field of fields) field.dataset.sent = field.value;
 }
 
