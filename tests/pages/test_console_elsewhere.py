@@ -12,7 +12,7 @@ import pytest
 
 from tests.server.process import ServerProcess, call
 
-from .conftest import shoot
+from .conftest import Table, shoot
 from .console_driver import TABLET, Console
 from .test_console_races import HeldSocket
 
@@ -148,3 +148,25 @@ def test_a_press_the_server_never_answers_is_said_not_sent(
     assert "cannot be reached" in notice.inner_text()
     assert [sent["command"]["type"] for sent in socket.sent[before:]] == ["roll_initiative"]
     assert first.gm_get()["seq"] == seq  # nothing reached the table
+
+
+def test_a_device_name_being_typed_survives_the_table_moving_on(
+    console: Console, server: ServerProcess
+) -> None:
+    """The GM is naming the device a GM link is for when another screen deals the page: the
+    name stays as typed, the cursor in it; and one the GM cancels, or whose link is shown, is
+    not said lost."""
+    table = Table(server, "four-color")
+    table.send({"type": "join", "member": {"id": "jena", "name": "Jena", "kind": "hero"}})
+    console.page.goto(f"{server.url}/console/{table.id}#token={table.gm}")
+    console.page.click("[data-action=elsewhere]")
+    name = console.page.locator("[data-section=Elsewhere] input[name=device]")
+    name.fill("Co-GM")
+    console.drawn(table.send({"type": "deal"})["seq"])
+    console.page.keyboard.type(" tablet")
+    assert name.input_value() == "Co-GM tablet"
+    console.page.get_by_role("button", name="Cancel").click()
+    name.wait_for(state="detached")
+    assert console.page.inner_text("#notice") == ""
+    gm_link(console)
+    assert console.page.inner_text("#notice") == ""

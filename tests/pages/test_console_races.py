@@ -160,6 +160,15 @@ def four_color_dealing(server: ServerProcess) -> Table:
     return table
 
 
+def awareness_table(server: ServerProcess, characters: dict[str, str]) -> Table:
+    """An awareness table with ``characters`` (id → name) at it, alike but for their names."""
+    table = Table(server, "awareness")
+    for ident, name in characters.items():
+        sheet = {"id": ident, "name": name, "perception": 5, "stealth": 5, "coordination": 5}
+        table.send({"type": "join", "sheet": {**sheet, "state": "alert"}})
+    return table
+
+
 def holder(table: Table, card: str) -> str | None:
     view = table.view(table.gm)["view"]
     found = [c["holder"] for c in view["order"] if c["card"] == card]
@@ -332,21 +341,7 @@ def test_resolve_never_resolves_a_pre_emption_it_did_not_name(
 ) -> None:
     """Awareness: "Resolve Marshal's draws" pressed as the Kid's pre-emption comes from another
     screen: nothing is resolved, and the console shows who goes first now."""
-    table = Table(server, "awareness")
-    for ident, name in (("kid", "Kid"), ("marshal", "Marshal")):
-        table.send(
-            {
-                "type": "join",
-                "sheet": {
-                    "id": ident,
-                    "name": name,
-                    "perception": 5,
-                    "stealth": 5,
-                    "coordination": 5,
-                    "state": "alert",
-                },
-            }
-        )
+    table = awareness_table(server, {"kid": "Kid", "marshal": "Marshal"})
     table.send({"type": "roll_initiative", "source": "gm"})
     for ident, die in (("kid", 1), ("marshal", 3)):
         table.send({"type": "enter_initiative", "character": ident, "die": die, "source": "gm"})
@@ -408,3 +403,55 @@ def test_a_card_the_gm_sent_is_not_said_lost_when_its_hero_is_dealt(
     console.page.wait_for_function(f"Number(document.body.dataset.seq) === {seq(table)}")
     assert holder(table, "9H") == "nightingale"
     assert console.page.inner_text("#notice") == ""
+
+
+def focused(console: Console) -> str | None:
+    """The name the console keeps the focused field's words under, if a field has the focus."""
+    kept: str | None = console.page.evaluate("document.activeElement?.dataset.keep ?? null")
+    return kept
+
+
+def test_a_score_being_corrected_stays_open_and_typed_when_the_tray_rolls_another(
+    console: Console, server: ServerProcess
+) -> None:
+    """The GM is correcting Jena's Score, in her row's folded "Correct…", when the tray rolls
+    Kid's d10: the fold stays open, what was typed stays, and the next key goes on in it."""
+    table = awareness_table(server, {"jena": "Jena", "bea": "Bea", "kid": "Kid"})
+    table.send({"type": "roll_initiative", "source": "device"})
+    table.send({"type": "enter_initiative", "character": "jena", "die": 7})  # the tray
+    opened(console, table)
+    jena = console.row("Jena")
+    jena.get_by_text("Correct…").click()
+    jena.get_by_label("Score").fill("1")
+    rolled = table.send({"type": "enter_initiative", "character": "kid", "die": 4})["seq"]
+    console.drawn(rolled)
+    assert console.prompt == "Waiting for Bea's d10 from the tray (or type it)"
+    assert jena.locator("details", has_text="Correct…").get_attribute("open") == ""
+    assert focused(console) == "Score-jena"
+    console.page.keyboard.type("2")
+    assert jena.get_by_label("Score").input_value() == "12"
+    assert console.page.inner_text("#notice") == ""
+
+
+def test_a_card_correction_keeps_its_caret_when_the_reader_deals_the_next_hero(
+    console: Console, server: ServerProcess
+) -> None:
+    """The reader read Nightingale's 10♥ as 9♥. The GM has typed "0H" in its correction and
+    put the caret back before it for the 1, when the reader deals Spider-Man his card: the
+    correction is still open and typed in, and the 1 goes where the caret stood."""
+    table = four_color_dealing(server)
+    table.send({"type": "deal_card", "card": "9H"})  # the reader
+    opened(console, table)
+    nightingale = console.row("Nightingale")
+    nightingale.get_by_text("Correct…").click()
+    really = nightingale.get_by_label("9♥ is really")
+    really.fill("0H")
+    console.page.keyboard.press("Home")
+    dealt = table.send({"type": "deal_card", "card": "5C"})["seq"]  # the reader
+    console.drawn(dealt)
+    assert "5♣" in console.row("Spider-Man").inner_text()
+    assert focused(console) == "really-9H"
+    console.page.keyboard.type("1")
+    assert really.input_value() == "10H"
+    console.tap(nightingale.get_by_role("button", name="Correct 9♥"))
+    assert holder(table, "10H") == "nightingale"

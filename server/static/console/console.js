@@ -7,7 +7,7 @@
 
 import { Table, Unshowable, h, tableId } from "/static/shared/client.js";
 import {
-  cardsInWords, keeping, linkShown, possessive, report, run, section, settled,
+  cardsInWords, input, keeping, linkShown, possessive, report, run, section, settled, taken,
 } from "/static/shared/forms.js";
 import { awareness } from "/static/shared/awareness.js";
 import { rcs } from "/static/shared/index-cards.js";
@@ -276,7 +276,9 @@ async function consolePage(id) {
         overlayShown ? "Show another new overlay link" : "Show a new overlay link"),
       ...(overlayShown ? [handoff(overlayShown, () => { overlayShown = null; draw(); }),
         streamLinks(overlayShown.url)] : []));
-    elsewhere.querySelector(".elsewhere").replaceChildren(...elsewhereControls());
+    // A device's name being typed survives the table moving on, and the list's polls.
+    keeping(elsewhere, () => elsewhere.querySelector(".elsewhere")
+      .replaceChildren(...elsewhereControls()));
   }
 
   /** The GM's devices, each with its own link: listed with when each last followed the table,
@@ -295,10 +297,11 @@ async function consolePage(id) {
         handoff(gmShown, () => { gmShown = null; gmAsked = false; draw(); })];
     }
     if (gmAsked) {
-      const name = h("input", { type: "text", name: "device", maxlength: "80", required: "",
-        placeholder: "Co-GM tablet", "aria-label": "The device's name" });
+      const name = input("The device's name", { keep: "gm-device", name: "device",
+        maxlength: "80", required: "", placeholder: "Co-GM tablet" });
       const add = h("form", { class: "add-device", onsubmit: (submitted) => {
         submitted.preventDefault();
+        taken([name]);  // once its link is shown, the name is no words lost
         show("handoff/gm", `This console, for ${name.value.trim()}`,
              (shown) => { gmShown = { ...shown, for: "gm", after: listsAsked }; listDevices(); },
              { name: name.value });
@@ -307,7 +310,8 @@ async function consolePage(id) {
         h("button", { type: "submit", class: "primary", "data-action": "gm-link" },
           "Show its GM link"),
         h("button", { type: "button", class: "quiet",
-          onclick: () => { gmAsked = false; draw(); } }, "Cancel"));
+          // Emptied first: a name the GM cancels is not said lost ("Not sent").
+          onclick: () => { add.reset(); gmAsked = false; draw(); } }, "Cancel"));
       return [...listing, h("p", { class: "warning" }, "A GM link lets whoever holds it run "
         + "this table, as you do. Show it only where no one else can see it (not on stream). "
         + "Each device gets a link of its own, and any one can be revoked here."), add];

@@ -233,14 +233,9 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
   const timed = turnClock.see(view, (id) => ctx.names[id] ?? id, { seq });
   step.replaceChildren(...[timed.hidden ? null : timed,
     ...shown.cards.flatMap((c) => c.step)].filter(Boolean));
-  // A list the player unfolded stays open as the table moves on around them.
-  const unfolded = new Set([...yours.querySelectorAll("details[data-fold][open]")]
-    .map((d) => d.dataset.fold));
+  // A list the player unfolded stays open as the table moves on around them (keeping).
   keeping(yours, () => yours.replaceChildren(...(shown.cards.length ? shown.cards.map((c) => c.card)
     : [h("p", { class: "muted" }, "None of your characters is at this table yet.")])));
-  for (const fold of yours.querySelectorAll("details[data-fold]")) {
-    fold.open = unfolded.has(fold.dataset.fold);
-  }
   table.replaceChildren(h("h2", {}, "The table"),
     ...[...(shown.gathered ?? []), ...shown.order].filter(Boolean));
   ctx.onView?.(view);  // the player's own dice (dice.js)

@@ -226,7 +226,8 @@ function setting(v, ctx, c) {
   const state = select("Awareness", STATES, { keep: `state-${c.id}`, value: c.sheet.state });
   const position = input("Position", { keep: `position-${c.id}`, type: "number", min: -4, max: 4,
                                        value: String(c.sheet.position), class: "die" });
-  return h("details", { class: "more" }, h("summary", {}, "Awareness…"),
+  return h("details", { class: "more", "data-fold": `awareness-${c.id}` },
+    h("summary", {}, "Awareness…"),
     inline("Set", [labelled("Awareness", state), labelled("Position", position)],
       () => run(ctx.table, { type: "set_awareness", character: c.id, state: state.value,
                              position: Number(position.value) }, ctx.names),
@@ -239,7 +240,8 @@ function correcting(ctx, c) {
                                                   class: "die", value: String(value) });
   const qr = number("QR", c.initiative.qr);
   const score = number("Score", c.initiative.score);
-  return h("details", { class: "more" }, h("summary", {}, "Correct…"),
+  return h("details", { class: "more", "data-fold": `correct-${c.id}` },
+    h("summary", {}, "Correct…"),
     inline(`Correct ${possessive(c.name)} initiative`, [labelled("QR", qr),
                                                         labelled("Score", score)],
     () => run(ctx.table, { type: "override_initiative", character: c.id, qr: Number(qr.value),

@@ -246,12 +246,13 @@ export function rollInitiative(v, ctx, roundOver) {
   };
 }
 
-/** What was typed or focused in named fields survives the redraw a new view brings, and a
- * button new on screen takes no tap for a moment (steady.js). A field
- * the new view has no place for (a card typed for a hero the reader has just dealt to) takes
- * what was typed in it away: that is said, so the GM does not believe it went in. Only what a
- * person typed or chose counts, and not what a command already took: a field the page filled
- * in itself (a default, the value as it stands) is nobody's lost words. */
+/** What was typed or focused in named fields survives the redraw a new view brings, the caret
+ * where it stood in the field typed in, and a fold (``data-fold``) left open stays open, so
+ * that a field in it can still be seen and typed in; a button new on screen takes no tap for a
+ * moment (steady.js). A field the new view has no place for (a card typed for a hero the reader
+ * has just dealt to) takes what was typed in it away: that is said, so the GM does not believe
+ * it went in. Only what a person typed or chose counts, and not what a command already took: a
+ * field the page filled in itself (a default, the value as it stands) is nobody's lost words. */
 export function keeping(container, draw) {
   const fields = [...container.querySelectorAll("[data-keep]")];
   const before = new Map(fields.map((field) => [field.dataset.keep, {
@@ -260,8 +261,15 @@ export function keeping(container, draw) {
   const unsent = fields.filter((f) => f.dataset.typed && f.value.trim()
                                       && f.value !== f.dataset.sent);
   const focused = document.activeElement?.dataset?.keep;
+  const caret = caretIn(document.activeElement);
+  const unfolded = new Set([...container.querySelectorAll("details[data-fold][open]")]
+    .map((fold) => fold.dataset.fold));
   const words = new Map(unsent.map((field) => [field.dataset.keep, shownAs(field)]));
   drawnAgain(container, draw);  // a button new on screen takes no tap at once
+  // Unfolded before the focus comes back: a field in a closed fold cannot take it.
+  for (const fold of container.querySelectorAll("details[data-fold]")) {
+    if (unfolded.has(fold.dataset.fold)) fold.open = true;
+  }
   const kept = new Set();
   for (const field of container.querySelectorAll("[data-keep]")) {
     kept.add(field.dataset.keep);
@@ -275,7 +283,10 @@ export function keeping(container, draw) {
       if (was.typed) field.dataset.typed = was.typed;
       if (was.sent !== undefined) field.dataset.sent = was.sent;
     }
-    if (field.dataset.keep === focused) field.focus();
+    if (field.dataset.keep === focused) {
+      field.focus();
+      if (caret) field.setSelectionRange(...caret);
+    }
   }
   const lost = unsent.filter((field) => !kept.has(field.dataset.keep));
   if (lost.length) {
@@ -284,6 +295,13 @@ export function keeping(container, draw) {
       + "it is still wanted.",
       { prompt: document.querySelector("[data-prompt]")?.textContent });
   }
+}
+
+/** Where the caret stands in ``field`` (its selection, if any), or null in a field that tells
+ * none: a number or a menu. A field drawn anew would put it at the end of what was typed. */
+function caretIn(field) {
+  if (field?.selectionStart === null || field?.selectionStart === undefined) return null;
+  return [field.selectionStart, field.selectionEnd, field.selectionDirection];
 }
 
 /** A field's value as its person sees it: the words of the option chosen, under its label. */
@@ -295,7 +313,7 @@ function shownAs(field) {
 }
 
 /** The fields a command is built from, once it is sent: what was typed there went in. */
-function taken(fields) {
+export function taken(fields) {
   for (const field of fields) field.dataset.sent = field.value;
 }
 

@@ -122,14 +122,15 @@ function offers(v, ctx, id) {
 }
 
 /** Correcting a misread or mistyped card: the old one goes back to the deck. */
-function correcting(ctx, holding) {
-  return h("details", { class: "more" }, h("summary", {}, "Correct…"), holding.map((c) => {
-    const really = input(`${cardText(c.card)} is really`, { keep: `really-${c.card}`,
-                                                            placeholder: "is really…" });
-    return inline(`Correct ${cardText(c.card)}`, [really], () => run(ctx.table,
-      { type: "override_card", card: c.card, to: really.value.trim() }, ctx.names),
-    { name: `correct-${c.card}` });
-  }));
+function correcting(ctx, id, holding) {
+  return h("details", { class: "more", "data-fold": `correct-${id}` },
+    h("summary", {}, "Correct…"), holding.map((c) => {
+      const really = input(`${cardText(c.card)} is really`, { keep: `really-${c.card}`,
+                                                              placeholder: "is really…" });
+      return inline(`Correct ${cardText(c.card)}`, [really], () => run(ctx.table,
+        { type: "override_card", card: c.card, to: really.value.trim() }, ctx.names),
+      { name: `correct-${c.card}` });
+    }));
 }
 
 function roster(v, ctx) {
@@ -163,14 +164,15 @@ function roster(v, ctx) {
       actions: [
         ...jokers.map((c) => button(ctx.table, `Play ${cardText(c.card)} now`,
           { type: "play_joker", card: c.card }, { name: `joker-${c.card}`, names: who })),
-        trading ? h("details", { class: "more" }, h("summary", {}, "Trade…"),
+        trading ? h("details", { class: "more", "data-fold": `trade-${m.id}` },
+          h("summary", {}, "Trade…"),
           [...heroes.filter((o) => o.id !== m.id && v.order.some((c) => c.holder === o.id)),
            { id: EDITOR, name: "the Editor" }]
             .map((p) => button(ctx.table, `with ${p.name}`,
               { type: "offer_trade", hero: m.id, partner: p.id },
               { name: `offer-${m.id}-${p.id}`, names: who }))) : null,
         ...offers(v, ctx, m.id),
-        holding.length ? correcting(ctx, holding) : null,
+        holding.length ? correcting(ctx, m.id, holding) : null,
       ],
     };
   });
