@@ -186,7 +186,13 @@ def censored(
 
 def seen_by(viewer: Viewer, hidden: frozenset[str]) -> Callable[[str | None], bool]:
     """Whether ``viewer`` may see a participant (None, no one, is seen by all)."""
-    return lambda who: who is None or who not in hidden or viewer.plays(who)
+    return seen_but(frozenset(p for p in hidden if not viewer.plays(p)))
+
+
+def seen_but(unseen: frozenset[str]) -> Callable[[str | None], bool]:
+    """Whether a participant is seen by whoever does not see ``unseen`` and sees the rest: what
+    a view depends on, so that one view can serve every viewer who sees the same."""
+    return lambda who: who not in unseen
 
 
 def shown_hidden(viewer: Viewer, hidden: frozenset[str]) -> tuple[str, ...]:

@@ -8,6 +8,7 @@ who may seize right now, so each can offer the button to those players only.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -77,7 +78,28 @@ class EncounterView(BaseModel):
 
 
 def view(enc: Encounter, viewer: Viewer) -> EncounterView:
-    seen = hiding.seen_by(viewer, enc.hidden)
+    shown = _table_as_seen(enc, hiding.shown_hidden(viewer, enc.hidden))
+    return shown.model_copy(update={"alerts": alerts.told(viewer, spotted(shown))})
+
+
+SEEN_KEPT = 16
+"""How many tables as seen ``_table_as_seen`` keeps: every role of the last commands' tables."""
+_seen: OrderedDict[tuple[int, tuple[str, ...]], tuple[Encounter, EncounterView]] = OrderedDict()
+
+
+def _table_as_seen(enc: Encounter, sees: tuple[str, ...]) -> EncounterView:
+    """The view but for its alerts, as seen by a viewer who sees ``sees`` of the hidden
+    characters: all a view depends on besides the viewer's own alerts. A command is shown to
+    every role the table serves at once (six players' phones, the GM, the overlay), and roles
+    that see the same characters see the same table, so it is made once for them, not once
+    each. The last few are kept by the encounter itself, held here so that no other object can
+    take its identity meanwhile (an encounter never changes: each event makes a new one)."""
+    key = (id(enc), sees)
+    kept = _seen.get(key)
+    if kept is not None and kept[0] is enc:
+        _seen.move_to_end(key)
+        return kept[1]
+    seen = hiding.seen_but(enc.hidden.difference(sees))
     pending = enc.pending
     shown = EncounterView(
         options=enc.options,
@@ -93,9 +115,12 @@ def view(enc: Encounter, viewer: Viewer) -> EncounterView:
         awaiting=tuple(
             a for a in (_seen_awaiting(a, seen) for a in _awaiting(enc)) if a is not None
         ),
-        hidden=hiding.shown_hidden(viewer, enc.hidden),
+        hidden=sees,
     )
-    return shown.model_copy(update={"alerts": alerts.told(viewer, spotted(shown))})
+    _seen[key] = (enc, shown)
+    if len(_seen) > SEEN_KEPT:
+        _seen.popitem(last=False)
+    return shown
 
 
 def spotted(shown: EncounterView) -> list[tuple[alerts.Kind, str | None]]:

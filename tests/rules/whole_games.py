@@ -799,7 +799,11 @@ class WholeGame(RuleBasedStateMachine):
         assert self.replica.state == self.table.state, "the log replays to another state"
         self.watch.update(self.table)
         for viewer in self.game.viewers(self.table.state):
-            shown = json.loads(self.table.view(viewer).model_dump_json())
+            made = self.table.view(viewer)
+            # Made afresh from a copy of the state, which no view kept for another viewer or an
+            # earlier table (rules/megatraveller_rcs/view.py) can stand in for.
+            assert made == system.view(self.table.state.model_copy(), viewer), viewer
+            shown = json.loads(made.model_dump_json())
             censored = json.loads(json.dumps([self.table.censor(e, viewer) for e in events]))
             if not viewer.is_gm:
                 assert self.watch.leaks(shown, viewer) == [], viewer
