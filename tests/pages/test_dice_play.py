@@ -345,6 +345,14 @@ def test_where_no_die_can_connect_the_page_says_why(
     assert phone.locator("[data-action=enter-roll]").count() == 0
     table.send({"type": "roll_initiative", "source": "gm"})
     phone.locator(".mine [data-action=enter-roll]").wait_for()
+    # And what she types there reaches the table, from a page that is no secure context too
+    # (no crypto.randomUUID there: every command once failed as "cannot be reached").
+    phone.fill(".mine input[name=die1]", "3")
+    phone.fill(".mine input[name=die2]", "4")
+    phone.click("[data-action=enter-roll]")
+    phone.wait_for_selector("[data-action=enter-roll]", state="detached")
+    awaiting = table.view()["view"]["awaiting"]
+    assert [(a["what"], a["who"]) for a in awaiting] == [("roll", ["guard"])]
 
 
 class VttSocket(Aside):

@@ -25,6 +25,16 @@ const REVOKED = 1008;
 
 /** What ``start`` throws for a GM whose table this version of the server cannot show: the
  * message says what to do (undo the last event). */
+
+/** A fresh idempotency key: 128 random bits, in hex. ``crypto.randomUUID`` would do, but a
+ * browser gives it to secure pages only (https, localhost), and a phone on the LAN reaches the
+ * table as ``http://192.168.…``, where every command would fail before it is sent;
+ * ``crypto.getRandomValues`` is every page's. */
+function freshKey() {
+  const bits = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bits, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
 export class Unshowable extends Error {}
 
 /** How long a command sent on the socket waits for its answer there before it is sent again
@@ -174,7 +184,7 @@ export class Table {
   /** Send one command; resolves to {ok, status, body}, the POST's status and body however it
    * went. Rejects only when the server could not be reached. */
   send(command) {
-    const sending = { command, key: crypto.randomUUID(),
+    const sending = { command, key: freshKey(),
                       ifMatch: this.guard && this.seen !== null ? this.seen : null };
     if (this.socket === null) return this.posted(sending);
     const id = String(++this.lastId);
