@@ -30,6 +30,7 @@ from server.live.hub import (
     REVOKED,
     TOO_SLOW,
     Frame,
+    Place,
     SocketSubscriber,
     StreamSubscriber,
     Subscriber,
@@ -166,14 +167,15 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     assert token is not None  # the caller was resolved from it
     others = request.app.get(socket_commands.MESSAGES, {})
 
-    async def answer(message: WSMessage, read_on: Callable[[], None]) -> None:
+    async def answer(message: WSMessage, place: Place, read_on: Callable[[], None]) -> None:
         try:
             with contextlib.suppress(ConnectionError):  # the client left while its command ran
                 await socket_commands.reply(
-                    seize, game.id, token, message, subscriber.reply, read_on, others
+                    seize, game.id, token, message, place, read_on, others, subscriber.reply
                 )
-        finally:  # answered without waiting at a table (refused, or of another kind)
-            read_on()
+        finally:
+            place.abandon()  # nothing more will fill it (the client left)
+            read_on()  # answered without waiting at a table (refused, or of another kind)
 
     answering: set[asyncio.Task[None]] = set()
     try:
@@ -185,7 +187,8 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
             # device's burst waits at the table, where it is committed together, rather than
             # here, one commit after another.
             ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            task = asyncio.create_task(answer(message, telling(ready)))
+            place = subscriber.expecting()  # its reply's place: replies go in the order read
+            task = asyncio.create_task(answer(message, place, telling(ready)))
             answering.add(task)
             task.add_done_callback(answering.discard)
             await ready

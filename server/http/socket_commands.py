@@ -65,8 +65,9 @@ class CommandMessage:
 
 
 class Send(Protocol):
-    """The socket's way out (``SocketSubscriber.reply``): a command's answer leaves once the
-    socket has been sent the events up to its ``seq``, and after every reply before it."""
+    """A reply's way out: its place in the socket's queue (``server.live.hub.Place``). A
+    command's answer leaves once the socket has been sent the events up to its ``seq``, and
+    after the replies to every message read before it."""
 
     def __call__(self, text: str, seq: int = 0) -> None: ...
 
@@ -78,14 +79,15 @@ async def reply(
     message: WSMessage,
     send: Send,
     queued: Callable[[], None],
-    others: Mapping[str, Handler] | None = None,
+    others: Mapping[str, Handler],
+    later: Later,
 ) -> None:
-    """Reply to one message from a client, on its socket (``send``): the command's answer, or
-    why it was refused; a message of another kind is its handler's (``others``, by type).
-    Nothing a client sends raises: a malformed message is refused like any other. ``queued``
-    is called once a command waits its turn at its table; its answer is handed to ``send`` as
-    soon as it is settled, before its events go out, so that both leave in one write
-    (``Runner.execute``)."""
+    """Reply to one message from a client, on its socket (``send``: the reply's place): the
+    command's answer, or why it was refused; a message of another kind is its handler's
+    (``others``, by type), which may send more on the socket ``later``. Nothing a client sends
+    raises: a malformed message is refused like any other. ``queued`` is called once a command
+    waits its turn at its table; its answer is handed to ``send`` as soon as it is settled,
+    before its events go out, so that both leave in one write (``Runner.execute``)."""
     wait = seize.rate.allow(digest(token))  # every message counts, as every POST does
     try:
         data = decoded(message, seize.settings.max_body)
@@ -94,9 +96,9 @@ async def reply(
         return
     ident = ident_of(data)
     kind = data.get("type") if isinstance(data, dict) else None
-    handler = (others or {}).get(kind) if isinstance(kind, str) else None
+    handler = others.get(kind) if isinstance(kind, str) else None
     if handler is not None:
-        heard = await settled(_other(handler, seize, table_id, token, data, wait, send))
+        heard = await settled(_other(handler, seize, table_id, token, data, wait, later))
         send(refused(ident, heard) if isinstance(heard, Refusal) else strict_json(heard))
         return
 

@@ -146,7 +146,7 @@ class SocketSubscriber(Subscriber):
         super().__init__(viewer, token_hash, backlog)
         self.transport = transport
         self._close = close
-        self._replies: deque[tuple[int, bytes]] = deque()  # each behind the events up to its seq
+        self._replies: deque[Place] = deque()  # in the order the client's messages came
 
     def push(self, frame: Frame, *, catching_up: bool = False) -> bool:
         # Once per subscriber per command: kept to the backlog check and the write.
@@ -168,19 +168,33 @@ class SocketSubscriber(Subscriber):
             transport.write(frame.ws)
         return True
 
+    def expecting(self) -> Place:
+        """A place in the queue for the reply to the message just read: replies leave in the
+        order the client sent its messages, whichever is answered first (a refusal read while
+        the command before it waits at its table waits behind its answer)."""
+        place = Place(self._send_replies)
+        self._replies.append(place)
+        return place
+
     def reply(self, text: str, seq: int = 0) -> None:
-        """Send a reply to the client's message once the socket has been sent the events up to
-        ``seq`` (a command's answer), and after every reply before it; or at once, if nothing
-        more will be sent (the subscriber was dropped)."""
-        self._replies.append((seq, websocket_frame(text.encode())))
-        self._send_replies()
+        """Send a message once the socket has been sent the events up to ``seq``, and after
+        every reply before it; or at once, if nothing more will be sent (the subscriber was
+        dropped)."""
+        self.expecting()(text, seq)
 
     def _due(self) -> list[bytes]:
-        """The replies that may go now, taken from the queue: those behind events already
-        sent, or all of them once the subscriber is dropped."""
+        """The replies that may go now, taken from the queue: those answered whose events were
+        sent (or all answered, once the subscriber is dropped), up to the first that is not."""
         replies, due = self._replies, []
-        while replies and (replies[0][0] <= self.delivered or self.reason is not None):
-            due.append(replies.popleft()[1])
+        while replies:
+            first = replies[0]
+            if first.frame is None and not first.void:
+                break  # its message is not answered yet: those behind it wait
+            if first.frame is not None and first.seq > self.delivered and self.reason is None:
+                break
+            replies.popleft()
+            if first.frame is not None:
+                due.append(first.frame)
         return due
 
     def _send_replies(self) -> None:
@@ -193,6 +207,28 @@ class SocketSubscriber(Subscriber):
             self.transport.write(bye_frame(self.delivered, self.reason or "").ws)
         self._close(self.reason or "")
         self._send_replies()
+
+
+class Place:
+    """A reply's place in a socket's queue, kept as its message is read: filled with the reply
+    (once, by calling it), or given up (``abandon``) if none will come."""
+
+    def __init__(self, changed: Callable[[], None]) -> None:
+        self._changed = changed
+        self.seq = 0
+        self.frame: bytes | None = None
+        self.void = False
+
+    def __call__(self, text: str, seq: int = 0) -> None:
+        """The reply: it goes once the socket has been sent the events up to ``seq``."""
+        self.seq, self.frame = seq, websocket_frame(text.encode())
+        self._changed()
+
+    def abandon(self) -> None:
+        """No reply will come (its handler failed, or the client left): let those behind go."""
+        if self.frame is None:
+            self.void = True
+            self._changed()
 
 
 class StreamSubscriber(Subscriber):

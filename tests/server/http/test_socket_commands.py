@@ -160,6 +160,38 @@ async def test_an_answer_leaves_in_the_same_send_as_its_commands_events(
     assert noted.calls[-1] == [*before, answer]
 
 
+async def test_replies_come_in_the_order_the_messages_were_sent_whichever_is_ready_first(
+    client: Client,
+) -> None:
+    """Sent without waiting: a command, then a message refused as soon as it is read (while the
+    command still waits for its commit), then one the rules refuse, then another command. The
+    refusals wait behind the answers before them, and each answer behind its events."""
+    table = await new_table(client, "four-color")
+    await send(client, table, HERO)
+    async with following(client, table, table["gm_token"]) as gm:
+        await gm.send_json(command("c1", VILLAIN))
+        await gm.send_str("not json")
+        await gm.send_json(command("c2", HERO))  # joined already
+        await gm.send_json(command("c3", {"type": "deal"}))
+        replies: list[dict[str, Any]] = []
+        events: list[int] = []
+        while len(replies) < 4:
+            received = await within(gm.receive_json(), lambda: f"replies so far: {replies}")
+            if received["type"] == "event":
+                events.append(received["seq"])
+                continue
+            if received["type"] == "answer":  # right behind its own events
+                assert events[-1] == received["seq"], (events, received)
+            replies.append(received)
+    assert [(r["type"], r["id"]) for r in replies] == [
+        ("answer", "c1"),
+        ("refused", None),
+        ("refused", "c2"),
+        ("answer", "c3"),
+    ]
+    assert replies[1]["status"] == 400 and replies[2]["status"] == 422
+
+
 async def test_an_idempotent_retry_over_the_socket_or_http_gets_the_first_answer_once(
     client: Client,
 ) -> None:

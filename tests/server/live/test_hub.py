@@ -299,3 +299,17 @@ def test_a_reply_to_a_dropped_subscriber_goes_out_at_once() -> None:
     subscriber.drop(TOO_SLOW)
     subscriber.reply('{"type": "answer", "seq": 5}', 5)
     assert [m["type"] for m in transport.messages()] == ["bye", "answer"]
+
+
+def test_replies_leave_in_the_order_their_messages_came_and_one_given_up_holds_none_back() -> None:
+    """A reply waits for the replies to the messages read before it, whichever is ready first;
+    a place given up (no reply will come: the client left mid-command) lets the rest go."""
+    subscriber, transport, _ = socket(GM)
+    first, second, third = (subscriber.expecting() for _ in range(3))
+    third('{"type": "refused", "id": "c"}')
+    second('{"type": "answer", "id": "b", "seq": 0}')
+    assert transport.writes == []
+    first.abandon()
+    assert [m["id"] for m in transport.messages()] == ["b", "c"]
+    subscriber.reply('{"type": "dice-rolled", "id": "d"}')
+    assert [m["id"] for m in transport.messages()] == ["b", "c", "d"]
