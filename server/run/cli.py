@@ -34,6 +34,7 @@ from server.http.metrics import worker_index
 from server.http.story import answer, seen_as
 from server.run import collector, loops, share
 from server.run.app import make_app, tls_context
+from server.run.lan_ca import WILDCARD, lan_addresses
 from server.run.logs import configure
 from server.run.workers import (
     leave_with_parent,
@@ -278,13 +279,8 @@ def _run_server(
     else:
         share.attach(app, shared)
     simulated = _Devices()
-    # Served modules follow each request's scheme; the printed links say https under TLS.
-    shown = settings
-    if tls and settings.public_url is None:
-        shown = settings.model_copy(
-            update={"public_url": f"https://{settings.host}:{settings.port}"}
-        )
     if first:
+        shown = as_reached(settings, tls=tls is not None)
         announce = _announce(shown, starters, demo=demo, simulated=simulated, again=restarted())
         app.on_startup.append(announce)
         app.on_shutdown.append(simulated.shutdown)
@@ -305,6 +301,22 @@ def _run_server(
         print(f"seize: db: {wrong}", file=sys.stderr)
         return 2
     return 0
+
+
+def as_reached(settings: Settings, *, tls: bool) -> Settings:
+    """The settings the printed links are made from: where other devices reach the server.
+    Served modules follow each request's scheme, but a printed link says https under TLS; and
+    listening on every address (``--host 0.0.0.0``), it names this machine's address on the
+    table's network, not 0.0.0.0, which no phone can open."""
+    if settings.public_url is not None:
+        return settings
+    host = settings.host
+    if host in WILDCARD and (lans := lan_addresses(host)):
+        host = str(lans[0].address)
+    if not tls and host == settings.host:
+        return settings
+    scheme = "https" if tls else "http"
+    return settings.model_copy(update={"public_url": f"{scheme}://{host}:{settings.port}"})
 
 
 def _farewell(settings: Settings) -> Any:

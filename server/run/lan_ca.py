@@ -38,6 +38,9 @@ RENEW_DAYS = 30
 VIRTUAL = ("docker", "br-", "veth", "virbr", "lxc", "lxd", "cni", "flannel", "tun", "tap", "wg")
 """Interfaces of containers, VMs and VPNs by their names' start (Linux's), listed last."""
 
+WILDCARD = ("0.0.0.0", "::", "")
+"""The hosts that listen on every address."""
+
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -67,7 +70,7 @@ def lan_addresses(host: str) -> list[LanAddress]:
                 continue
             network = ipaddress.IPv4Network(f"{address}/{ip.network_prefix}", strict=False)
             found.append(LanAddress(address, network))
-    if host in ("0.0.0.0", "::", ""):
+    if host in WILDCARD:
         return found
     return [lan for lan in found if str(lan.address) == host]
 

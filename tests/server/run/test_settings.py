@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import signal
 import sqlite3
 import subprocess
@@ -12,7 +13,9 @@ from urllib.parse import urlsplit
 import platformdirs
 import pytest
 
-from server.run.cli import main
+from server.run import cli
+from server.run.cli import as_reached, main
+from server.run.lan_ca import LanAddress
 from server.settings import Settings, default_db
 from server.store import promised, shown
 from tests.server.databases import POSTGRES, require_postgres
@@ -237,6 +240,27 @@ def test_ctrl_c_stops_the_server_with_a_line_saying_where_the_tables_are_kept(
     assert printed.read_text().splitlines()[-1] == f"Seize stopped. The tables are kept in {db}."
     with sqlite3.connect(db) as kept:
         assert kept.execute("select name from tables where id = ?", (made["id"],)).fetchone()
+
+
+def test_links_printed_for_every_address_name_this_machine_on_the_tables_network(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--host 0.0.0.0`` listens for the phones, but a link to 0.0.0.0 opens nothing on them:
+    the printed links name the host's first address on the table's network (the interfaces
+    are the test's, as ``lan_addresses`` reads them). A public address given wins; under TLS
+    the links say https; on 127.0.0.1 they are as before."""
+    lan = LanAddress(ipaddress.IPv4Address("192.168.1.20"), ipaddress.IPv4Network("192.168.1.0/24"))
+    monkeypatch.setattr(cli, "lan_addresses", lambda host: [lan])
+    everywhere = Settings(host="0.0.0.0", port=8099)
+    assert as_reached(everywhere, tls=False).base_url == "http://192.168.1.20:8099"
+    assert as_reached(everywhere, tls=True).base_url == "https://192.168.1.20:8099"
+    public = everywhere.model_copy(update={"public_url": "https://table.example.org"})
+    assert as_reached(public, tls=False).base_url == "https://table.example.org"
+    here = Settings(port=8099)
+    assert as_reached(here, tls=False) is here
+    assert as_reached(here, tls=True).base_url == "https://127.0.0.1:8099"
+    monkeypatch.setattr(cli, "lan_addresses", lambda host: [])  # no network: what it has
+    assert as_reached(everywhere, tls=False).base_url == "http://0.0.0.0:8099"
 
 
 def test_what_each_durability_loses_is_said_for_each_database() -> None:
