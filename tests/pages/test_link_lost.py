@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -60,4 +61,32 @@ def test_the_player_page_says_its_link_is_down_and_clears_that_once_back(
     banner.wait_for(state="detached")
     seq = table.send({"type": "join", "member": {"id": "v1", "name": "Doom", "kind": "villain"}})
     phone.wait_for_function(f"document.body.dataset.seq === '{seq['seq']}'")
+    phone.close()
+
+
+def test_a_page_whose_link_the_server_no_longer_knows_says_so_and_stops_trying(
+    browser: Any, console: Console, server: ServerProcess, tmp_path: Path
+) -> None:
+    """The server starts afresh on another database (as a demo's links are new at every
+    start): an open player page and console cannot reconnect with their old tokens. They say
+    their link no longer opens the table, rather than "reconnecting" for ever."""
+    table = Table(server, "four-color")
+    table.send({"type": "join", "member": {"id": "h1", "name": "Nightingale", "kind": "hero"}})
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.goto(hand_to(table, "h1"))
+    phone.wait_for_function("document.body.dataset.seq !== undefined")
+    console.create("four-color")
+    kept = server.db
+    server.stop()
+    server.db = tmp_path / "afresh.db"
+    try:
+        server.start(same_port=True)
+        phone.get_by_text(
+            "This link no longer opens the table: ask the GM for a new one."
+        ).wait_for()
+        phone.locator("#link-lost").wait_for(state="detached")  # not "reconnecting" any more
+        console.page.get_by_text("or the server started afresh without it").wait_for()
+    finally:
+        server.stop()
+        server.db = kept
     phone.close()

@@ -415,12 +415,14 @@ function streamLinks(url) {
 /** The ways back in, for a console whose GM link no longer opens the table. */
 const WAYS_BACK = "On a screen that still runs the table, choose \"Open this console on "
   + "another device\"; or ask the host for a new link: seize gm-link ";
+const HOST_FLAGS = " (with the --port and --db that seize serve was given, if any).";
 
-/** This device's GM link was revoked from a console: it stops, saying why and what to do. */
+/** This device's GM link no longer opens the table: it stops, saying why and what to do. */
 function lost(id) {
   gone = true;
   root.replaceChildren(section("This link no longer runs the table", h("p", {},
-    "This device's GM link was revoked from a GM's console. " + WAYS_BACK + `${id}.`)));
+    "This device's GM link was revoked from a GM's console, or the server started afresh "
+    + "without it (a demo's links are new at every start). " + WAYS_BACK + id + HOST_FLAGS)));
 }
 
 /** When a GM device last followed the table, in words. */
@@ -561,6 +563,6 @@ const id = location.pathname.split("/").filter(Boolean).length > 1 ? tableId() :
 if (id) {
   consolePage(id).catch(() => root.replaceChildren(section("This link does not open the table",
     h("p", {}, `Its GM link may have been revoked, or the server cannot be reached. `
-      + `${WAYS_BACK}${id}.`))));
+      + WAYS_BACK + id + HOST_FLAGS))));
 }
 else startPage();

@@ -239,7 +239,8 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
   table.replaceChildren(h("h2", {}, "The table"),
     ...[...(shown.gathered ?? []), ...shown.order].filter(Boolean));
   ctx.onView?.(view);  // the player's own dice (dice.js)
-}, { onEvent: (_, event) => turnClock.heard(event), onLink: linkShown, guard: true });
+}, { onEvent: (_, event) => turnClock.heard(event), onLink: linkShown, guard: true,
+  onRevoked: () => report("This link no longer opens the table: ask the GM for a new one.") });
 ctx.table.start().then(() => {
   const plain = playerNotice();  // once, on a link without a secure context
   if (plain) document.getElementById("play").prepend(plain);

@@ -48,7 +48,7 @@ const LOST_AFTER = 2000;
 /**
  * A table followed live: one snapshot, then the WebSocket, reconnecting with backoff and
  * resuming from the last sequence heard, until the link's token is revoked (the socket closes
- * with 1008, and ``onRevoked()`` runs). ``onView(view, seq)`` runs on every newer view, and
+ * with 1008), or a reconnection finds the server refusing it: ``onRevoked()`` runs then. ``onView(view, seq)`` runs on every newer view, and
  * ``onEvent(seq, event)`` on every event as this role may see it.
  *
  * Commands go on that WebSocket while it is open (docs/api.md, "Commands over the WebSocket"),
@@ -128,7 +128,9 @@ export class Table {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}${this.base}/ws`
       + `?token=${encodeURIComponent(this.token)}&after=${this.seq}`);
+    let opened = false;
     socket.onopen = () => {
+      opened = true;
       delay = 250;
       this.socket = socket;
       clearTimeout(this.telling);
@@ -147,7 +149,7 @@ export class Table {
       this.seq = Math.max(this.seq, data.seq);
       if (data.view) this.show(data.view, data.seq);
     };
-    socket.onclose = (closed) => {
+    socket.onclose = async (closed) => {
       this.socket = null;
       for (const [id, rolling] of this.rolling) { // the answer would have come on this socket
         if (rolling.socket !== socket) continue;
@@ -157,9 +159,29 @@ export class Table {
       // What it carried and did not answer goes as a POST, under the same key.
       for (const id of [...this.waiting.keys()]) this.unanswered(id);
       if (closed.code === REVOKED) return this.onRevoked();
+      // Refused before it opened: a browser cannot tell a token the server no longer knows (a
+      // demo started afresh, a link revoked while this page was away) from a server that is
+      // down. The table's own route can: such a page stops, saying so, instead of trying for
+      // ever.
+      if (!opened && await this.refused()) {
+        clearTimeout(this.telling);  // no longer reconnecting: the page says why instead
+        this.telling = null;
+        if (this.down) {
+          this.down = false;
+          this.onLink(true);
+        }
+        return this.onRevoked();
+      }
       this.telling ??= setTimeout(() => { this.down = true; this.onLink(false); }, LOST_AFTER);
       setTimeout(() => this.follow(Math.min(delay * 2, 5000)), delay);
     };
+  }
+
+  /** Whether the server refuses this page's link now: its token (401, 403), or the table
+   * itself (404: a server started on another database); not when it cannot be reached. */
+  async refused() {
+    const answer = await fetch(this.base, { headers: this.headers() }).catch(() => null);
+    return [401, 403, 404].includes(answer?.status);
   }
 
   /** Every event after ``after``, as this role may see them: [{seq, event}]. */
