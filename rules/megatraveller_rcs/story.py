@@ -48,7 +48,7 @@ def told(shown: Shown, name: Name) -> str:
             if lapsed:
                 return (
                     f"{rolled}, its place passed: the token is its now, and "
-                    f"{possessive(name(lapsed['character']))} {lapsed['what']} lapses"
+                    f"{possessive(name(lapsed['character']))} action ({lapsed['what']}) lapses"
                 )
             return rolled
         case "declared":
@@ -59,7 +59,9 @@ def told(shown: Shown, name: Name) -> str:
             d = shown["declaration"]
             outcome = f": {shown['outcome']}" if shown.get("outcome") else ""
             over = ", and the turn is over" if shown.get("turn_over") else ""
-            return f"{possessive(name(d['character']))} {d['what']} resolves{outcome}{over}"
+            # What was declared is the player's own words ("fires his rifle"): in brackets.
+            done = f"{possessive(name(d['character']))} action ({d['what']}) resolves"
+            return f"{done}{outcome}{over}"
         case "seized":
             ruled = " (an interrupt the referee ruled)" if shown.get("ruled_interrupt") else ""
             return (

@@ -150,8 +150,8 @@ def test_rcs_three_rounds_with_a_seize_chain(console: Console, server: ServerPro
     fit_for_touch(console, ["jena", "bea", "guard", "boss"])
     undo = console.page.locator("[data-action=undo]")
     label = undo.inner_text()
-    assert label.startswith("↶ Undo resolving ")  # the declaration's own words after a colon:
-    assert re.fullmatch(r"↶ Undo resolving [^':]+: .+", label), label  # not "Boss's fires"
+    # The declaration's own words in brackets: not "Undo resolving Boss's fires".
+    assert re.fullmatch(r"↶ Undo resolving [^']+'s action \(.+\)", label), label
     assert console.prompt == "Every card is tapped: round 2 begins"
     console.key("Space")
     while not console.primary.startswith("Roll initiative"):

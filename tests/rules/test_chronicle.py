@@ -138,6 +138,11 @@ def test_a_turn_seized_from_goes_on_afterwards_as_one_turn_with_all_its_time() -
         figures = {f.who: (f.turns, f.seconds, f.longest) for f in told.numbers.turns}
         assert figures == {"jena": (1, 40.0, 40.0), "guard": (1, 30.0, 30.0)}
         assert "| Jena | 1 | 40 s | 40 s | 40 s |" in recap(told, "T", "the referee")
+    said = [s.said for s in story(table, GM).steps if s.kind == "resolve"]
+    assert said == [
+        "Guard's action (fires) resolves",
+        "Jena's action (runs) resolves, and the turn is over",
+    ]
 
     again = encounter(("jena", "crew", 0), ("guard", "corp", 0))
     roll_rcs(again, {"jena": (1, 1), "guard": (6, 6)})

@@ -199,8 +199,9 @@ function describe(e, who) {
       return `${possessive(name(e.roll.character))} roll of ${e.roll.dice.join(" + ")}`;
     case "declared": return `${possessive(name(e.declaration.character))} declaration`;
     case "resolved":
-      // What was declared is the player's own words ("fires his rifle"), said after a colon.
-      return `resolving ${name(e.declaration.character)}: ${e.declaration.what}`;
+      // What was declared is the player's own words ("fires his rifle"): in brackets.
+      return `resolving ${possessive(name(e.declaration.character))} action `
+        + `(${e.declaration.what})`;
     case "seized": return `${name(e.character)} seizing the initiative`;
     case "turn_ended": return `the end of ${possessive(name(e.character))} turn`;
     case "taken_out": return `taking ${name(e.character)} out`;
