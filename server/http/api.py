@@ -409,7 +409,7 @@ ROUTES = [
         "sendCommand",
         {
             200: Content("Applied", CommandAnswer),
-            **refusals(400, 401, 403, 404, 408, 409, 413, 422, 429, 500),
+            **refusals(400, 401, 403, 404, 408, 409, 413, 422, 429, 500, 503),
         },
         body=Content(
             "A command of the table's system",

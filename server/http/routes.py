@@ -103,8 +103,10 @@ REASONS = {
     413: "Body too large",
     422: "Invalid input or a rule broken",
     429: "Too many requests",
-    500: "The server could not work out or show the outcome; nothing was stored",
-    503: "This version cannot show the table (its GM can undo)",
+    500: "The server could not work out or show the outcome (server_fault: nothing was "
+    "stored), or failed as nobody foresaw (internal: resend with the same Idempotency-Key)",
+    503: "The database cannot be reached just now (unavailable: Retry-After), or this version "
+    "cannot show the table (unshowable: its GM can undo)",
 }
 
 

@@ -119,14 +119,14 @@ async def test_a_command_whose_socket_drops_before_its_answer_is_posted_and_appl
     seize = client.app[SEIZE]
     execute = seize.runner.execute
 
-    async def then_drop(*args: Any) -> dict[str, Any]:
-        """Run the command, then close every socket before its answer can go out."""
-        answer = await execute(*args)
+    async def dropped_first(*args: Any) -> dict[str, Any]:
+        """Close every socket as the command reaches its table, before it is committed: the
+        answer, handed to the socket as soon as it is committed, cannot go out on it."""
         for ws in list(seize.sockets):
             await ws.close()
-        return answer
+        return await execute(*args)
 
-    monkeypatch.setattr(seize.runner, "execute", then_drop)
+    monkeypatch.setattr(seize.runner, "execute", dropped_first)
     status, answer = await link.send(JOIN)
     assert status == 200 and answer["seq"] == 1 and answer["events"][0]["type"] == "joined"
     assert gate.posted == 1  # sent again, with its key

@@ -151,7 +151,7 @@ def test_rcs_three_rounds_with_a_seize_chain(console: Console, server: ServerPro
     undo = console.page.locator("[data-action=undo]")
     label = undo.inner_text()
     # The declaration's own words in brackets: not "Undo resolving Boss's fires".
-    assert re.fullmatch(r"↶ Undo resolving [^']+'s action \(.+\)", label), label
+    assert re.fullmatch(r"↶ Undo resolving \S+'s action \(.+\)", label), label
     assert console.prompt == "Every card is tapped: round 2 begins"
     console.key("Space")
     while not console.primary.startswith("Roll initiative"):
