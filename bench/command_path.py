@@ -18,7 +18,8 @@ CLOCK_MONOTONIC, which both processes share:
     committing  the writer thread begins its transaction
     on disk     the commit (and its fsync, under disk) has returned
     resumed     the loop takes the command up again (``Runner._apply`` begins)
-    answered    the answer is written to the socket, after the events (``SocketSubscriber.reply``)
+    answered    the answer is written to the socket, in the write of its events (the socket's
+                ``_due`` hands it over)
     event       the GM's client has the command's event
     answer      the GM's client has the answer
 
@@ -129,6 +130,19 @@ def commit_stamped(commit: Callable[[sqlite3.Connection, list[Write]], None]) ->
     return staticmethod(committed)
 
 
+def due_stamped(due: Callable[[SocketSubscriber], list[bytes]]) -> Any:
+    """The socket's replies handed to a write, stamping those that go (an answer rides in the
+    write of its events; asked before them, when it is handed over, none is due yet)."""
+
+    def handed(subscriber: SocketSubscriber) -> list[bytes]:
+        replies = due(subscriber)
+        if replies:
+            stamps["answered"].append(time.monotonic_ns())
+        return replies
+
+    return handed
+
+
 def rewrap(owner: object, name: str, wrap: Callable[[Any], Any]) -> None:
     """Put ``wrap`` of ``owner.name`` where the server looks ``name`` up."""
     setattr(owner, name, wrap(getattr(owner, name)))
@@ -143,7 +157,7 @@ def stamp_the_server() -> None:
     rewrap(SqliteStore, "_write", queued_stamped)
     rewrap(SqliteStore, "_commit", commit_stamped)
     rewrap(runner.Runner, "_apply", functools.partial(stamped, "resumed"))
-    rewrap(SocketSubscriber, "reply", functools.partial(stamped, "answered"))
+    rewrap(SocketSubscriber, "_due", due_stamped)
 
 
 def gm(url: str, count: int, rate: float, results: Queue[dict[str, list[int]]]) -> None:
