@@ -5,14 +5,13 @@ command's own events."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 from aiohttp import ClientWebSocketResponse, WSCloseCode, WSMsgType
 
-from rules.roles import Viewer
 from server.errors import UNAVAILABLE, StoreUnavailableError
 from server.http import following as following_module
 from server.http.context import SEIZE
@@ -138,26 +137,19 @@ async def test_an_answer_leaves_in_the_same_send_as_its_commands_events(
     delivered, and waits there for them."""
     sockets: list[Sends] = []
 
-    class Noted(SocketSubscriber):
-        def __init__(
-            self,
-            viewer: Viewer,
-            token_hash: bytes,
-            backlog: int,
-            transport: asyncio.Transport,
-            close: Callable[[str], None],
-        ) -> None:
-            sockets.append(Sends(transport))
-            super().__init__(viewer, token_hash, backlog, sockets[-1], close)
+    def noted(*args: Any) -> SocketSubscriber:
+        viewer, token_hash, backlog, transport, close = args
+        sockets.append(Sends(transport))
+        return SocketSubscriber(viewer, token_hash, backlog, sockets[-1], close)
 
-    monkeypatch.setattr(following_module, "SocketSubscriber", Noted)
+    monkeypatch.setattr(following_module, "SocketSubscriber", noted)
     table = await new_table(client, "four-color")
     await send(client, table, HERO)
     async with following(client, table, table["gm_token"]) as gm:
         before, answer = await exchange(gm, command("c1", {"type": "deal"}))
     assert before
-    [noted] = sockets
-    assert noted.calls[-1] == [*before, answer]
+    [gm_socket] = sockets
+    assert gm_socket.calls[-1] == [*before, answer]
 
 
 async def test_replies_come_in_the_order_the_messages_were_sent_whichever_is_ready_first(
