@@ -219,3 +219,32 @@ def test_the_console_sets_the_discord_channel_and_shows_who_hears_their_turn(
     page.locator("[data-action=stop-webhook]").click()
     page.wait_for_selector("text=The table no longer posts to Discord.")
     assert call(f"{table.url}/discord", token=table.gm)[1]["webhook"] is None
+
+
+def test_a_discord_id_typed_and_left_unsaved_outlives_the_poll(
+    page: Any, server: ServerProcess
+) -> None:
+    """The GM types Jena's Discord id, then looks elsewhere before saving it; meanwhile Okoro
+    links his own id through the API. The next poll draws Okoro's row anew and leaves Jena's box
+    as the GM typed it (it was wiped before), and a save still sends it."""
+    table = Table(server, "megatraveller-rcs")
+    table.send(rcs_character("jena", "crew"))
+    table.send(rcs_character("okoro", "crew"))
+    page.goto(f"{server.url}/console/{table.id}#token={table.gm}")
+    page.get_by_text("Turn alerts: Discord and players' devices").click()
+    typed = page.get_by_label("Jena's Discord user id")
+    typed.fill("222222222222222222")
+    page.locator("h1").first.click()  # the focus leaves the section: a poll may draw it
+    status, _ = call(
+        f"{table.url}/discord/players/okoro",
+        "PUT",
+        {"discord_id": "333333333333333333", "mention": True},
+        table.gm,
+    )
+    assert status == 200
+    page.locator("[data-person=okoro]").filter(has_text="mentioned on Discord").wait_for()
+    assert typed.input_value() == "222222222222222222"
+    page.locator("[data-action=reach-jena]").click()
+    page.wait_for_selector("text=Jena: on Discord, not mentioned · no device notified.")
+    _, kept = call(f"{table.url}/discord", token=table.gm)
+    assert kept["players"]["jena"] == {"discord_id": "222222222222222222", "mention": False}

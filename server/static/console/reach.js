@@ -5,6 +5,7 @@
 // from their own page's link, through the API). Polled, as the devices are.
 
 import { h } from "/static/shared/client.js";
+import { keeping, taken } from "/static/shared/forms.js";
 
 const send = async (table, path, body) => {
   const answer = await fetch(`${table.base}${path}`, {
@@ -42,7 +43,7 @@ export function reach(ctx) {
   const person = (id, name, devices) => {
     const link = known.players[id];
     const discordId = h("input", { type: "text", inputmode: "numeric", name: `discord-${id}`,
-      "aria-label": `${name}'s Discord user id`, value: link?.discord_id ?? "",
+      "data-keep": `discord-${id}`, "aria-label": `${name}'s Discord user id`, value: link?.discord_id ?? "",
       placeholder: "Discord user id" });
     const mention = h("input", { type: "checkbox", name: `mention-${id}`,
       checked: link?.mention || undefined });
@@ -52,6 +53,7 @@ export function reach(ctx) {
       h("p", {}, h("strong", {}, name), ` · ${reached(link, devices)}`),
       h("form", { class: "inline", onsubmit: async (event) => {
         event.preventDefault();
+        taken([discordId]);
         const { ok, body } = await send(table, `/discord/players/${encodeURIComponent(id)}`,
           { discord_id: discordId.value.trim() || null, mention: mention.checked });
         // Said on the row it concerns; the API's "null" is the page's empty box.
@@ -85,8 +87,9 @@ export function reach(ctx) {
         + `${discord.queued ? `, ${discord.queued} waiting` : ""}.`;
     status.className = discord.notice ? "awaiting" : "";
     const counts = push?.subscribed ?? {};
-    people.replaceChildren(...Object.entries(ctx.names)
-      .map(([id, name]) => person(id, name, counts[id] ?? 0)));
+    // An id typed and left unsaved outlives the poll, as the console's other fields do.
+    keeping(people, () => people.replaceChildren(...Object.entries(ctx.names)
+      .map(([id, name]) => person(id, name, counts[id] ?? 0))));
   };
   const polling = setInterval(show, 5000);
   show();
