@@ -66,6 +66,23 @@ def test_seize_is_offered_only_when_the_engine_allows_it(phone: Any, server: Ser
     assert table.view(table.gm)["view"]["token"] == "guard"
 
 
+def test_the_holder_with_one_short_action_left_is_told_so(
+    phone: Any, server: ServerProcess
+) -> None:
+    """Jena's first Short Action resolved, she holds the token with one left (ruling 6's
+    marker, as a turn of two Short Actions has it): her phone says so, as the console does, and
+    offers to end her turn."""
+    table, _, _ = guard_may_seize(server)
+    phone.goto(hand_to(table, "jena"))
+    phone.wait_for_selector("text=You hold the token: declare your action")
+    aims = {"type": "declare", "character": "jena", "action": "short", "what": "aims"}
+    table.send({**aims, "target": "Guard"})
+    at_seq(phone, table.send({"type": "resolve"})["seq"])
+    said = phone.locator("[data-doing=jena]").inner_text()
+    assert said == "You hold the token: declare your action (one Short Action left)"
+    assert phone.locator("[data-action=end-turn-jena]").count() == 1
+
+
 def test_a_press_on_the_phone_is_on_the_view_it_was_made_on(
     phone: Any, server: ServerProcess
 ) -> None:

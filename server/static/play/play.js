@@ -116,7 +116,9 @@ function rcs(v, ctx, own) {
         : rolling.includes(c.id) ? `Roll for ${c.name}: your ${v.options.initiative_dice}D`
           + `${v.options.die_sides}, in the tray or typed below`
         : holder ? (v.declared ? `You declared: ${v.declared.what}${aimed(v.declared)}`
-                               : "You hold the token: declare your action")
+                               : "You hold the token: declare your action"
+                                 + (entry?.short_actions_left === 1
+                                   ? " (one Short Action left)" : ""))
         : v.may_seize.includes(c.id) ? "You may seize the initiative now"
         : entry?.tapped ? "Tapped: your turn is done"
         : entry?.marker ? "One Short Action left" : "",
