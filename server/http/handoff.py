@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from rules.roles import GM as GM_VIEWER
 from rules.roles import OVERLAY
 from server.errors import problem
+from server.http import reached
 from server.http.api import caller, game_of, invalid, json_answer, json_body
 from server.http.context import SEIZE
 from server.http.routes import GM, Content, Route, refusals
@@ -47,13 +48,6 @@ def qr_svg(url: str) -> str:
         title="QR code of the link",
     )
     return out.getvalue().decode()
-
-
-def _base(request: web.Request) -> str:
-    """Where other devices reach this server: the configured public address, else the one the
-    GM's own browser used (a tablet on the table's network shares it with the phones)."""
-    public = request.app[SEIZE].settings.public_url
-    return (public or f"{request.scheme}://{request.host}").rstrip("/")
 
 
 async def _gm_game(request: web.Request) -> tuple[Game, Principal]:
@@ -85,7 +79,7 @@ def _trust(request: web.Request) -> str | None:
     settings = request.app[SEIZE].settings
     if settings.share != "lan-ca" or not settings.port:
         return None
-    host = urlsplit(_base(request)).hostname
+    host = urlsplit(reached.base(request)).hostname
     return f"http://{host}:{settings.port + 1}/" if host else None
 
 
@@ -100,7 +94,9 @@ async def player_link(request: web.Request) -> web.Response:
     token = await request.app[SEIZE].tables.mint_player(
         game, frozenset({participant}), f"phone of {participant}"
     )
-    return _answer(f"{_base(request)}/play/{quote(game.id)}?token={quote(token)}", _trust(request))
+    return _answer(
+        f"{reached.base(request)}/play/{quote(game.id)}?token={quote(token)}", _trust(request)
+    )
 
 
 def console_url(base: str, table_id: str, token: str) -> str:
@@ -157,7 +153,9 @@ async def gm_link(request: web.Request) -> web.Response:
     await request.app[SEIZE].store.add_tokens([row])
     # The device's id, as the list names it: a console shows the link only while it stands.
     return _answer(
-        console_url(_base(request), game.id, token), _trust(request), device=device_id(row.hash)
+        console_url(reached.base(request), game.id, token),
+        _trust(request),
+        device=device_id(row.hash),
     )
 
 
@@ -201,7 +199,7 @@ async def overlay_link(request: web.Request) -> web.Response:
     await seize.revoke(game.id, OVERLAY_LABEL)
     token = mint()
     await seize.store.add_tokens([token_row(token, game.id, OVERLAY, OVERLAY_LABEL)])
-    return _answer(f"{_base(request)}/overlay/{quote(game.id)}?token={quote(token)}")
+    return _answer(f"{reached.base(request)}/overlay/{quote(game.id)}?token={quote(token)}")
 
 
 def _link(**more: dict[str, str]) -> dict[int, Content]:

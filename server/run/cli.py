@@ -31,10 +31,10 @@ from server.errors import SchemaTooNewError, StoreRefusedError, StoreUnavailable
 from server.http.context import SEIZE
 from server.http.handoff import NewGmDevice, console_url
 from server.http.metrics import worker_index
+from server.http.reached import WILDCARD, lan_addresses
 from server.http.story import answer, seen_as
 from server.run import collector, loops, share
 from server.run.app import make_app, tls_context
-from server.run.lan_ca import WILDCARD, lan_addresses
 from server.run.logs import configure
 from server.run.workers import (
     leave_with_parent,

@@ -20,11 +20,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-import ifaddr
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+from server.http.reached import LanAddress, Network
 
 LOCAL_NAME = "seize.local"
 """The name mDNS announces for the host, and the leaf's one DNS name."""
@@ -34,45 +35,6 @@ LEAF_DAYS = 397
 """Browsers refuse a server certificate valid for longer than 398 days."""
 RENEW_DAYS = 30
 """A leaf this close to its end is made again at start."""
-
-VIRTUAL = ("docker", "br-", "veth", "virbr", "lxc", "lxd", "cni", "flannel", "tun", "tap", "wg")
-"""Interfaces of containers, VMs and VPNs by their names' start (Linux's), listed last."""
-
-WILDCARD = ("0.0.0.0", "::", "")
-"""The hosts that listen on every address."""
-
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-Address = ipaddress.IPv4Address | ipaddress.IPv6Address
-
-
-@dataclass(frozen=True)
-class LanAddress:
-    """One of the host's addresses on a local network, and that network."""
-
-    address: Address
-    network: Network
-
-
-def lan_addresses(host: str) -> list[LanAddress]:
-    """The private, non-loopback addresses phones can reach the server at, listening on
-    ``host``: every interface's for a wildcard host, the one given otherwise, none on loopback
-    (a server phones cannot reach)."""
-    found: list[LanAddress] = []
-    # The table's own network first: the printed link is the first address's, and a container
-    # bridge or a VPN's interface is none a phone at the table is on.
-    adapters = sorted(ifaddr.get_adapters(), key=lambda a: a.nice_name.startswith(VIRTUAL))
-    for adapter in adapters:
-        for ip in adapter.ips:
-            if not isinstance(ip.ip, str):
-                continue  # IPv6: phones' mDNS and QR codes get the IPv4 address
-            address = ipaddress.IPv4Address(ip.ip)
-            if address.is_loopback or address.is_link_local or not address.is_private:
-                continue
-            network = ipaddress.IPv4Network(f"{address}/{ip.network_prefix}", strict=False)
-            found.append(LanAddress(address, network))
-    if host in WILDCARD:
-        return found
-    return [lan for lan in found if str(lan.address) == host]
 
 
 @dataclass(frozen=True)

@@ -41,9 +41,10 @@ import segno
 from aiohttp import web
 from pydantic import SecretStr
 
+from server.http.reached import LanAddress, lan_addresses
 from server.run import trust
 from server.run.app import tls_context
-from server.run.lan_ca import LOCAL_NAME, Issued, LanAddress, issue, lan_addresses
+from server.run.lan_ca import LOCAL_NAME, Issued, issue
 from server.run.tunnels import Child, Say, ShareError, funnel, quick_tunnel, tailscale_status
 from server.settings import Settings
 

@@ -17,7 +17,8 @@ from aiohttp import web
 from zeroconf import ServiceInfo
 from zeroconf.asyncio import AsyncZeroconf
 
-from server.run.lan_ca import LOCAL_NAME, Issued, LanAddress
+from server.http.reached import LanAddress
+from server.run.lan_ca import LOCAL_NAME, Issued
 
 log = logging.getLogger("seize")
 

@@ -8,9 +8,11 @@ import time
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import ifaddr
 import pytest
 
-from tests.server.conftest import Client, bearer, new_table, send
+from tests.server.conftest import Client, MakeClient, bearer, new_table, send
+from tests.server.following import CHARACTER
 from tests.waiting import eventually_async
 
 HERO = {"type": "join", "member": {"id": "h1", "name": "Hero", "kind": "hero"}}
@@ -34,6 +36,28 @@ async def test_a_player_link_opens_that_players_page_with_a_fresh_token(client: 
     assert (await read.json())["you"] == {"role": "player", "participants": ["jena"]}
     again = await (await client.post(path, headers=bearer(table["gm_token"]))).json()
     assert token_of(again["url"]) != token_of(body["url"])  # minted anew, never shown twice
+
+
+async def test_a_link_asked_for_on_this_machines_loopback_names_its_address_on_the_lan(
+    make_client: MakeClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The GM opens the console at 127.0.0.1 on the machine that serves every address: a phone
+    cannot open 127.0.0.1, so the player's link (and its QR code) names the machine's address
+    on the table's network, at the port the GM came in on; asked for under another name (the
+    table's network's own), the link keeps it. A server on 127.0.0.1 alone has no other."""
+    wlan = ifaddr.Adapter("wlan0", "wlan0", [ifaddr.IP("192.168.1.20", 24, "wlan0")])
+    monkeypatch.setattr(ifaddr, "get_adapters", lambda: [wlan])
+    for host, expected in (("0.0.0.0", "192.168.1.20"), ("127.0.0.1", "127.0.0.1")):
+        client = await make_client(host=host)
+        table = await new_table(client, "megatraveller-rcs")
+        await send(client, table, {"type": "join", "character": CHARACTER})
+        path = f"/api/tables/{table['id']}/handoff/players/{CHARACTER['id']}"
+        answer = await (await client.post(path, headers=bearer(table["gm_token"]))).json()
+        link = urlsplit(answer["url"])
+        assert (link.hostname, link.port) == (expected, client.port)
+        named = {**bearer(table["gm_token"]), "Host": f"gm-laptop.lan:{client.port}"}
+        answer = await (await client.post(path, headers=named)).json()
+        assert urlsplit(answer["url"]).netloc == f"gm-laptop.lan:{client.port}"
 
 
 async def test_a_player_links_manifest_starts_at_that_link(client: Client) -> None:

@@ -21,7 +21,8 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from server.run.lan_ca import LOCAL_NAME, LanAddress, issue, lan_addresses
+from server.http.reached import LanAddress, lan_addresses
+from server.run.lan_ca import LOCAL_NAME, issue
 from server.run.trust import service
 from tests.server.run.sharing import free_pair, printed_once, served_lan_ca
 from tests.waiting import PATIENCE

@@ -13,9 +13,9 @@ from urllib.parse import urlsplit
 import platformdirs
 import pytest
 
+from server.http.reached import LanAddress
 from server.run import cli
 from server.run.cli import as_reached, main
-from server.run.lan_ca import LanAddress
 from server.settings import Settings, default_db
 from server.store import promised, shown
 from tests.server.databases import POSTGRES, require_postgres
