@@ -274,15 +274,16 @@ def _run_server(
     index = worker_index()
     first = index in (None, 0)  # the one that prints, readies the demo and runs devices
     app = make_app(settings)
+    simulated = _Devices()
+    if first:  # the links first: how the table is shared, and what phones lose, follow them
+        shown = as_reached(settings, tls=tls is not None)
+        announce = _announce(shown, starters, demo=demo, simulated=simulated, again=restarted())
+        app.on_startup.append(announce)
     if shared is None:
         app.cleanup_ctx.extend((leave_with_parent, share_figures))
     else:
         share.attach(app, shared)
-    simulated = _Devices()
     if first:
-        shown = as_reached(settings, tls=tls is not None)
-        announce = _announce(shown, starters, demo=demo, simulated=simulated, again=restarted())
-        app.on_startup.append(announce)
         app.on_shutdown.append(simulated.shutdown)
         app.on_cleanup.append(_farewell(settings))  # after the store's close: it is all kept
     collector.settle()

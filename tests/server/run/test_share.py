@@ -333,6 +333,14 @@ def test_serving_plain_http_to_the_lan_tells_the_gm_what_phones_lose(
     assert ("--share auto" in lines) == told
 
 
+def test_what_phones_lose_is_said_under_the_links(tmp_path: Path) -> None:
+    """Served to the table's network over plain http, the server prints its links, then what
+    phones lose there (it came first, above "Seize is serving at")."""
+    with ServerProcess(tmp_path / "seize.db", tmp_path / "printed.txt", ["--host", "0.0.0.0"]):
+        said = printed_once(tmp_path, "Phones:")
+    assert "Seize is serving at" in said.split("Phones:")[0], said
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="the kernel ends the tool on Linux only")
 def test_a_server_killed_outright_takes_its_tunnel_with_it(tools: Standins, tmp_path: Path) -> None:
     """No shutdown runs on SIGKILL (an out-of-memory kill): the kernel ends the tool, so no
