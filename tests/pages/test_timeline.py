@@ -170,3 +170,25 @@ def test_the_turn_clock_says_when_a_turn_is_up_and_does_nothing_about_it(
     phone.goto(plain.overlay_url())
     phone.wait_for_selector("#overlay[data-seq]")
     assert phone.locator("[data-clock]").count() == 0, "a table without a clock shows none"
+
+
+def test_an_undo_is_marked_on_the_lane_of_the_step_it_took_back(
+    page: Any, server: ServerProcess
+) -> None:
+    """The GM takes back the sniper's shot, then the Kid's draw: on the GM's chart each undo's
+    mark lies on the lane of the step it took back (the Lone Rifleman's, the Kid's), not both on
+    whoever's lane comes first, as they were (an undo names no one itself)."""
+    table, _ = shootout(server)
+    table.send({"type": "undo"})
+    table.send({"type": "undo"})
+    opened(page, table, f"#token={table.gm}")
+    lanes = page.locator("#chart text.lane-name").evaluate_all(
+        "names => Object.fromEntries(names.map(n => [n.textContent, Number(n.getAttribute('y'))]))"
+    )
+    marks = page.locator("#chart circle.mark").evaluate_all(
+        "marks => marks.map(m => [m.getAttribute('class'), Number(m.getAttribute('cy'))])"
+    )
+    undone = sorted(cy - 15 for kind, cy in marks if kind == "mark undo")
+    assert undone == [lanes["Lone Rifleman"] - 19, lanes["The Kid"] - 19], (lanes, marks)
+    assert "The table" not in lanes  # every mark here is someone's
+    shoot(page, "timeline-undo-gm")

@@ -103,7 +103,11 @@ function chart(story) {
   const last = story.steps.at(-1).at + (story.steps.at(-1).took ?? 0);
   const span = Math.max(last - first, 0.001);
   const x = (t) => left + ((t - first) / span) * (width - left - 12);
-  const y = (who) => 24 + Math.max(0, lanes.indexOf(who)) * LANE;
+  // Steps that name no one (the GM's) have the lane under everyone's; an undo is marked on the
+  // lane of the step it took back.
+  const y = (who) => 24 + (lanes.includes(who) ? lanes.indexOf(who) : lanes.length) * LANE;
+  const whose = (step) => step.who[0]
+    ?? story.steps.find((taken) => step.undoes !== null && taken.seq === step.undoes)?.who[0];
   const drawing = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img",
     "aria-label": `Who acted when, ${story.numbers.rounds} ${story.numbers.round_word}s` });
   const rounds = story.steps.filter((s, n) => n === 0 || s.round !== story.steps[n - 1].round);
@@ -120,6 +124,9 @@ function chart(story) {
     drawing.append(svg("text", { class: "lane-name", x: 4, y: y(who) + 19 },
       name.length > (narrow ? 11 : 20) ? `${name.slice(0, narrow ? 10 : 19)}…` : name));
   });
+  if (story.steps.some((step) => MARKED.has(step.kind) && !lanes.includes(whose(step)))) {
+    drawing.append(svg("text", { class: "lane-name", x: 4, y: y(null) + 19 }, "The table"));
+  }
   for (const turn of story.turns) {
     const end = turn.seconds === null ? last : turn.at + turn.seconds;
     drawing.append(svg("rect", { class: "turn", x: x(turn.at), y: y(turn.who) + 6,
@@ -129,7 +136,7 @@ function chart(story) {
   }
   story.steps.forEach((step, n) => {
     if (!MARKED.has(step.kind)) return;
-    const lane = step.who.length ? y(step.who[0]) : y(null);
+    const lane = y(whose(step));
     drawing.append(svg("circle", {
       class: `mark ${step.kind}${step.struck ? " struck" : ""}`, cx: x(step.at), cy: lane + 15,
       r: step.chain > 1 ? 7 : 5, "data-step": n + 1 },
