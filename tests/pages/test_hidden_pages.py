@@ -8,11 +8,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.server.process import ServerProcess
 
-from .conftest import SIZES, shoot, token_of
+from .conftest import SIZES, Table, shoot, token_of
 from .console_driver import Console
+from .test_play import rcs_character
 
 
 @pytest.fixture
@@ -102,3 +104,39 @@ def test_a_hidden_sniper_reaches_no_phone_or_stream_until_it_fires(
     assert console.gm_get()["view"]["hidden"] == ["sniper"]
     assert console.row("Sniper").locator("[data-hidden]").count() == 1
     assert "Sniper" not in caught_up(phone, console, tokens[phone])
+
+
+def test_a_seen_holder_is_offered_no_target_hidden_from_the_players(
+    page: Any, server: ServerProcess
+) -> None:
+    """Jena holds the token, the Sniper hidden: the console's declaration offers her the Guard,
+    not the Sniper, whose name in her declaration would tell the players of it, and says why;
+    once the GM reveals the Sniper, it is offered. The Sniper's own declaration, which the
+    players are not shown, may aim at anyone."""
+    table = Table(server, "megatraveller-rcs")
+    for cid, side in (("jena", "crew"), ("guard", "corp"), ("sniper", "corp")):
+        table.send({**rcs_character(cid, side), "hidden": cid == "sniper"})
+    table.send({"type": "roll_initiative", "source": "gm"})
+    for cid, dice in (("jena", [1, 1]), ("guard", [3, 3]), ("sniper", [6, 6])):
+        table.send({"type": "enter_roll", "character": cid, "dice": dice, "source": "gm"})
+    page.goto(f"{server.url}/console/{table.id}#token={table.gm}")
+    targets = page.locator("[data-form=declare] select[aria-label=At] option")
+    expect(targets).to_have_text(["no one", "Guard"])
+    said = page.locator("[data-form=declare] [data-unaimed]")
+    expect(said).to_have_text(
+        "Not offered while hidden from players: Sniper (reveal first to aim at them)"
+    )
+    table.send({"type": "reveal", "participant": "sniper"})
+    expect(targets).to_have_text(["no one", "Guard", "Sniper"])
+    assert said.count() == 0
+    table.send({"type": "hide", "participant": "sniper"})
+    table.send({"type": "declare", "character": "jena", "action": "long", "what": "dives",
+                "target": "—"})  # fmt: skip
+    table.send({"type": "resolve"})  # the token to the Guard, then the hidden Sniper's turn
+    table.send({"type": "declare", "character": "guard", "action": "long", "what": "waits",
+                "target": "—"})  # fmt: skip
+    table.send({"type": "resolve"})
+    expect(page.locator("[data-form=declare] button[data-action=declare]")).to_have_text(
+        "Declare for Sniper"
+    )
+    expect(targets).to_have_text(["no one", "Jena", "Guard"])

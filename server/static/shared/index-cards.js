@@ -35,18 +35,29 @@ export function diceFor(v, ctx, id, label = `Enter ${possessive(ctx.names[id])} 
   }, ctx.names), { primary: true, name: "enter-roll" });
 }
 
-/** The holder's declaration: Long or Short, what, at whom. */
+/** The holder's declaration: Long or Short, what, at whom. A holder the players see is not
+ * offered a target hidden from them: its name, in the declaration they are shown, would tell
+ * them of it (the shared rulings); the GM reveals it first. A hidden holder aims at anyone. */
 export function declaring(v, ctx, id) {
   const entry = v.line.find((c) => c.character === id);
   const side = v.characters.find((c) => c.id === id)?.side;
+  const hidden = new Set(v.hidden ?? []);
+  const aimable = (c) => hidden.has(id) || !hidden.has(c.id);
   const others = v.characters.filter((c) => c.id !== id && !v.out.includes(c.id));
-  const foes = [...others.filter((c) => c.side !== side), ...others.filter((c) => c.side === side)];
+  const kept = others.filter((c) => !aimable(c));
+  const offered = others.filter(aimable);
+  const foes = [...offered.filter((c) => c.side !== side),
+                ...offered.filter((c) => c.side === side)];
   const length = select("Action", entry.short_actions_left < 2 ? [["short", "Short Action"]]
     : [["long", "Long Action"], ["short", "Short Action"]], { keep: `action-${id}` });
   const what = input("What", { keep: `what-${id}`, placeholder: "fires (what)", name: "what" });
   const target = select("At", [[NO_ONE, "no one"], ...foes.map((c) => [c.name, c.name])],
                         { keep: `target-${id}` });
-  return inline(`Declare for ${ctx.names[id]}`, [length, what, target], () => run(ctx.table, {
+  const unoffered = kept.length ? h("span", { class: "muted", "data-unaimed": "" },
+    `Not offered while hidden from players: ${kept.map((c) => c.name).join(", ")} `
+    + "(reveal first to aim at them)") : null;
+  const fields = [length, what, target, unoffered];
+  return inline(`Declare for ${ctx.names[id]}`, fields, () => run(ctx.table, {
     type: "declare", character: id, action: length.value, what: what.value.trim() || "acts",
     target: target.value,
   }, ctx.names), { primary: true, name: "declare" });
