@@ -79,6 +79,11 @@ class Turn(BaseModel):
         description="It goes on with this participant's turn of the same round, which a seize "
         "or a pre-emption this role was shown cut into: counted with it, as one turn",
     )
+    struck: bool = Field(
+        default=False,
+        description="A later undo took back the step it began with: it was no turn, and is "
+        "not counted",
+    )
 
 
 class Tried(BaseModel):
@@ -96,7 +101,8 @@ class TurnFigures(BaseModel):
 
 class Numbers(BaseModel):
     """The numbers afterwards, as this role saw the fight. Steps taken back do not count, but
-    in ``undos``; time spent counts wherever it went."""
+    in ``undos``; time spent counts wherever it went, but on a span begun by a step taken back
+    (a seize, a roll undone), which was no turn."""
 
     rounds: int = Field(description="The highest round (or page) reached")
     round_word: str = Field(description="round, or page")
@@ -204,6 +210,8 @@ class Chronicle:
             self.steps[-1].took = at - self.steps[-1].at
         if undoes is not None:
             self.steps[self._by_seq[undoes]].struck = True
+            for turn in self.turns:
+                turn.struck = turn.struck or turn.seq == undoes
         self._by_seq[number] = len(self.steps)
         self.steps.append(
             Step(
@@ -299,10 +307,11 @@ def _preemptions(standing: list[Step]) -> Tried:
 
 
 def _per_participant(turns: Iterable[Turn]) -> list[TurnFigures]:
-    """Each participant's ended turns: a span that resumes a turn cut into adds to it."""
+    """Each participant's ended turns: a span that resumes a turn cut into adds to it, and one
+    a step taken back began is none."""
     spans: dict[str, list[float]] = {}
     for turn in turns:
-        if turn.seconds is None:
+        if turn.seconds is None or turn.struck:
             continue
         theirs = spans.setdefault(turn.who, [])
         if turn.resumes and theirs:

@@ -116,7 +116,8 @@ def test_turns_last_from_the_token_reaching_someone_to_its_leaving_them() -> Non
 
 def test_a_turn_seized_from_goes_on_afterwards_as_one_turn_with_all_its_time() -> None:
     """The guard seizes from Jena, acts, and the token comes back to her: she had one turn,
-    cut into, not two; its time is both spans. A seize taken back cuts nothing either."""
+    cut into, not two; its time is both spans. A seize taken back cuts nothing either, and
+    was no turn of the guard's: the span it began is struck, and not counted."""
     table = encounter(("jena", "crew", 0), ("guard", "corp", 0), ("boss", "corp", 0))
     roll_rcs(table, {"jena": (1, 1), "guard": (6, 6), "boss": (3, 3)})
     table.execute(Declare(character="jena", action="long", what="runs", target="door"), GM)
@@ -150,8 +151,15 @@ def test_a_turn_seized_from_goes_on_afterwards_as_one_turn_with_all_its_time() -
     again.execute(Undo(), GM)  # back to Jena, whose turn it still is
     again.execute(Declare(character="jena", action="long", what="runs", target="door"), GM)
     again.execute(RcsResolve(), GM)
-    counted = {f.who: f.turns for f in story(again, GM).numbers.turns}
-    assert counted == {"jena": 1, "guard": 1}
+    told = story(again, GM)
+    struck = [(t.who, t.seconds, t.resumes, t.struck) for t in told.turns]
+    assert struck == [
+        ("jena", 10.0, False, False),
+        ("guard", 10.0, False, True),  # the seize, taken back
+        ("jena", 20.0, True, False),
+        ("guard", None, False, False),  # his turn, now that hers is over
+    ]
+    assert {f.who: (f.turns, f.seconds) for f in told.numbers.turns} == {"jena": (1, 30.0)}
 
 
 def test_a_jokers_panel_is_editorial_control_and_the_editors_secret_card_stays_a_card() -> None:

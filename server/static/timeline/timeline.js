@@ -129,10 +129,12 @@ function chart(story) {
   }
   for (const turn of story.turns) {
     const end = turn.seconds === null ? last : turn.at + turn.seconds;
-    drawing.append(svg("rect", { class: "turn", x: x(turn.at), y: y(turn.who) + 6,
-      width: Math.max(x(end) - x(turn.at), 2), height: LANE - 10, "data-turn": turn.who },
+    drawing.append(svg("rect", { class: `turn${turn.struck ? " struck" : ""}`, x: x(turn.at),
+      y: y(turn.who) + 6, width: Math.max(x(end) - x(turn.at), 2), height: LANE - 10,
+      "data-turn": turn.who },
     svg("title", {}, `${story.cast[turn.who] ?? turn.who}: ${
-      turn.seconds === null ? "still acting" : lasted(turn.seconds)}`)));
+      turn.seconds === null ? "still acting" : lasted(turn.seconds)}${
+      turn.struck ? " (taken back: no turn)" : ""}`)));
   }
   story.steps.forEach((step, n) => {
     if (!MARKED.has(step.kind)) return;
