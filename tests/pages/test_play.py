@@ -70,8 +70,8 @@ def test_the_holder_with_one_short_action_left_is_told_so(
     phone: Any, server: ServerProcess
 ) -> None:
     """Jena's first Short Action resolved, she holds the token with one left (ruling 6's
-    marker, as a turn of two Short Actions has it): her phone says so, as the console does, and
-    offers to end her turn."""
+    marker, as a turn of two Short Actions has it): her phone says so, as the console does, in
+    her card and in the order of play, and offers to end her turn."""
     table, _, _ = guard_may_seize(server)
     phone.goto(hand_to(table, "jena"))
     phone.wait_for_selector("text=You hold the token: declare your action")
@@ -81,6 +81,8 @@ def test_the_holder_with_one_short_action_left_is_told_so(
     said = phone.locator("[data-doing=jena]").inner_text()
     assert said == "You hold the token: declare your action (one Short Action left)"
     assert phone.locator("[data-action=end-turn-jena]").count() == 1
+    order = phone.locator("ol.order li").all_inner_texts()
+    assert order[0] == "Jena 2 · holds the token, one Short Action left", order
 
 
 def test_a_press_on_the_phone_is_on_the_view_it_was_made_on(

@@ -137,7 +137,8 @@ function rcs(v, ctx, own) {
   const order = [h("ol", { class: "order" }, v.line.map((e) => h("li", {
     class: [e.token && "token", e.tapped && "tapped"].filter(Boolean).join(" ") || undefined },
   `${who[e.character]} ${e.initiative}${e.tally ? ` ${"|".repeat(e.tally)}` : ""}`,
-  e.token ? " · holds the token" : e.tapped ? " · tapped" : ""))),
+  e.token ? ` · holds the token${e.short_actions_left === 1 ? ", one Short Action left" : ""}`
+    : e.tapped ? " · tapped" : e.marker ? " · one Short Action left" : ""))),
   v.line.some((e) => e.tally) ? h("p", { class: "muted", "data-legend": "tally" }, TALLY) : null,
   v.declared ? h("p", {}, `${who[v.declared.character]} declares: ${v.declared.what}`
     + aimed(v.declared)) : null];
