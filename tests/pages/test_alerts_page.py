@@ -244,7 +244,7 @@ def test_a_discord_id_typed_and_left_unsaved_outlives_the_poll(
     assert status == 200
     page.locator("[data-person=okoro]").filter(has_text="mentioned on Discord").wait_for()
     assert typed.input_value() == "222222222222222222"
-    page.locator("[data-action=reach-jena]").click()
-    page.wait_for_selector("text=Jena: on Discord, not mentioned · no device notified.")
+    page.locator("[data-action=reach-jena]").click()  # mentioned: ticked for one not linked
+    page.wait_for_selector("text=Jena: mentioned on Discord · no device notified.")
     _, kept = call(f"{table.url}/discord", token=table.gm)
-    assert kept["players"]["jena"] == {"discord_id": "222222222222222222", "mention": False}
+    assert kept["players"]["jena"] == {"discord_id": "222222222222222222", "mention": True}

@@ -45,8 +45,9 @@ export function reach(ctx) {
     const discordId = h("input", { type: "text", inputmode: "numeric", name: `discord-${id}`,
       "data-keep": `discord-${id}`, "aria-label": `${name}'s Discord user id`, value: link?.discord_id ?? "",
       placeholder: "Discord user id" });
+    // Ticked for a player not yet linked: an id is typed to have them called on their turn.
     const mention = h("input", { type: "checkbox", name: `mention-${id}`,
-      checked: link?.mention || undefined });
+      checked: (link ? link.mention : true) || undefined });
     const note = h("p", { class: "muted", role: "status", "data-said": `reach-${id}` },
       notes.get(id) ?? "");
     return h("div", { class: "reach", "data-person": id },
