@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from playwright.sync_api import expect
+
 from tests.server.process import ServerProcess, call
 
-from .conftest import Table, shoot
+from .conftest import Table, shoot, token_of
 from .console_driver import no_sideways_scroll, small_targets, speaks_the_game
 from .test_console_races import HeldSocket
 
@@ -64,6 +66,38 @@ def test_seize_is_offered_only_when_the_engine_allows_it(phone: Any, server: Ser
     seize.click()
     phone.wait_for_selector("text=You hold the token: declare your action")
     assert table.view(table.gm)["view"]["token"] == "guard"
+
+
+def test_before_the_cards_lie_the_phone_says_who_is_there_and_that_its_roll_is_in(
+    phone: Any, server: ServerProcess
+) -> None:
+    """Before the first round the phone names who is at the table (not the hidden Sniper);
+    while the dice come in, a player whose roll is in is told so, and when the cards will lie:
+    before, the table was empty and her card said nothing until every roll was in."""
+    table = Table(server, "megatraveller-rcs")
+    table.send(rcs_character("jena", "crew"))
+    table.send(rcs_character("guard", "corp"))
+    table.send({**rcs_character("sniper", "corp"), "hidden": True})
+    link = hand_to(table, "jena")
+    phone.goto(link)
+    page = phone.locator("[data-page]")
+    expect(page).to_have_text("No round yet. At the table: Jena, Guard")
+    table.send({"type": "roll_initiative", "source": "gm"})
+    expect(page).to_have_text("Round 1: the cards are laid in order once every roll is in")
+    status, _ = call(
+        f"{table.url}/commands",
+        "POST",
+        {"type": "enter_roll", "character": "jena", "dice": [1, 2], "source": "gm"},
+        token_of(link),
+    )
+    assert status == 200
+    expect(phone.locator("[data-doing=jena]")).to_have_text(
+        "Your roll is in: the cards are laid in order once every roll is in"
+    )
+    table.send({"type": "enter_roll", "character": "guard", "dice": [3, 3], "source": "gm"})
+    table.send({"type": "enter_roll", "character": "sniper", "dice": [6, 6], "source": "gm"})
+    expect(page).to_have_count(0)
+    expect(phone.locator("ol.order li")).to_have_text(["Jena 3 · holds the token", "Guard 6"])
 
 
 def test_the_holder_with_one_short_action_left_is_told_so(

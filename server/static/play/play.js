@@ -41,6 +41,9 @@ const gathering = (ids, who) => {
     `Dice still to come for: ${named.join(", ")}`) : null;
 };
 
+/** What an RCS table says while the round's dice come in: no card lies yet (ruling 3). */
+const LAID = "the cards are laid in order once every roll is in";
+
 /** What a Four Color page's table says while no card is in play or still to play. */
 const PAGE = {
   setup: () => "No page dealt yet",
@@ -115,6 +118,7 @@ function rcs(v, ctx, own) {
       v.out.includes(c.id) ? "Out of the fight"
         : rolling.includes(c.id) ? `Roll for ${c.name}: your ${v.options.initiative_dice}D`
           + `${v.options.die_sides}, in the tray or typed below`
+        : v.phase === "rolling" ? `Your roll is in: ${LAID}`
         : holder ? (v.declared ? `You declared: ${v.declared.what}${aimed(v.declared)}`
                                : "You hold the token: declare your action"
                                  + (entry?.short_actions_left === 1
@@ -134,7 +138,13 @@ function rcs(v, ctx, own) {
         movable ? spend(1, "Tactics +1: later") : null,
       ]);
   });
-  const order = [h("ol", { class: "order" }, v.line.map((e) => h("li", {
+  const present = v.characters.filter((c) => !v.out.includes(c.id)).map((c) => c.name);
+  const order = [
+    v.phase === "setup" ? h("p", { class: "muted", "data-page": v.phase },
+      present.length ? `No round yet. At the table: ${present.join(", ")}` : "No one here yet")
+    : v.phase === "rolling" ? h("p", { class: "muted", "data-page": v.phase },
+      `Round ${v.round}: ${LAID}`) : null,
+    h("ol", { class: "order" }, v.line.map((e) => h("li", {
     class: [e.token && "token", e.tapped && "tapped"].filter(Boolean).join(" ") || undefined },
   `${who[e.character]} ${e.initiative}${e.tally ? ` ${"|".repeat(e.tally)}` : ""}`,
   e.token ? ` · holds the token${e.short_actions_left === 1 ? ", one Short Action left" : ""}`
