@@ -177,7 +177,8 @@ def test_an_undo_is_marked_on_the_lane_of_the_step_it_took_back(
 ) -> None:
     """The GM takes back the sniper's shot, then the Kid's draw: on the GM's chart each undo's
     mark lies on the lane of the step it took back (the Lone Rifleman's, the Kid's), not both on
-    whoever's lane comes first, as they were (an undo names no one itself)."""
+    whoever's lane comes first, as they were (an undo names no one itself). A legend under the
+    chart says what each mark it shows means (a tablet shows no hover titles)."""
     table, _ = shootout(server)
     table.send({"type": "undo"})
     table.send({"type": "undo"})
@@ -185,10 +186,16 @@ def test_an_undo_is_marked_on_the_lane_of_the_step_it_took_back(
     lanes = page.locator("#chart text.lane-name").evaluate_all(
         "names => Object.fromEntries(names.map(n => [n.textContent, Number(n.getAttribute('y'))]))"
     )
-    marks = page.locator("#chart circle.mark").evaluate_all(
+    marks = page.locator("#chart .drawing > svg circle.mark").evaluate_all(
         "marks => marks.map(m => [m.getAttribute('class'), Number(m.getAttribute('cy'))])"
     )
     undone = sorted(cy - 15 for kind, cy in marks if kind == "mark undo")
     assert undone == [lanes["Lone Rifleman"] - 19, lanes["The Kid"] - 19], (lanes, marks)
     assert "The table" not in lanes  # every mark here is someone's
+    legend = page.locator("#chart [data-legend] li").all_inner_texts()
+    assert [item.strip() for item in legend] == [
+        "a turn",
+        "an undo",
+        "taken back",  # the sniper's pre-emption
+    ], legend
     shoot(page, "timeline-undo-gm")

@@ -76,6 +76,13 @@ const SVG = "http://www.w3.org/2000/svg";
 const LANE = 30;
 const MARKED = new Set(["seize", "preemption", "preemption_failed", "preemption_declared",
   "reaction", "editorial_control", "reveal", "latecomer", "trade", "undo"]);
+/** The marks' words, for the legend under the chart: a tablet shows no hover titles. */
+const MARKS = {
+  seize: "a seize", preemption: "a pre-emption that went first",
+  preemption_failed: "a pre-emption that went after", preemption_declared: "a pre-emption declared",
+  reaction: "a reaction", editorial_control: "a joker (Editorial Control)", reveal: "a reveal",
+  latecomer: "a latecomer", trade: "a trade", undo: "an undo",
+};
 
 function svg(tag, attributes = {}, ...children) {
   const element = document.createElementNS(SVG, tag);
@@ -145,9 +152,28 @@ function chart(story) {
     svg("title", {}, `${clock(step.at)} ${step.said}${step.struck ? " (taken back)" : ""}`)));
   });
   drawing.append(svg("line", { class: "cursor", x1: left, x2: left, y1: 0, y2: height }));
-  box.replaceChildren(drawing);
+  box.replaceChildren(drawing, legend(story));
   box.dataset.x = JSON.stringify(story.steps.map((s) => x(s.at)));
   box.dataset.left = left;
+}
+
+/** What the chart's marks and bars mean, for those this story has. */
+function legend(story) {
+  const kinds = new Set(story.steps.filter((step) => !step.struck).map((step) => step.kind)
+    .filter((kind) => MARKED.has(kind)));
+  const key = (mark, words) => h("li", {}, svg("svg", { width: 16, height: 16,
+    "aria-hidden": "true" }, mark), ` ${words}`);
+  const items = [...kinds].map((kind) => key(svg("circle", { class: `mark ${kind}`, cx: 8,
+    cy: 8, r: 5 }), MARKS[kind]));
+  if (story.steps.some((step) => step.struck && MARKED.has(step.kind))) {
+    items.push(key(svg("circle", { class: "mark struck", cx: 8, cy: 8, r: 5 }), "taken back"));
+  }
+  if (story.turns.some((turn) => turn.struck)) {
+    items.push(key(svg("rect", { class: "turn struck", x: 1, y: 4, width: 14, height: 8 }),
+      "a turn begun by a step taken back: no turn"));
+  }
+  return h("ul", { class: "legend", "data-legend": "" },
+    key(svg("rect", { class: "turn", x: 1, y: 4, width: 14, height: 8 }), "a turn"), items);
 }
 
 // The numbers ------------------------------------------------------------------------------
