@@ -119,6 +119,31 @@ def test_the_holder_with_one_short_action_left_is_told_so(
     assert order[0] == "Jena 2 · holds the token, one Short Action left", order
 
 
+def test_a_seize_the_gm_takes_back_is_said_on_the_phone_that_made_it(
+    phone: Any, server: ServerProcess
+) -> None:
+    """The Guard's player seizes from his phone; the GM takes it back. The phone goes back to
+    offering the seize, and says why (before, not a word); the GM's own undo of a step the
+    phone did not make says nothing there."""
+    table, link, seq = guard_may_seize(server)
+    phone.goto(link)
+    at_seq(phone, seq["seq"])
+    phone.locator("[data-action=seize-guard]").click()
+    phone.wait_for_selector("text=You hold the token: declare your action")
+    table.send({"type": "undo"})
+    notice = phone.locator("#notice")
+    expect(notice).to_have_text(
+        "The GM took back your seize: the table stands as it did before it."
+    )
+    expect(phone.locator("[data-action=seize-guard]")).to_have_count(1)
+    phone.locator("[data-action=seize-guard]").click()  # the next press clears it
+    expect(notice).to_have_text("")
+    aims = {"type": "declare", "character": "guard", "action": "short", "what": "aims"}
+    table.send({**aims, "target": "Jena"})
+    at_seq(phone, table.send({"type": "undo"})["seq"])
+    expect(notice).to_have_text("")
+
+
 def test_a_press_on_the_phone_is_on_the_view_it_was_made_on(
     phone: Any, server: ServerProcess
 ) -> None:

@@ -7,7 +7,9 @@ import { Table, h, tableId } from "/static/shared/client.js";
 import {
   GM_BUSY, awareness as awarenessPlayed, d10, declaration, declare, gmBusy, reactions,
 } from "/static/shared/awareness.js";
-import { aimed, button, card, keeping, linkShown, report } from "/static/shared/forms.js";
+import {
+  aimed, button, card, keeping, linkShown, report, takenBack,
+} from "/static/shared/forms.js";
 import { TALLY, declaring, diceFor, rcs as rcsPlayed } from "/static/shared/index-cards.js";
 import { fourColor as fourColorPlayed } from "/static/shared/panels.js";
 import { alerting } from "/static/play/alerts.js";
@@ -252,7 +254,8 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
   table.replaceChildren(h("h2", {}, "The table"),
     ...[...(shown.gathered ?? []), ...shown.order].filter(Boolean));
   ctx.onView?.(view);  // the player's own dice (dice.js)
-}, { onEvent: (_, event) => turnClock.heard(event), onLink: linkShown, guard: true,
+}, { onEvent: (_, event) => { turnClock.heard(event); takenBack(event); }, onLink: linkShown,
+  guard: true,
   onRevoked: () => report("This link no longer opens the table: ask the GM for a new one.") });
 ctx.table.start().then(() => {
   const plain = playerNotice();  // once, on a link without a secure context

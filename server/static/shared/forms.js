@@ -41,6 +41,24 @@ const UNREACHED = "Not sent: the server cannot be reached just now.";
  * went in before it or was on its way when it was made. */
 let ownLast = "";
 const onTheirWay = new Map();
+/** The steps this page's presses made, by their sequence: what each was (its event's type). */
+const ownSteps = new Map();
+
+/** A step of the player's own, in their words, by its event's type. */
+const OWN_STEPS = {
+  seized: "your seize", declared: "your declaration", roll_entered: "your roll",
+  initiative_entered: "your roll", tactics_spent: "your tactics point",
+  turn_ended: "the end of your turn", reacted: "your reaction", preemption_awaited: "your reaction",
+  trade_offered: "your trade offer", traded: "the trade", trade_declined: "your refusal",
+};
+
+/** An undo the GM made of a step this page's press made (``onEvent``): said, as the page
+ * otherwise goes back to offering it again with not a word. It stays until the next press. */
+export function takenBack(event) {
+  if (event?.type !== "undone" || !ownSteps.has(event.undoes)) return;
+  report(`The GM took back ${OWN_STEPS[ownSteps.get(event.undoes)] ?? "your last step"}: the `
+    + "table stands as it did before it.");
+}
 
 /** Say, at the top of the page, while the table's live link is down (``Table``'s ``onLink``):
  * what is shown may be behind and a press will not go through. Once it is back, the banner
@@ -96,6 +114,8 @@ export async function run(table, command, names = {}) {
   }
   if (ok) {
     ownLast = pressed;
+    const events = body.events ?? [];
+    events.forEach((event, n) => ownSteps.set(body.seq - events.length + 1 + n, event.type));
     if (document.getElementById("notice")?.textContent === shownBefore) report("");
     return true;
   }
