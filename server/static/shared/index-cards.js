@@ -50,7 +50,8 @@ export function declaring(v, ctx, id) {
                 ...offered.filter((c) => c.side === side)];
   const length = select("Action", entry.short_actions_left < 2 ? [["short", "Short Action"]]
     : [["long", "Long Action"], ["short", "Short Action"]], { keep: `action-${id}` });
-  const what = input("What", { keep: `what-${id}`, placeholder: "fires (what)", name: "what" });
+  const what = input("What", { keep: `what-${id}`, placeholder: "fires, aims, reloads…",
+                               name: "what" });
   const target = select("At", [[NO_ONE, "no one"], ...foes.map((c) => [c.name, c.name])],
                         { keep: `target-${id}` });
   const unoffered = kept.length ? h("span", { class: "muted", "data-unaimed": "" },
