@@ -91,9 +91,7 @@ def test_before_the_cards_lie_the_phone_says_who_is_there_and_that_its_roll_is_i
         token_of(link),
     )
     assert status == 200
-    expect(phone.locator("[data-doing=jena]")).to_have_text(
-        "Your roll is in: the cards are laid in order once every roll is in"
-    )
+    expect(phone.locator("[data-doing=jena]")).to_have_text("Your roll is in")
     table.send({"type": "enter_roll", "character": "guard", "dice": [3, 3], "source": "gm"})
     table.send({"type": "enter_roll", "character": "sniper", "dice": [6, 6], "source": "gm"})
     expect(page).to_have_count(0)
@@ -135,6 +133,7 @@ def test_a_seize_the_gm_takes_back_is_said_on_the_phone_that_made_it(
     expect(notice).to_have_text(
         "The GM took back your seize: the table stands as it did before it."
     )
+    expect(notice).to_have_attribute("data-tone", "told")  # news, not a refusal in red
     expect(phone.locator("[data-action=seize-guard]")).to_have_count(1)
     phone.locator("[data-action=seize-guard]").click()  # the next press clears it
     expect(notice).to_have_text("")

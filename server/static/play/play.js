@@ -120,7 +120,7 @@ function rcs(v, ctx, own) {
       v.out.includes(c.id) ? "Out of the fight"
         : rolling.includes(c.id) ? `Roll for ${c.name}: your ${v.options.initiative_dice}D`
           + `${v.options.die_sides}, in the tray or typed below`
-        : v.phase === "rolling" ? `Your roll is in: ${LAID}`
+        : v.phase === "rolling" ? "Your roll is in"
         : holder ? (v.declared ? `You declared: ${v.declared.what}${aimed(v.declared)}`
                                : "You hold the token: declare your action"
                                  + (entry?.short_actions_left === 1

@@ -57,7 +57,7 @@ const OWN_STEPS = {
 export function takenBack(event) {
   if (event?.type !== "undone" || !ownSteps.has(event.undoes)) return;
   report(`The GM took back ${OWN_STEPS[ownSteps.get(event.undoes)] ?? "your last step"}: the `
-    + "table stands as it did before it.");
+    + "table stands as it did before it.", { tone: "told" });
 }
 
 /** Say, at the top of the page, while the table's live link is down (``Table``'s ``onLink``):
