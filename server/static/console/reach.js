@@ -43,8 +43,8 @@ export function reach(ctx) {
   const person = (id, name, devices) => {
     const link = known.players[id];
     const discordId = h("input", { type: "text", inputmode: "numeric", name: `discord-${id}`,
-      "data-keep": `discord-${id}`, "aria-label": `${name}'s Discord user id`, value: link?.discord_id ?? "",
-      placeholder: "Discord user id" });
+      "data-keep": `discord-${id}`, "aria-label": `${name}'s Discord user id`,
+      value: link?.discord_id ?? "", placeholder: "Discord user id" });
     // Ticked for a player not yet linked: an id is typed to have them called on their turn.
     const mention = h("input", { type: "checkbox", name: `mention-${id}`,
       checked: (link ? link.mention : true) || undefined });

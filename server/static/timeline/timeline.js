@@ -74,15 +74,15 @@ function seenAs(story) {
 
 const SVG = "http://www.w3.org/2000/svg";
 const LANE = 30;
-const MARKED = new Set(["seize", "preemption", "preemption_failed", "preemption_declared",
-  "reaction", "editorial_control", "reveal", "latecomer", "trade", "undo"]);
-/** The marks' words, for the legend under the chart: a tablet shows no hover titles. */
+/** The kinds of step marked on the chart, and their words for the legend under it (a tablet
+ * shows no hover titles). */
 const MARKS = {
   seize: "a seize", preemption: "a pre-emption that went first",
   preemption_failed: "a pre-emption that went after", preemption_declared: "a pre-emption declared",
   reaction: "a reaction", editorial_control: "a joker (Editorial Control)", reveal: "a reveal",
   latecomer: "a latecomer", trade: "a trade", undo: "an undo",
 };
+const MARKED = new Set(Object.keys(MARKS));
 
 function svg(tag, attributes = {}, ...children) {
   const element = document.createElementNS(SVG, tag);
@@ -113,8 +113,8 @@ function chart(story) {
   // Steps that name no one (the GM's) have the lane under everyone's; an undo is marked on the
   // lane of the step it took back.
   const y = (who) => 24 + (lanes.includes(who) ? lanes.indexOf(who) : lanes.length) * LANE;
-  const whose = (step) => step.who[0]
-    ?? story.steps.find((taken) => step.undoes !== null && taken.seq === step.undoes)?.who[0];
+  const bySeq = new Map(story.steps.map((step) => [step.seq, step]));
+  const whose = (step) => step.who[0] ?? bySeq.get(step.undoes)?.who[0];
   const drawing = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img",
     "aria-label": `Who acted when, ${story.numbers.rounds} ${story.numbers.round_word}s` });
   const rounds = story.steps.filter((s, n) => n === 0 || s.round !== story.steps[n - 1].round);
