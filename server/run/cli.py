@@ -33,7 +33,7 @@ from server.http.handoff import NewGmDevice, console_url
 from server.http.metrics import worker_index
 from server.http.reached import WILDCARD, lan_addresses
 from server.http.story import answer, seen_as
-from server.run import collector, loops, share
+from server.run import collector, loops, serving, share
 from server.run.app import make_app, tls_context
 from server.run.logs import configure
 from server.run.workers import (
@@ -279,6 +279,7 @@ def _run_server(
         shown = as_reached(settings, tls=tls is not None)
         announce = _announce(shown, starters, demo=demo, simulated=simulated, again=restarted())
         app.on_startup.append(announce)
+        app.cleanup_ctx.append(serving.recorded(shown.base_url, settings.port))
     if shared is None:
         app.cleanup_ctx.extend((leave_with_parent, share_figures))
     else:
@@ -364,8 +365,10 @@ def _on_the_store(
     except ValueError as wrong:
         print(f"seize: {_one_line(wrong)}", file=sys.stderr)
         return None
-    if settings.public_url is None and (shared := share.address_now(settings.port)):
-        settings = settings.model_copy(update={"public_url": shared})  # links as served
+    if settings.public_url is None and (served := serving.address_now(settings.port)):
+        settings = settings.model_copy(update={"public_url": served})  # links as served
+    else:  # none serves there now: its address as the flags give it
+        settings = as_reached(settings, tls=False)
 
     async def opened() -> str:
         store = open_store(settings.db)

@@ -24,7 +24,6 @@ from __future__ import annotations
 import datetime
 import io
 import ipaddress
-import json
 import logging
 import os
 import secrets
@@ -228,8 +227,6 @@ def attach(app: web.Application, shared: Shared, say: Say = _say) -> None:
             say("\n".join(shared.lines))
 
     app.on_startup.append(tell)  # after the links, which the server prints as it starts
-    if shared.way != "off":
-        app.cleanup_ctx.append(_recorded(shared.settings))
     child = shared.child
     if child is None:
         return
@@ -277,31 +274,3 @@ def _trusting(shared: Shared) -> Callable[[web.Application], AsyncIterator[None]
                 yield
 
     return trusting
-
-
-def _recorded(settings: Settings) -> Callable[[web.Application], AsyncIterator[None]]:
-    """While the server shares, its address is kept beside the host key, so that a GM link
-    minted on the host (``seize gm-link``) is the shared one, not loopback."""
-    kept = folder() / "address"
-
-    async def recording(_: web.Application) -> AsyncIterator[None]:
-        kept.write_text(json.dumps({"url": settings.public_url, "port": settings.port,
-                                    "pid": os.getpid()}))  # fmt: skip
-        try:
-            yield
-        finally:
-            kept.unlink(missing_ok=True)
-
-    return recording
-
-
-def address_now(port: int) -> str | None:
-    """The address the server on ``port`` of this host shares the table at, while it runs;
-    None when none does (a record left by a server that died is no address)."""
-    try:
-        kept = json.loads((folder() / "address").read_text())
-        os.kill(int(kept["pid"]), 0)
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    url = kept.get("url")
-    return url if kept.get("port") == port and isinstance(url, str) else None

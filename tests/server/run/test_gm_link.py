@@ -4,13 +4,15 @@ with ``--name``, that the console lists."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+from server.http.reached import lan_addresses
 from tests.server.process import UNLIMITED, ServerProcess, call
-from tests.waiting import PATIENCE
+from tests.waiting import PATIENCE, until
 
 
 def gm_link(db: Path, table: str, *flags: str) -> subprocess.CompletedProcess[str]:
@@ -52,6 +54,28 @@ def test_the_host_mints_a_gm_link_from_the_database_by_id_or_name(tmp_path: Path
         port = server.url.rsplit(":", 1)[1]
         printed = gm_link(db, table["id"], "--port", port).stdout.strip()
         assert printed.startswith(f"{server.url}/console/")  # where the server really is
+
+
+def test_a_link_minted_beside_a_server_opens_where_the_servers_own_links_do(
+    tmp_path: Path,
+) -> None:
+    """Listening on every address, the server's links name this machine's address on the
+    table's network; a link minted beside it, given only the port (as the console's advice
+    says), names the same: not 0.0.0.0 nor loopback, which no tablet opens. With no server
+    there, the flags' address is named as a device reaches it."""
+    db, printed = tmp_path / "seize.db", tmp_path / "printed.txt"
+    lans = lan_addresses("0.0.0.0")
+    reached = str(lans[0].address) if lans else "0.0.0.0"  # a machine on no network at all
+    with ServerProcess(db, printed, ["--host", "0.0.0.0"], **UNLIMITED) as server:
+        _, table = call(f"{server.url}/api/tables", "POST", {"system": "awareness", "name": "Dusk"})
+        port = server.url.rsplit(":", 1)[1]
+        until(lambda: "Seize is serving at" in printed.read_text(), printed.read_text)
+        served = re.search(r"Seize is serving at (\S+)", printed.read_text())
+        assert served is not None and served[1] == f"http://{reached}:{port}"
+        minted = gm_link(db, table["id"], "--port", port)
+        assert minted.stdout.startswith(f"{served[1]}/console/{table['id']}#token="), minted
+    alone = gm_link(db, table["id"], "--port", port, "--host", "0.0.0.0")
+    assert alone.stdout.startswith(f"http://{reached}:{port}/console/"), alone
 
 
 def test_a_table_it_cannot_find_is_one_line_and_no_link(tmp_path: Path) -> None:

@@ -54,7 +54,7 @@ def https_server(tmp_path: Path, certificate: tuple[Path, Path]) -> Iterator[tup
 
 
 async def test_https_and_wss_with_a_certificate(
-    https_server: tuple[str, Path], certificate: tuple[Path, Path]
+    https_server: tuple[str, Path], certificate: tuple[Path, Path], tmp_path: Path
 ) -> None:
     base, printed = https_server
     trusted = ssl.create_default_context(cafile=str(certificate[0]))
@@ -84,6 +84,13 @@ async def test_https_and_wss_with_a_certificate(
         # A client that does not trust the certificate is refused: it is TLS, not plain http.
         with pytest.raises(aiohttp.ClientConnectorCertificateError):
             await session.get(f"{base}/healthz")
+        # A GM link minted on the host beside it is https too: http would open nothing.
+        minted = subprocess.run(
+            [sys.executable, "-m", "server", "gm-link", table["id"],
+             "--port", base.rsplit(":", 1)[1], "--db", str(tmp_path / "seize.db")],
+            capture_output=True, text=True, timeout=PATIENCE, check=True,
+        )  # fmt: skip
+        assert minted.stdout.startswith(f"{base}/console/{table['id']}#token=")
     assert f"Seize is serving at {base}" in printed.read_text()
 
 
