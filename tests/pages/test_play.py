@@ -192,6 +192,7 @@ def test_a_player_sees_only_their_own_secrets_and_types_a_pre_emption_die(
     phone.fill(".mine input[name=die]", "2")
     phone.click("[data-action=enter-preemption]")
     phone.wait_for_selector("text=You pre-empt Marshal: you go just before (d10 2)")
+    assert "Kid pre-empts Marshal: just before" in phone.inner_text(".exchange")
     reactions = table.view(table.gm)["view"]["exchange"]["reactions"]
     assert [(r["character"], r["die"], r["placed"]) for r in reactions] == [("kid", 2, "before")]
     # The Kid's shot comes first and drops the Marshal: the exchange is over, and each page
@@ -202,6 +203,10 @@ def test_a_player_sees_only_their_own_secrets_and_types_a_pre_emption_die(
     assert table.view(table.gm)["view"]["exchange"] is None
     shown = phone.inner_text("body")
     assert "Kid: the Marshal drops" in shown and "Marshal: could not happen" in shown
+    # Once resolved, the reaction is said as what came of it, and the Kid's declaration is no
+    # longer read as still to come.
+    assert "Kid pre-empts Marshal" not in shown
+    assert phone.inner_text("[data-acted] s") == "Kid waits for: the Marshal draws"
 
 
 def test_a_writer_offers_a_trade_from_the_phone(phone: Any, server: ServerProcess) -> None:

@@ -5,7 +5,7 @@
 
 import { Table, h, tableId } from "/static/shared/client.js";
 import {
-  GM_BUSY, awareness as awarenessPlayed, d10, declaration, declare, gmBusy, reactions,
+  GM_BUSY, awareness as awarenessPlayed, d10, declaration, declare, gmBusy, happened, reactions,
 } from "/static/shared/awareness.js";
 import {
   aimed, button, card, keeping, linkShown, report, takenBack,
@@ -201,8 +201,7 @@ function awareness(v, ctx, own) {
     !v.exchange && v.concluded ? h("p", {}, `${who[v.concluded.act.character]} acted: `
       + v.concluded.act.what) : null,
     !v.exchange && v.concluded ? exchanged(v.concluded, who) : null,
-    h("ol", { class: "order" }, v.declarations.map((d) => h("li", {},
-      declaration(d, who[d.character])))),
+    h("ol", { class: "order" }, v.declarations.map((d) => declared(v, d, who))),
   ];
   // A player's view names no one else's pending d10 (only their own): the table says the dice
   // are coming in, without saying whose.
@@ -211,14 +210,25 @@ function awareness(v, ctx, own) {
   return { cards, order, gathered };
 }
 
-/** An exchange as the table has seen it so far: who reacted to whom, and what came of each
- * action resolved, an action pre-empted away included. */
+/** One of the round's declarations, in order; struck through once its character has acted (a
+ * waiter who pre-empted someone included), so the list is not read as what is still to come. */
+function declared(v, d, who) {
+  const said = declaration(d, who[d.character]);
+  const acted = v.characters.find((c) => c.id === d.character)?.acted;
+  return acted ? h("li", { "data-acted": "" }, h("s", {}, said), " · acted") : h("li", {}, said);
+}
+
+/** An exchange as the table has seen it so far: who reacts to whom, until they are resolved,
+ * then what came of each action, an action pre-empted away included ("Lurker pre-empted Ana:
+ * acted first", or the outcome the GM gave). */
 function exchanged(exchange, who) {
+  const resolved = new Set(exchange.resolved.map((r) => r.character));
   const lines = [
-    ...exchange.reactions.map((r) => `${who[r.character]} ${r.preempt ? "pre-empts" : "reacts to"} `
-      + `${who[r.to]}: just ${r.placed}`),
-    ...exchange.resolved.map((r) => `${who[r.character]}: `
-      + (r.performed ? r.outcome || "done" : "could not happen")),
+    ...exchange.reactions.filter((r) => !resolved.has(r.character)).map((r) =>
+      `${who[r.character]} ${r.preempt ? "pre-empts" : "reacts to"} ${who[r.to]}: `
+      + `just ${r.placed}`),
+    ...exchange.resolved.map((r) => (!r.performed ? `${who[r.character]}: could not happen`
+      : r.outcome ? `${who[r.character]}: ${r.outcome}` : happened(exchange, r, who))),
   ];
   return lines.length ? h("ul", { class: "exchange" }, lines.map((l) => h("li", {}, l))) : null;
 }

@@ -56,7 +56,7 @@ function deed(exchange, id, who) {
 }
 
 /** What came of one resolved in an exchange: "Sniper pre-empted Marshal: acted first". */
-function happened(x, done, who) {
+export function happened(x, done, who) {
   const id = done.character;
   const r = x.reactions.find((reaction) => reaction.character === id);
   const did = !done.performed ? "could not act" : r?.placed === "before" ? "acted first"
