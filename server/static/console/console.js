@@ -323,7 +323,10 @@ async function consolePage(id) {
 
   async function listDevices() {
     // Once opened, the list follows the devices coming and going while the console runs.
-    devicesWatched ??= setInterval(() => { if (!document.hidden) listDevices(); }, 15_000);
+    devicesWatched ??= setInterval(() => {
+      if (gone) clearInterval(devicesWatched);  // the link no longer runs the table
+      else if (!document.hidden) listDevices();
+    }, 15_000);
     const asked = ++listsAsked;
     try {
       gmDevices = (await ctx.table.call("handoff/gm", { method: "GET" })).devices;
@@ -368,7 +371,7 @@ async function consolePage(id) {
     draw();
     // Said once the view is on the page: what reads it (a test, a script) finds it drawn.
     if (next.isConnected) document.body.dataset.seq = String(seq);
-  }, { onEvent: (seq, event) => { standing.add(seq, event); turnClock.heard(event); }, onRevoked: () => lost(id),
+  }, { onEvent: (seq, event) => { standing.add(seq, event); turnClock.heard(event); }, onRevoked: (status) => lost(id, status),
         onLink: linkShown, guard: true });
   try {
     await ctx.table.start();
@@ -417,12 +420,16 @@ const WAYS_BACK = "On a screen that still runs the table, choose \"Open this con
   + "another device\"; or ask the host for a new link: seize gm-link ";
 const HOST_FLAGS = " (with the --port and --db that seize serve was given, if any).";
 
-/** This device's GM link no longer opens the table: it stops, saying why and what to do. */
-function lost(id) {
+/** This device's GM link no longer opens the table: it stops, saying why (the server's
+ * refusal: 404, the table is not in its database) and what to do. */
+function lost(id, status) {
   gone = true;
-  root.replaceChildren(section("This link no longer runs the table", h("p", {},
-    "This device's GM link was revoked from a GM's console, or the server started afresh "
-    + "without it (a demo's links are new at every start). " + WAYS_BACK + id + HOST_FLAGS)));
+  const why = status === 404 ? "This table is not in the database the server now runs on: it "
+    + "was started with another --db, or afresh (a demo's tables are new at every start). "
+    : "This device's GM link was revoked from a GM's console, or the server started afresh "
+    + "without it (a demo's links are new at every start). ";
+  root.replaceChildren(section("This link no longer runs the table", h("p", {}, why + WAYS_BACK
+    + id + HOST_FLAGS)));
 }
 
 /** When a GM device last followed the table, in words. */

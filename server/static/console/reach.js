@@ -68,7 +68,8 @@ export function reach(ctx) {
 
   const read = (path) => fetch(`${table.base}${path}`, { headers: table.headers() })
     .then((answer) => {
-      if (answer.status === 401) clearInterval(polling);  // this link was revoked
+      // This link was revoked, or the table is not on this server (another database).
+      if (answer.status === 401 || answer.status === 404) clearInterval(polling);
       return answer.ok ? answer.json() : null;
     }).catch(() => null);  // the server is away: the section shows what it last knew
 
@@ -92,9 +93,10 @@ export function reach(ctx) {
     keeping(people, () => people.replaceChildren(...Object.entries(ctx.names)
       .map(([id, name]) => person(id, name, counts[id] ?? 0))));
   };
-  const polling = setInterval(show, 5000);
+  // Polled while the section is on the console: not once the console says its link is lost.
+  const polling = setInterval(() => (section.isConnected ? show() : clearInterval(polling)), 5000);
   show();
-  return h("details", { class: "devices", "data-section": "reach" },
+  const section = h("details", { class: "devices", "data-section": "reach" },
     h("summary", {}, "Turn alerts: Discord and players' devices"),
     h("form", { class: "inline", onsubmit: (event) => {
       event.preventDefault();
@@ -103,4 +105,5 @@ export function reach(ctx) {
       h("button", { type: "button", "data-action": "stop-webhook",
                     onclick: () => { url.value = ""; saveWebhook(null); } }, "Stop posting")),
     status, said, people);
+  return section;
 }

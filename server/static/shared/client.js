@@ -48,7 +48,8 @@ const LOST_AFTER = 2000;
 /**
  * A table followed live: one snapshot, then the WebSocket, reconnecting with backoff and
  * resuming from the last sequence heard, until the link's token is revoked (the socket closes
- * with 1008), or a reconnection finds the server refusing it: ``onRevoked()`` runs then. ``onView(view, seq)`` runs on every newer view, and
+ * with 1008), or a reconnection finds the server refusing it: ``onRevoked(status)`` runs then,
+ * with the status the table's route refused it with (404: the table is not on this server). ``onView(view, seq)`` runs on every newer view, and
  * ``onEvent(seq, event)`` on every event as this role may see it.
  *
  * Commands go on that WebSocket while it is open (docs/api.md, "Commands over the WebSocket"),
@@ -163,25 +164,27 @@ export class Table {
       // demo started afresh, a link revoked while this page was away) from a server that is
       // down. The table's own route can: such a page stops, saying so, instead of trying for
       // ever.
-      if (!opened && await this.refused()) {
+      const refusal = opened ? null : await this.refused();
+      if (refusal) {
         clearTimeout(this.telling);  // no longer reconnecting: the page says why instead
         this.telling = null;
         if (this.down) {
           this.down = false;
           this.onLink(true);
         }
-        return this.onRevoked();
+        return this.onRevoked(refusal);
       }
       this.telling ??= setTimeout(() => { this.down = true; this.onLink(false); }, LOST_AFTER);
       setTimeout(() => this.follow(Math.min(delay * 2, 5000)), delay);
     };
   }
 
-  /** Whether the server refuses this page's link now: its token (401, 403), or the table
-   * itself (404: a server started on another database); not when it cannot be reached. */
+  /** The status the server refuses this page's link with now: its token (401, 403), or the
+   * table itself (404: a server started on another database); null when it does not refuse
+   * it, or cannot be reached. */
   async refused() {
     const answer = await fetch(this.base, { headers: this.headers() }).catch(() => null);
-    return [401, 403, 404].includes(answer?.status);
+    return [401, 403, 404].includes(answer?.status) ? answer.status : null;
   }
 
   /** Every event after ``after``, as this role may see them: [{seq, event}]. */
