@@ -106,6 +106,36 @@ def test_four_color_three_pages(console: Console, server: ServerProcess) -> None
     assert console.prompt == "The scene is over"
 
 
+def test_rcs_rolls_are_typed_on_their_rows_in_any_order(
+    console: Console, server: ServerProcess
+) -> None:
+    """Rolled at the table, the step asks for the first roll awaited and every other rolling
+    character's row takes its own: the GM types the NPCs' dice while a player still looks for
+    theirs (ruling 1: each character's dice, entered in any order)."""
+    console.create("megatraveller-rcs")
+    for name, side in (("Jena", "crew"), ("Guard", "corp"), ("Boss", "corp")):
+        console.add(name, side=side, dex="0", movement="0", tactics="0")
+    console.tap("[data-action=await-rolls]")
+    assert console.prompt == "Waiting for Jena's 2D6 from the tray (or type it)"
+    assert console.row("Jena").locator("[data-action^=enter-roll]").count() == 0  # the step's
+    boss = console.row("Boss")
+    boss.locator("input[name=die1]").fill("6")
+    boss.locator("input[name=die2]").fill("5")
+    console.tap(boss.locator("[data-action=enter-roll-boss]"))
+    assert console.prompt == "Waiting for Jena's 2D6 from the tray (or type it)"  # still hers
+    assert console.doing("Boss") == "" and console.doing("Guard") == "Rolling initiative"
+    guard = console.row("Guard")
+    guard.locator("input[name=die1]").fill("2")
+    guard.locator("input[name=die2]").fill("2")
+    console.tap(guard.locator("[data-action=enter-roll-guard]"))
+    console.type("#next input[name=die1]", "3")
+    console.type("#next input[name=die2]", "4")
+    console.press()  # the last roll in: the round begins
+    assert console.names == ["Guard", "Jena", "Boss"]  # 4, 7, 11: lowest first
+    entered = [e for e in console.events() if e["type"] == "roll_entered"]
+    assert [e["roll"]["character"] for e in entered] == ["boss", "guard", "jena"]
+
+
 def test_rcs_three_rounds_with_a_seize_chain(console: Console, server: ServerProcess) -> None:
     table_id = console.create("megatraveller-rcs")
     for name, side in (("Jena", "crew"), ("Bea", "crew"), ("Guard", "corp"), ("Boss", "corp")):

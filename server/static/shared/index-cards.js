@@ -24,7 +24,8 @@ const tally = (entry) => [String(entry.initiative), entry.tally ? h("span", { cl
 
 /** The dice of one character's initiative, typed from the table (or the tray sends them):
  * by the referee, or by the character's player on their own page. */
-export function diceFor(v, ctx, id, label = `Enter ${possessive(ctx.names[id])} roll`) {
+export function diceFor(v, ctx, id, label = `Enter ${possessive(ctx.names[id])} roll`,
+                        { primary = true, name = "enter-roll" } = {}) {
   const count = v.options.initiative_dice;
   const sides = v.options.die_sides;
   const dice = Array.from({ length: count }, (_, n) => input(`Die ${n + 1}`, {
@@ -32,7 +33,7 @@ export function diceFor(v, ctx, id, label = `Enter ${possessive(ctx.names[id])} 
     inputmode: "numeric", class: "die", name: `die${n + 1}`, placeholder: `d${sides}` }));
   return inline(label, dice, () => run(ctx.table, {
     type: "enter_roll", character: id, dice: dice.map((d) => Number(d.value)), source: "gm",
-  }, ctx.names), { primary: true, name: "enter-roll" });
+  }, ctx.names), { primary, name });
 }
 
 /** The holder's declaration: Long or Short, what, at whom. A holder the players see is not
@@ -150,6 +151,10 @@ function roster(v, ctx) {
                                      : "Holds the token")
         : entry?.tapped ? "Tapped" : entry?.marker ? "One Short Action left" : "",
       actions: [
+        // The step asks for the first roll awaited; the others may be typed on their rows
+        // meanwhile, in any order (ruling 1), while a player still looks for their dice.
+        rolling.includes(id) && id !== rolling[0] ? diceFor(v, ctx, id, "Enter roll",
+          { primary: false, name: `enter-roll-${id}` }) : null,
         v.may_seize.includes(id) ? button(table, "Seize the initiative!",
           { type: "seize", character: id }, { name: `seize-${id}`, names: who }) : null,
         movable ? spend(-1, "Tactics −1 (sooner)") : null,
