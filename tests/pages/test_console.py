@@ -140,7 +140,7 @@ def test_rcs_three_rounds_with_a_seize_chain(console: Console, server: ServerPro
     table_id = console.create("megatraveller-rcs")
     for name, side in (("Jena", "crew"), ("Bea", "crew"), ("Guard", "corp"), ("Boss", "corp")):
         console.add(name, side=side, dex="0", movement="0", tactics="0")
-    assert console.primary == "Roll initiative for round 1"
+    assert console.primary == "The engine rolls round 1"
     console.tap("[data-action=await-rolls]")
     for name, dice in (("Jena", "11"), ("Bea", "22"), ("Guard", "33"), ("Boss", "55")):
         assert console.prompt == f"Waiting for {name}'s 2D6 from the tray (or type it)"
@@ -170,7 +170,7 @@ def test_rcs_three_rounds_with_a_seize_chain(console: Console, server: ServerPro
     assert console.doing("Boss") == "Tapped"
     assert console.doing("Boss") == "Tapped"
     turns = 0
-    while console.primary != "Roll initiative for round 2":
+    while console.page.locator("#next [data-action=roll]").count() == 0:
         holder = console.current
         console.press()  # declare
         console.press()  # resolve
@@ -182,10 +182,13 @@ def test_rcs_three_rounds_with_a_seize_chain(console: Console, server: ServerPro
     label = undo.inner_text()
     # The declaration's own words in brackets: not "Undo resolving Boss's fires".
     assert re.fullmatch(r"↶ Undo resolving \S+'s action \(.+\)", label), label
-    assert console.prompt == "Every card is tapped: round 2 begins"
-    console.key("Space")
-    while not console.primary.startswith("Roll initiative"):
+    assert console.prompt == "Every card is tapped: roll initiative for round 2"
+    # Round 1 was rolled at the table: so is round 2 first, at a tap, Space or Enter.
+    assert console.primary == "Roll round 2 at the table"
+    console.tap("#next [data-action=roll]")  # this time the engine rolls
+    while console.page.locator("#next [data-action=roll]").count() == 0:
         console.press()
+    assert console.primary == "The engine rolls round 3"  # as round 2 was
     console.tap("[data-action=await-rolls]")  # round 3 at the table again
     for name in ("Jena", "Bea", "Guard", "Boss"):
         assert console.prompt == f"Waiting for {name}'s 2D6 from the tray (or type it)"
@@ -196,7 +199,7 @@ def test_rcs_three_rounds_with_a_seize_chain(console: Console, server: ServerPro
     assert holder and console.doing(holder) == "Holds the token"
     for name in ("Jena", "Bea", "Guard", "Boss"):  # all on 6: the tie is broken by tallies
         assert console.row(name).locator(".big").inner_text().startswith("6 |")
-    while not console.primary.startswith("Roll initiative"):
+    while console.page.locator("#next [data-action=roll]").count() == 0:
         console.press()
     assert gm_view(console, server, table_id)["round"] == 3
 
@@ -243,9 +246,11 @@ def test_awareness_three_rounds_with_a_typed_preemption(
         console.press()  # resolve
     fit_for_touch(console, ["kid", "marshal", "bea", "deputy"])
     for round_number in (2, 3):
-        assert console.prompt == f"No one is left to declare: round {round_number} begins"
-        console.press()
-        while not console.primary.startswith("Roll initiative"):
+        assert console.prompt == (
+            f"No one is left to declare: roll initiative for round {round_number}"
+        )
+        console.tap("#next [data-action=roll]")  # the engine rolls
+        while console.page.locator("#next [data-action=roll]").count() == 0:
             console.press()
     assert gm_view(console, server, table_id)["round"] == 3
 

@@ -48,7 +48,7 @@ def test_the_western_shootout(console: Console) -> None:
     console.roll_at_the_table({"Kid": 5, "Marshal": 6})  # QR 3 and 4
     console.declare("Kid", "the Marshal draws", wait=True)
     console.declare("Marshal", "the Kid draws", wait=True)
-    assert console.prompt == "No one is left to declare: round 2 begins"
+    assert console.prompt == "No one is left to declare: roll initiative for round 2"
     console.roll_at_the_table({"Kid": 8, "Marshal": 4})  # QR 6 and 2: the Marshal first
     assert console.doing("Kid") == "Waits for: the Marshal draws"  # waiting persists
     console.declare("Marshal", "draws and fires at the Kid")
@@ -60,7 +60,7 @@ def test_the_western_shootout(console: Console) -> None:
     )
     assert "Resolves in order: Kid → Marshal" in console.visible_text()
     assert console.resolve_exchange() == ["Kid", "Marshal"]
-    assert console.prompt == "No one is left to declare: round 3 begins"
+    assert console.prompt == "No one is left to declare: roll initiative for round 3"
 
 
 def test_the_shootout_with_a_dastardly_sniper(console: Console) -> None:

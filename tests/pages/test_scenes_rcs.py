@@ -64,7 +64,7 @@ def test_a_seize_as_the_token_moves_and_a_seize_of_that_seize(console: Console) 
     declare(console, "fires at Bea")
     console.press()
     played = []
-    while not console.primary.startswith("Roll initiative"):
+    while console.page.locator("#next [data-action=roll]").count() == 0:
         played.append(console.current)
         declare(console, "fires")
         console.press()
@@ -140,7 +140,7 @@ def test_a_short_action_cut_off_by_a_seize(console: Console) -> None:
     assert action.all_inner_texts() == ["Short Action"]
     declare(console, "fires at the Guard")
     console.press()
-    assert console.primary == "Roll initiative for round 2"
+    assert console.primary == "Roll round 2 at the table"
 
 
 def test_a_ruled_interrupt_between_two_short_actions(console: Console) -> None:
@@ -156,7 +156,7 @@ def test_a_ruled_interrupt_between_two_short_actions(console: Console) -> None:
     the_guard_cuts_in(console, "fires at Jena as she crosses")
     declare(console, "fires back", short=True)
     console.press()
-    assert console.primary == "Roll initiative for round 2"
+    assert console.primary == "Roll round 2 at the table"
     assert [e["type"] for e in console.events() if e["type"] == "seized"] == ["seized"]
     seized = next(e for e in console.events() if e["type"] == "seized")
     assert seized["ruled_interrupt"] is True and seized["reason"] == "attack of opportunity"

@@ -155,9 +155,9 @@ def awareness_acted(server: ServerProcess) -> Table:
 STEPS: dict[str, tuple[Callable[[ServerProcess], Table], str, str]] = {
     # name: the table, the button tapped, and what it says
     "four-color next Panel": (four_color_page, PRIMARY, "Next Panel: Invisible Woman, 6♠"),
-    "rcs roll": (rcs_encounter, PRIMARY, "Roll initiative for round 1"),
+    "rcs roll": (rcs_encounter, PRIMARY, "The engine rolls round 1"),
     "rcs resolve, the token moves": (rcs_declared, PRIMARY, "Resolve: Jena dives"),
-    "awareness roll": (awareness_situation, PRIMARY, "Roll initiative for round 1"),
+    "awareness roll": (awareness_situation, PRIMARY, "The engine rolls round 1"),
     "awareness declare": (awareness_declaring, PRIMARY, "Kid acts"),
     "awareness resolve": (awareness_acted, PRIMARY, "Resolve Kid's draws"),
 }

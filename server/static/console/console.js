@@ -140,7 +140,8 @@ function trusting(trust) {
 class Standing {
   constructor() { this.seen = new Map(); }
   add(seq, event) { if (event) this.seen.set(seq, event); }
-  last() {
+  /** The events that stand, oldest first, each with its sequence number. */
+  stack() {
     const stack = [];
     for (const seq of [...this.seen.keys()].sort((a, b) => a - b)) {
       const event = this.seen.get(seq);
@@ -149,6 +150,14 @@ class Standing {
         if (at >= 0) stack.splice(at, 1);
       } else stack.push({ seq, event });
     }
+    return stack;
+  }
+  /** The latest standing event of one of ``types``, or null. */
+  latest(types) {
+    return this.stack().findLast(({ event }) => types.includes(event.type))?.event ?? null;
+  }
+  last() {
+    const stack = this.stack();
     const step = stack.pop();
     if (!step) return null;
     const revealing = [];
@@ -243,6 +252,9 @@ async function consolePage(id) {
 
   function draw() {
     if (!view) return;
+    // How the last round was rolled: the next is offered the same way first.
+    ctx.atTheTable = standing.latest(["initiative_rolled", "rolls_awaited"])?.type
+      === "rolls_awaited";
     const step = system.next(view, ctx);
     settled(step.prompt);
     keeping(next, () => {

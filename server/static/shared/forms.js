@@ -253,16 +253,20 @@ export const roundStage = (v) => (v.phase === "setup" ? "before the first round"
 export function rollInitiative(v, ctx, roundOver) {
   const round = v.phase === "setup" ? 1 : v.round + 1;
   const ready = Object.keys(ctx.names).length > (v.out?.length ?? 0);
+  // The way the last round was rolled comes first (Space and Enter take it): a table that
+  // rolls its own dice is not rolled for by the engine at a tap meant for the next round.
+  const table = Boolean(ctx.atTheTable);
+  const engine = button(ctx.table, `The engine rolls round ${round}`,
+    { type: "roll_initiative" },
+    { primary: !table, name: "roll", disabled: !ready, names: ctx.names });
+  const rolled = button(ctx.table, `Roll round ${round} at the table`,
+    { type: "roll_initiative", source: "gm" },
+    { primary: table, name: "await-rolls", disabled: !ready, names: ctx.names });
   return {
     prompt: !ready ? "Add the characters, then roll initiative"
-      : v.phase === "setup" ? "Everyone is here: roll initiative"
-      : `${roundOver}: round ${round} begins`,
-    controls: [
-      button(ctx.table, `Roll initiative for round ${round}`, { type: "roll_initiative" },
-             { primary: true, name: "roll", disabled: !ready, names: ctx.names }),
-      button(ctx.table, "Roll at the table", { type: "roll_initiative", source: "gm" },
-             { name: "await-rolls", disabled: !ready, names: ctx.names }),
-    ],
+      : v.phase === "setup" ? "Add anyone else, or roll initiative"
+      : `${roundOver}: roll initiative for round ${round}`,
+    controls: table ? [rolled, engine] : [engine, rolled],
   };
 }
 
