@@ -23,8 +23,12 @@ CLOCK_MONOTONIC, which both processes share:
     event       the GM's client has the command's event
     answer      the GM's client has the answer
 
-Each step's p50 and p99 are printed, and beside them the fsync floor (a small WAL commit with
-synchronous=FULL on the same disk, at the commands' rate). The stamps wrap the server's own
+Each step's p50 and p99 are printed, and beside them two floors measured in the same run, at the
+commands' rate: the fsync floor (a small WAL commit with synchronous=FULL on the same disk), and
+the relay floor (the same GM's client, process and frames, sent → answer on an aiohttp server on
+the same loop that decides, stores and renders nothing: it writes a fixed event and the answer
+back). What separates sent → answer from the relay floor is Seize's own work; what the relay
+floor itself takes, any server on aiohttp pays here. The stamps wrap the server's own
 functions from here, and nothing of them is in the server's code. The machine's other work
 shows in every figure: read ``uptime`` first, and repeat a run before believing a difference.
 """
@@ -50,7 +54,7 @@ from aiohttp import web
 
 from bench.server_bench import fsync_floor, new_table, pct
 from server.http import socket_commands
-from server.live.hub import SocketSubscriber
+from server.live.hub import SocketSubscriber, websocket_frame
 from server.run.app import make_app
 from server.settings import Durability, Settings
 from server.store.sql import Query
@@ -162,16 +166,20 @@ def stamp_the_server() -> None:
 
 def gm(url: str, count: int, rate: float, results: Queue[dict[str, list[int]]]) -> None:
     """The GM's client, in its own process: its stamps of each command sent, its event heard and
-    its answer."""
+    its answer. Given a table's server (``http://``) it makes a table and follows it; given a
+    socket (``ws://``, the relay floor) it follows that."""
     results.put(asyncio.run(_gm(url, count, rate)))
 
 
 async def _gm(url: str, count: int, rate: float) -> dict[str, list[int]]:
     heard: dict[str, list[int]] = {"sent": [], "event": [], "answer": []}
     async with aiohttp.ClientSession() as session:
-        table = await new_table(session, url)
-        socket_url = table["url"].replace("http", "ws", 1) + "/ws"
-        async with session.ws_connect(socket_url, headers=table["headers"]) as ws:
+        headers: dict[str, str] = {}
+        socket_url = url
+        if url.startswith("http"):
+            table = await new_table(session, url)
+            socket_url, headers = table["url"].replace("http", "ws", 1) + "/ws", table["headers"]
+        async with session.ws_connect(socket_url, headers=headers) as ws:
             await ws.receive_json()  # the view
             start = time.monotonic()
             for n in range(count):
@@ -191,6 +199,51 @@ async def _gm(url: str, count: int, rate: float) -> dict[str, list[int]]:
     return heard
 
 
+RELAYED_VIEW = json.dumps({"type": "view", "seq": 0, "view": {}})
+
+
+async def relay(request: web.Request) -> web.WebSocketResponse:
+    """The relay floor's one route: a socket that answers each command with a fixed event and
+    its answer in one write, as Seize answers its sender, and reads no table."""
+    socket = web.WebSocketResponse()
+    await socket.prepare(request)
+    await socket.send_str(RELAYED_VIEW)
+    async for message in socket:
+        ident = json.loads(message.data)["id"]
+        event = json.dumps({"type": "event", "seq": int(ident) + 1, "event": {}})
+        assert request.transport is not None
+        request.transport.writelines(
+            websocket_frame(text.encode())
+            for text in (event, json.dumps({"type": "answer", "id": ident, "seq": 0}))
+        )
+    return socket
+
+
+async def relay_floor(count: int, rate: float) -> tuple[float, float]:
+    """p50 and p99 ms, sent → answer, of the GM's client on the relay (see above)."""
+    app = web.Application()
+    app.router.add_get("/ws", relay)
+    site_runner = web.AppRunner(app)
+    await site_runner.setup()
+    site = web.TCPSite(site_runner, "127.0.0.1", 0)
+    await site.start()
+    heard = await _in_a_process(f"ws://127.0.0.1:{site_runner.addresses[0][1]}/ws", count, rate)
+    await site_runner.cleanup()
+    whole = [(b - a) / 1e6 for a, b in zip(heard["sent"], heard["answer"], strict=True)]
+    return pct(whole, 0.5), pct(whole, 0.99)
+
+
+async def _in_a_process(url: str, count: int, rate: float) -> dict[str, list[int]]:
+    """The GM's stamps, from its own process (``gm``)."""
+    context = multiprocessing.get_context("spawn")
+    results: Queue[dict[str, list[int]]] = context.Queue()
+    client = context.Process(target=gm, args=(url, count, rate, results))
+    client.start()
+    heard = await asyncio.get_running_loop().run_in_executor(None, results.get)
+    client.join()
+    return heard
+
+
 async def serve(
     folder: Path, count: int, rate: float, durability: Durability
 ) -> dict[str, list[int]]:
@@ -205,13 +258,7 @@ async def serve(
     await site_runner.setup()
     site = web.TCPSite(site_runner, "127.0.0.1", 0)
     await site.start()
-    port = site_runner.addresses[0][1]
-    context = multiprocessing.get_context("spawn")
-    results: Queue[dict[str, list[int]]] = context.Queue()
-    client = context.Process(target=gm, args=(f"http://127.0.0.1:{port}", count, rate, results))
-    client.start()
-    heard = await asyncio.get_running_loop().run_in_executor(None, results.get)
-    client.join()
+    heard = await _in_a_process(f"http://127.0.0.1:{site_runner.addresses[0][1]}", count, rate)
     await site_runner.cleanup()
     return heard
 
@@ -232,6 +279,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         heard = run(serve(Path(folder), options.commands, options.rate, options.durability))
         fsync50, fsync99 = fsync_floor(Path(folder), 100, options.rate)
+        relay50, relay99 = run(relay_floor(options.commands, options.rate))
     stamps["sent"] = heard["sent"]
     # The table's creation and the seats' appends are stamped too: the commands are the last.
     count = len(heard["answer"])
@@ -251,6 +299,10 @@ def main() -> None:
     print(
         f"  fsync floor (WAL commit, synchronous=FULL, {options.rate:.0f}/s): "
         f"p50 {fsync50:.3f} ms, p99 {fsync99:.3f}"
+    )
+    print(
+        f"  relay floor (aiohttp, nothing decided or stored, sent → answer, {options.rate:.0f}/s): "
+        f"p50 {relay50:.3f} ms, p99 {relay99:.3f}"
     )
 
 
