@@ -134,6 +134,11 @@ def test_rcs_rolls_are_typed_on_their_rows_in_any_order(
     assert console.names == ["Guard", "Jena", "Boss"]  # 4, 7, 11: lowest first
     entered = [e for e in console.events() if e["type"] == "roll_entered"]
     assert [e["roll"]["character"] for e in entered] == ["boss", "guard", "jena"]
+    console.type("#next input[name=what]", "shouts Freeze!")
+    console.press()
+    assert console.prompt == (  # no full stop after his own exclamation mark
+        "Guard declares: shouts Freeze! Jena and Boss may seize the initiative first"
+    )
 
 
 def test_rcs_three_rounds_with_a_seize_chain(console: Console, server: ServerProcess) -> None:
@@ -237,7 +242,7 @@ def test_awareness_three_rounds_with_a_typed_preemption(
     console.page.evaluate("window.scrollTo(0, 0)")
     shoot(console.page, f"console-awareness-{console.size}")
     console.press()
-    assert console.prompt == "Marshal was pre-empted: could Marshal's draws still happen?"
+    assert console.prompt == "Marshal was pre-empted: could Marshal's action (draws) still happen?"
     done = console.page.locator("[data-sequence] s")
     assert done.get_attribute("aria-label") == "Kid pre-empted Marshal: acted first"
     console.press()

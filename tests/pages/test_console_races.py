@@ -339,7 +339,7 @@ def test_a_press_in_the_frame_a_new_view_is_drawn_is_on_the_old_view(
 def test_resolve_never_resolves_a_pre_emption_it_did_not_name(
     console: Console, server: ServerProcess
 ) -> None:
-    """Awareness: "Resolve Marshal's draws" pressed as the Kid's pre-emption comes from another
+    """Awareness: "Resolve Marshal's action (draws)" pressed as the Kid's pre-emption comes from another
     screen: nothing is resolved, and the console shows who goes first now."""
     table = awareness_table(server, {"kid": "Kid", "marshal": "Marshal"})
     table.send({"type": "roll_initiative", "source": "gm"})
@@ -348,7 +348,7 @@ def test_resolve_never_resolves_a_pre_emption_it_did_not_name(
     table.send({"type": "wait", "character": "kid", "trigger": "the Marshal draws"})
     table.send({"type": "act", "character": "marshal", "what": "draws"})
     socket = opened(console, table)
-    assert console.primary == "Resolve Marshal's draws"
+    assert console.primary == "Resolve Marshal's action (draws)"
     socket.holding = True
     table.send(
         {

@@ -146,7 +146,7 @@ def awareness_declaring(server: ServerProcess) -> Table:
 
 
 def awareness_acted(server: ServerProcess) -> Table:
-    """The Kid acts and no one may react: the console offers "Resolve Kid's draws"."""
+    """The Kid acts and no one may react: the console offers "Resolve Kid's action (draws)"."""
     table = awareness_declaring(server)
     table.send({"type": "act", "character": "kid", "what": "draws"})
     return table
@@ -159,7 +159,7 @@ STEPS: dict[str, tuple[Callable[[ServerProcess], Table], str, str]] = {
     "rcs resolve, the token moves": (rcs_declared, PRIMARY, "Resolve: Jena dives"),
     "awareness roll": (awareness_situation, PRIMARY, "The engine rolls round 1"),
     "awareness declare": (awareness_declaring, PRIMARY, "Kid acts"),
-    "awareness resolve": (awareness_acted, PRIMARY, "Resolve Kid's draws"),
+    "awareness resolve": (awareness_acted, PRIMARY, "Resolve Kid's action (draws)"),
 }
 
 

@@ -4,7 +4,7 @@
 
 import { h } from "/static/shared/client.js";
 import {
-  button, inline, input, joining, labelled, listed, possessive, rollInitiative, roundStage, run,
+  andThen, button, inline, input, joining, labelled, listed, possessive, rollInitiative, roundStage, run,
   select,
 } from "/static/shared/forms.js";
 
@@ -46,10 +46,11 @@ export function declaration(d, name) {
   return d.what ? `${name} waits for: ${d.what}` : `${name} waits`;
 }
 
-/** What the next one in the exchange does: the act, or a reaction to someone, said with whom
- * it answers ("pre-emption of Black Bart"). */
+/** What the next one in the exchange does: the act ("action (draws)"), or a reaction to
+ * someone, said with whom it answers ("pre-emption of Black Bart"). */
 function deed(exchange, id, who) {
-  if (exchange.act.character === id) return exchange.act.what;
+  // The act's words are a verb ("draws"): said as the action they name, as RCS says it.
+  if (exchange.act.character === id) return `action (${exchange.act.what})`;
   const r = exchange.reactions.find((x) => x.character === id);
   if (!r) return "action";
   return `${r.what} ${r.preempt ? "of" : "to"} ${who[r.to]}`;
@@ -136,7 +137,7 @@ function next(v, ctx) {
     const x = v.exchange;
     const id = x.next;
     const reactors = v.may_react.map((r) => who[r]);
-    const may = reactors.length ? `. ${listed(reactors)} may react first` : "";
+    const may = reactors.length ? `${listed(reactors)} may react first` : "";
     if (x.next_preempted) {
       return {
         prompt: `${who[id]} was pre-empted: could ${possessive(who[id])} ${deed(x, id, who)} `
@@ -150,7 +151,7 @@ function next(v, ctx) {
       };
     }
     return {
-      prompt: `${who[x.act.character]} acts: ${x.act.what}${may}`,
+      prompt: andThen(`${who[x.act.character]} acts: ${x.act.what}`, may),
       controls: [sequence(x, who),
         // Whose action it resolves: never the next one's, should the first press have gone in.
         button(table, `Resolve ${possessive(who[id])} ${deed(x, id, who)}`,

@@ -250,6 +250,13 @@ export const roundStage = (v) => (v.phase === "setup" ? "before the first round"
   : v.phase === "round_over" ? `round ${v.round} is over` : `round ${v.round}`);
 
 /** Both dice systems' first step of a round: the engine rolls, or the table does. */
+/** ``text`` and the sentence after it, with no full stop after one ``text`` already ends in:
+ * "shouts Freeze!" and "Bea may seize" make "shouts Freeze! Bea may seize". */
+export function andThen(text, next) {
+  if (!next) return text;
+  return /[.!?…]["”’)]?$/.test(text) ? `${text} ${next}` : `${text}. ${next}`;
+}
+
 export function rollInitiative(v, ctx, roundOver) {
   const round = v.phase === "setup" ? 1 : v.round + 1;
   const ready = Object.keys(ctx.names).length > (v.out?.length ?? 0);

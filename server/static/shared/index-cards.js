@@ -3,7 +3,7 @@
 
 import { h } from "/static/shared/client.js";
 import {
-  NO_ONE, aimed, button, inline, input, joining, labelled, listed, possessive, rollInitiative,
+  NO_ONE, aimed, andThen, button, inline, input, joining, labelled, listed, possessive, rollInitiative,
   roundStage, run, select,
 } from "/static/shared/forms.js";
 
@@ -95,8 +95,8 @@ function next(v, ctx) {
       const d = v.declared;
       const seizers = wait.what === "seize_or_resolve" ? wait.who.map((id) => who[id]) : [];
       return {
-        prompt: `${who[d.character]} declares: ${d.what}${aimed(d)}`
-          + (seizers.length ? `. ${listed(seizers)} may seize the initiative first` : ""),
+        prompt: andThen(`${who[d.character]} declares: ${d.what}${aimed(d)}`,
+          seizers.length ? `${listed(seizers)} may seize the initiative first` : ""),
         // Whose declaration it resolves: never the next one's, should it come first.
         controls: [button(table, `Resolve: ${who[d.character]} ${d.what}`,
           { type: "resolve", from: d.character }, { primary: true, name: "resolve",
