@@ -113,8 +113,10 @@ def test_rcs_rolls_are_typed_on_their_rows_in_any_order(
     character's row takes its own: the GM types the NPCs' dice while a player still looks for
     theirs (ruling 1: each character's dice, entered in any order)."""
     console.create("megatraveller-rcs")
-    for name, side in (("Jena", "crew"), ("Guard", "corp"), ("Boss", "corp")):
-        console.add(name, side=side, dex="0", movement="0", tactics="0")
+    console.add("Jena", side="crew", dex="0", movement="0", tactics="0")
+    console.add("Guard", side="corp", dex="0", movement="0", tactics="0")
+    console.add("Boss", dex="0", movement="0", tactics="0")  # the side stays from the last
+    assert console.row("Boss").locator(".kind").inner_text() == "corp"
     console.tap("[data-action=await-rolls]")
     assert console.prompt == "Waiting for Jena's 2D6 from the tray (or type it)"
     assert console.row("Jena").locator("[data-action^=enter-roll]").count() == 0  # the step's

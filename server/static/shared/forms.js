@@ -226,18 +226,21 @@ export const labelled = (text, field) => h("label", { class: "field" }, h("span"
  * The compact form that adds a participant: a name, then the system's ``fields`` with their
  * defaults. ``build(name, id)`` makes the join command; the id comes from the name.
  */
-export function joining(ctx, fields, build) {
+export function joining(ctx, fields, build, { stays = [] } = {}) {
   const name = input("Name", { placeholder: "Name", required: true, name: "name",
                                autocomplete: "off" });
   // An ambusher joins hidden from players and the stream (the shared rulings).
   const hidden = h("input", { type: "checkbox", name: "hidden" });
   const hide = h("label", { class: "field check" }, hidden, h("span", {}, "Hidden"));
-  // Once someone is added the form comes back to its defaults, as the next one expects.
+  // Once someone is added the form comes back to its defaults, as the next one expects, but
+  // for the fields that ``stays`` names (a side: the second pirate is a pirate too).
   const form = inline("Add", [labelled("Name", name), ...fields, hide], async () => {
     const id = newId(name.value, Object.keys(ctx.names));
     const join = build(name.value.trim(), id);
     if (await run(ctx.table, hidden.checked ? { ...join, hidden: true } : join, ctx.names)) {
+      const kept = stays.map((field) => field.value);
       form.reset();
+      stays.forEach((field, n) => { field.value = kept[n]; });
       name.focus();
     }
   }, { name: "join" });
@@ -249,7 +252,6 @@ export function joining(ctx, fields, build) {
 export const roundStage = (v) => (v.phase === "setup" ? "before the first round"
   : v.phase === "round_over" ? `round ${v.round} is over` : `round ${v.round}`);
 
-/** Both dice systems' first step of a round: the engine rolls, or the table does. */
 /** ``text`` and the sentence after it, with no full stop after one ``text`` already ends in:
  * "shouts Freeze!" and "Bea may seize" make "shouts Freeze! Bea may seize". */
 export function andThen(text, next) {
@@ -257,6 +259,7 @@ export function andThen(text, next) {
   return /[.!?…]["”’)]?$/.test(text) ? `${text} ${next}` : `${text}. ${next}`;
 }
 
+/** Both dice systems' first step of a round: the engine rolls, or the table does. */
 export function rollInitiative(v, ctx, roundOver) {
   const round = v.phase === "setup" ? 1 : v.round + 1;
   const ready = Object.keys(ctx.names).length > (v.out?.length ?? 0);

@@ -201,7 +201,8 @@ function join(ctx) {
   return joining(ctx, [labelled("Side", side), labelled("Dex", dex),
                        labelled("Movement", movement), labelled("Tactics", tactics)],
   (name, id) => ({ type: "join", character: { id, name, side: side.value.trim(),
-    dex: Number(dex.value), movement: Number(movement.value), tactics: Number(tactics.value) } }));
+    dex: Number(dex.value), movement: Number(movement.value), tactics: Number(tactics.value) } }),
+  { stays: [side] });
 }
 
 function describe(e, who) {
