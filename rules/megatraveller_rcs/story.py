@@ -34,9 +34,7 @@ def told(shown: Shown, name: Name) -> str:
         case "pool_set":
             return f"The {shown['side']} tactics pool is set to {shown['points']}"
         case "tactics_spent":
-            spent = "on initiative" if shown["purpose"] == "initiative" else "on another DM"
-            note = f" ({shown['note']})" if shown.get("note") else ""
-            return f"{name(shown['character'])} spends {shown['points']} tactics {spent}{note}"
+            return _spent(shown, name)
         case "initiative_rolled":
             return f"Round {shown['round']}: initiative is rolled"
         case "rolls_awaited":
@@ -93,3 +91,15 @@ STORY: Story[Encounter] = Story(
     turn=turn,
     round=lambda encounter: encounter.round,
 )
+
+
+def _spent(shown: Shown, name: Name) -> str:
+    """Tactics points in the console's words: how many, and which way they moved the card
+    ("initiative -1 (sooner)": lower initiatives act first); or the other DM they bought."""
+    points = int(shown["points"])
+    count = f"{abs(points)} tactics point{'' if abs(points) == 1 else 's'}"
+    note = f" ({shown['note']})" if shown.get("note") else ""
+    if shown["purpose"] != "initiative":
+        return f"{name(shown['character'])} spends {count} on another DM{note}"
+    moved = f"-{-points} (sooner)" if points < 0 else f"+{points} (later)"
+    return f"{name(shown['character'])} spends {count}: initiative {moved}{note}"

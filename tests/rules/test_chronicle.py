@@ -18,7 +18,14 @@ from rules.errors import RuleError
 from rules.four_color.commands import Deal, NextPanel, PlayJoker
 from rules.four_color.story import STORY as FOUR_COLOR
 from rules.hiding import Hide
-from rules.megatraveller_rcs.commands import NO_TARGET, Declare, EndTurn, Seize
+from rules.megatraveller_rcs.commands import (
+    NO_TARGET,
+    Declare,
+    EndTurn,
+    Seize,
+    SetPool,
+    SpendTactics,
+)
 from rules.megatraveller_rcs.commands import Resolve as RcsResolve
 from rules.randomness import Source
 from rules.recap import lasted, recap
@@ -95,6 +102,22 @@ def test_an_action_aimed_at_no_one_is_told_without_a_target() -> None:
     assert said == [
         "Jena declares a short action: reloads",
         "Jena declares a short action: fires at Guard",
+    ]
+
+
+def test_tactics_points_are_told_as_the_way_they_moved_the_card() -> None:
+    """Ruling 2: a point spent lowers or raises an initiative (lower acts sooner), or buys
+    another DM; the story says which, as the console's buttons do."""
+    table = encounter(("jena", "crew", 0), ("guard", "corp", 0))
+    table.execute(SetPool(side="crew", points=3), GM)
+    roll_rcs(table, {"jena": (3, 3), "guard": (6, 6)})
+    for points, purpose, note in ((-1, "initiative", ""), (2, "other", "aimed shot")):
+        table.execute(SpendTactics(side="crew", character="jena", points=points,
+                                   purpose=purpose, note=note), GM)  # fmt: skip
+    said = [s.said for s in story(table, OVERLAY).steps if "tactics point" in s.said]
+    assert said == [
+        "Jena spends 1 tactics point: initiative -1 (sooner)",
+        "Jena spends 2 tactics points on another DM (aimed shot)",
     ]
 
 
