@@ -143,6 +143,25 @@ def test_a_seize_the_gm_takes_back_is_said_on_the_phone_that_made_it(
     expect(notice).to_have_text("")
 
 
+def test_a_player_seized_from_is_told_their_declaration_lapsed(
+    phone: Any, server: ServerProcess
+) -> None:
+    """Jena declares; the Guard seizes. Her phone says her declaration lapsed and why, and
+    that she declares again when the token comes back (ruling 6): before, her words just went."""
+    table, _, _ = guard_may_seize(server)
+    phone.goto(hand_to(table, "jena"))
+    declared = table.send({"type": "declare", "character": "jena", "action": "long",
+                           "what": "dives for cover", "target": "Guard"})  # fmt: skip
+    at_seq(phone, declared["seq"])  # the seize comes live, as it does at the table
+    at_seq(phone, table.send({"type": "seize", "character": "guard"})["seq"])
+    notice = phone.locator("#notice")
+    expect(notice).to_have_text(
+        "Jena's declaration (dives for cover) lapsed: Guard seized the initiative. Jena declares "
+        "again when the token comes back."
+    )
+    expect(notice).to_have_attribute("data-tone", "told")
+
+
 def test_a_press_on_the_phone_is_on_the_view_it_was_made_on(
     phone: Any, server: ServerProcess
 ) -> None:

@@ -8,7 +8,7 @@ import {
   GM_BUSY, awareness as awarenessPlayed, d10, declaration, declare, gmBusy, happened, reactions,
 } from "/static/shared/awareness.js";
 import {
-  aimed, button, card, keeping, linkShown, report, takenBack,
+  aimed, button, card, keeping, linkShown, possessive, report, takenBack,
 } from "/static/shared/forms.js";
 import { TALLY, declaring, diceFor, rcs as rcsPlayed } from "/static/shared/index-cards.js";
 import { fourColor as fourColorPlayed } from "/static/shared/panels.js";
@@ -233,6 +233,24 @@ function exchanged(exchange, who) {
   return lines.length ? h("ul", { class: "exchange" }, lines.map((l) => h("li", {}, l))) : null;
 }
 
+/** A player whose declaration lapsed (RCS ruling 6: seized from, or passed by a latecomer's
+ * card) is told so, as news: it did not happen, and they declare again when the token comes
+ * back. Said once the view the event came with is drawn, so that a seizer who was hidden
+ * until it acted is named. A referee's ruled interrupt only suspends a declaration. */
+function lapsedNotice(event) {
+  const lapsed = event?.lapsed;
+  if (!lapsed?.character || event.ruled_interrupt) return;
+  if (!(ctx.table.you?.participants ?? []).includes(lapsed.character)) return;
+  queueMicrotask(() => {
+    const name = ctx.names[lapsed.character] ?? "Your character";
+    const why = event.type === "seized"
+      ? `${ctx.names[event.character] ?? "someone"} seized the initiative`
+      : `${ctx.names[event.roll?.character] ?? "a latecomer"}'s card came in ahead of it`;
+    report(`${possessive(name)} declaration (${lapsed.what}) lapsed: ${why}. ${name} declares `
+      + "again when the token comes back.", { tone: "told" });
+  });
+}
+
 // Each game: how this page draws it, and what the console already knows of it (names, stage).
 const GAMES = {
   "four-color": [fourColor, fourColorPlayed],
@@ -264,7 +282,8 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
   table.replaceChildren(h("h2", {}, "The table"),
     ...[...(shown.gathered ?? []), ...shown.order].filter(Boolean));
   ctx.onView?.(view);  // the player's own dice (dice.js)
-}, { onEvent: (_, event) => { turnClock.heard(event); takenBack(event); }, onLink: linkShown,
+}, { onEvent: (_, event) => { turnClock.heard(event); takenBack(event); lapsedNotice(event); },
+  onLink: linkShown,
   guard: true,
   onRevoked: () => report("This link no longer opens the table: ask the GM for a new one.") });
 ctx.table.start().then(() => {
