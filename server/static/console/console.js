@@ -152,6 +152,18 @@ class Standing {
     }
     return stack;
   }
+  /** Each character's declaration that lapsed this round and is not made again yet (RCS
+   * ruling 6: seized from, or passed by a latecomer's card), by character. */
+  lapsed() {
+    const found = new Map();
+    for (const { event } of this.stack()) {
+      if (event.type === "initiative_rolled" || event.type === "rolls_awaited") found.clear();
+      else if (event.type === "declared" && event.declaration) {
+        found.delete(event.declaration.character);
+      } else if (event.lapsed?.character) found.set(event.lapsed.character, event.lapsed);
+    }
+    return found;
+  }
   /** The latest standing event of one of ``types``, or null. */
   latest(types) {
     return this.stack().findLast(({ event }) => types.includes(event.type))?.event ?? null;
@@ -255,6 +267,7 @@ async function consolePage(id) {
     // How the last round was rolled: the next is offered the same way first.
     ctx.atTheTable = standing.latest(["initiative_rolled", "rolls_awaited"])?.type
       === "rolls_awaited";
+    ctx.lapsed = standing.lapsed();  // offered again when the token comes back
     const step = system.next(view, ctx);
     settled(step.prompt);
     keeping(next, () => {

@@ -49,12 +49,16 @@ export function declaring(v, ctx, id) {
   const offered = others.filter(aimable);
   const foes = [...offered.filter((c) => c.side !== side),
                 ...offered.filter((c) => c.side === side)];
+  // A declaration that lapsed (seized from) is offered again as it was: the GM sends it, or
+  // changes it, when the token comes back (the console's own record: ctx.lapsed).
+  const again = ctx.lapsed?.get(id);
   const length = select("Action", entry.short_actions_left < 2 ? [["short", "Short Action"]]
-    : [["long", "Long Action"], ["short", "Short Action"]], { keep: `action-${id}` });
+    : [["long", "Long Action"], ["short", "Short Action"]],
+  { keep: `action-${id}`, value: again?.action });
   const what = input("What", { keep: `what-${id}`, placeholder: "fires, aims, reloads…",
-                               name: "what" });
+                               name: "what", value: again?.what ?? "" });
   const target = select("At", [[NO_ONE, "no one"], ...foes.map((c) => [c.name, c.name])],
-                        { keep: `target-${id}` });
+                        { keep: `target-${id}`, value: again?.target });
   const unoffered = kept.length ? h("span", { class: "muted", "data-unaimed": "" },
     `Not offered while hidden from players: ${kept.map((c) => c.name).join(", ")} `
     + "(reveal first to aim at them)") : null;
