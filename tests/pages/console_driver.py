@@ -170,7 +170,7 @@ class Console:
         as the console asks for them, by name."""
         self.tap("[data-action=await-rolls]")
         for name, both in dice.items():
-            assert self.prompt == f"Waiting for {possessive(name)} 2D6 from the tray (or type it)"
+            assert self.prompt == f"Waiting for {possessive(name)} 2D6: type it as rolled"
             self.type("#next input[name=die1]", both[0])
             self.type("#next input[name=die2]", both[1])
             self.press()
@@ -181,7 +181,7 @@ class Console:
         """A round rolled at the table: each d10 typed as the console asks for it, by name."""
         self.tap("[data-action=await-rolls]")
         for name, die in dice.items():
-            assert self.prompt == f"Waiting for {possessive(name)} d10 from the tray (or type it)"
+            assert self.prompt == f"Waiting for {possessive(name)} d10: type it as rolled"
             self.type("#next input[name=die]", str(die))
             self.press()
 

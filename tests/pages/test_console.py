@@ -118,13 +118,13 @@ def test_rcs_rolls_are_typed_on_their_rows_in_any_order(
     console.add("Boss", dex="0", movement="0", tactics="0")  # the side stays from the last
     assert console.row("Boss").locator(".kind").inner_text() == "corp"
     console.tap("[data-action=await-rolls]")
-    assert console.prompt == "Waiting for Jena's 2D6 from the tray (or type it)"
+    assert console.prompt == "Waiting for Jena's 2D6: type it as rolled"
     assert console.row("Jena").locator("[data-action^=enter-roll]").count() == 0  # the step's
     boss = console.row("Boss")
     boss.locator("input[name=die1]").fill("6")
     boss.locator("input[name=die2]").fill("5")
     console.tap(boss.locator("[data-action=enter-roll-boss]"))
-    assert console.prompt == "Waiting for Jena's 2D6 from the tray (or type it)"  # still hers
+    assert console.prompt == "Waiting for Jena's 2D6: type it as rolled"  # still hers
     assert console.doing("Boss") == "" and console.doing("Guard") == "Rolling initiative"
     guard = console.row("Guard")
     guard.locator("input[name=die1]").fill("2")
@@ -150,7 +150,7 @@ def test_rcs_three_rounds_with_a_seize_chain(console: Console, server: ServerPro
     assert console.primary == "The engine rolls round 1"
     console.tap("[data-action=await-rolls]")
     for name, dice in (("Jena", "11"), ("Bea", "22"), ("Guard", "33"), ("Boss", "55")):
-        assert console.prompt == f"Waiting for {name}'s 2D6 from the tray (or type it)"
+        assert console.prompt == f"Waiting for {name}'s 2D6: type it as rolled"
         assert console.doing(name) == "Rolling initiative"
         console.type("#next input[name=die1]", dice[0])
         console.type("#next input[name=die2]", dice[1])
@@ -198,7 +198,7 @@ def test_rcs_three_rounds_with_a_seize_chain(console: Console, server: ServerPro
     assert console.primary == "The engine rolls round 3"  # as round 2 was
     console.tap("[data-action=await-rolls]")  # round 3 at the table again
     for name in ("Jena", "Bea", "Guard", "Boss"):
-        assert console.prompt == f"Waiting for {name}'s 2D6 from the tray (or type it)"
+        assert console.prompt == f"Waiting for {name}'s 2D6: type it as rolled"
         console.type("#next input[name=die1]", "4")
         console.type("#next input[name=die2]", "2")
         console.press()
@@ -220,7 +220,7 @@ def test_awareness_three_rounds_with_a_typed_preemption(
     assert console.names == ["Kid", "Marshal", "Bea", "Deputy"]
     console.tap("[data-action=await-rolls]")
     for name, die in (("Kid", "1"), ("Marshal", "3"), ("Bea", "5"), ("Deputy", "6")):
-        assert console.prompt == f"Waiting for {name}'s d10 from the tray (or type it)"
+        assert console.prompt == f"Waiting for {name}'s d10: type it as rolled"
         console.type("#next input[name=die]", die)
         console.press()
     assert "QR 1" in console.row("Kid").inner_text()
@@ -419,7 +419,7 @@ def test_a_latecomer_joins_an_rcs_round_and_rolls_at_once(
         console.press()
     assert console.current == "Jena"
     console.add("Okoro", side="corp", dex="0", movement="0", tactics="0")
-    assert console.prompt == "Waiting for Okoro's 2D6 from the tray (or type it)"
+    assert console.prompt == "Waiting for Okoro's 2D6: type it as rolled"
     console.type("#next input[name=die1]", "3")
     console.type("#next input[name=die2]", "3")
     console.press()
@@ -431,3 +431,4 @@ def test_a_latecomer_joins_an_rcs_round_and_rolls_at_once(
         ("okoro", False),
         ("guard", False),
     ]
+

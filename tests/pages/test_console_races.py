@@ -425,7 +425,7 @@ def test_a_score_being_corrected_stays_open_and_typed_when_the_tray_rolls_anothe
     jena.get_by_label("Score").fill("1")
     rolled = table.send({"type": "enter_initiative", "character": "kid", "die": 4})["seq"]
     console.drawn(rolled)
-    assert console.prompt == "Waiting for Bea's d10 from the tray (or type it)"
+    assert console.prompt == "Waiting for Bea's d10: type it as rolled"
     assert jena.locator("details", has_text="Correct…").get_attribute("open") == ""
     assert focused(console) == "Score-jena"
     console.page.keyboard.type("2")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from playwright.sync_api import expect
+
 from tests.server.process import ServerProcess, call
 
 from .conftest import Table
@@ -76,3 +78,24 @@ def test_the_gm_assigns_a_die_and_opens_a_claim_from_the_devices_panel(
     page.locator("[data-action=cancel-claims]").click()
     page.locator("[data-action=cancel-claims]").wait_for(state="detached")
     assert registry(table)["claims"] == []
+
+
+def test_the_step_says_where_a_roll_comes_from_as_the_devices_report(
+    page: Any, server: ServerProcess
+) -> None:
+    """The console asks for a roll from what the table has: typed, with no tray or die
+    reported; from the tray once one reports connected (the panel's poll redraws the step);
+    from the character's own dice once a die of theirs is connected at a die station."""
+    table = guard_and_jena(server)
+    table.send({"type": "roll_initiative", "source": "gm"})
+    table.devices(page)
+    prompt = page.locator("[data-prompt]")
+    expect(prompt).to_have_text("Waiting for Guard's 2D6: type it as rolled")
+    tray = {"kind": "dice tray", "connected": True, "rolls": 0, "refused": {}}
+    assert call(f"{table.url}/devices/tray", "PUT", tray, table.gm)[0] == 200
+    expect(prompt).to_have_text("Waiting for Guard's 2D6 from the tray (or type it)")
+    guards = {"dice": {"pixels-0000002a": {"owner": "guard", "name": "Guard's Pixel"}}}
+    assert call(f"{table.url}/dice", "PUT", guards, table.gm)[0] == 200
+    assert call(f"{table.url}/devices/dice-station", "PUT", STATION, table.gm)[0] == 200
+    page.reload()
+    expect(prompt).to_have_text("Waiting for Guard's 2D6 from their own dice (or type it)")

@@ -224,7 +224,7 @@ async function consolePage(id) {
   let listsAsked = 0; // the device lists asked for, numbered: an older answer knows less
   let system;
   let view;
-  const ctx = { names: {}, table: null };
+  const ctx = { names: {}, table: null, redraw: () => draw() };
 
   const show = async (path, label, keep, body) => {
     try {
@@ -515,6 +515,7 @@ function devices(ctx) {
       refusals(d.refused),
       d.asking ? h("span", { class: "awaiting" }, ` · ${d.asking}`) : ""));
     const dice = book || stations.length ? diceShown(ctx, book, stations, show) : [];
+    if (answer.ok) heardRollers(ctx, rollersOf(found, book, stations));
     list.replaceChildren(...(shown.length || dice.length ? [...shown, ...dice]
       : [h("p", { class: "muted" }, "No card reader, dice tray or die has reported. Type what "
           + "the table's cards and dice show where the console asks for them.")]));
@@ -523,6 +524,27 @@ function devices(ctx) {
   const polling = setInterval(() => (gone ? clearInterval(polling) : show()), 5000);
   return h("details", { class: "devices" },
     h("summary", {}, "Card readers and dice trays, and players' dice"), list);
+}
+
+/** Who can send a roll without the GM typing it, as the devices last reported: a connected
+ * tray (anyone's), and the characters with a connected die of their own (at a die station, or
+ * paired to their player's phone). */
+function rollersOf(found, book, stations) {
+  const met = new Set(stations.flatMap((station) => station.dice)
+    .filter((die) => die.connected).map((die) => die.id));
+  const owners = Object.entries(book?.dice ?? {})
+    .filter(([id, die]) => die.owner && (met.has(id) || die.phone?.connected))
+    .map(([, die]) => die.owner);
+  return { tray: found.some(([, d]) => d.kind === "dice tray" && d.connected),
+           dice: new Set(owners) };
+}
+
+/** The step says where a roll comes from: drawn again when that changes. */
+function heardRollers(ctx, rollers) {
+  const said = (r) => (r ? `${r.tray} ${[...r.dice].sort()}` : "");
+  if (said(rollers) === said(ctx.rollers)) return;
+  ctx.rollers = rollers;
+  ctx.redraw();
 }
 
 /** Who may own a die: the table's characters, and the GM. */

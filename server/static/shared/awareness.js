@@ -4,8 +4,8 @@
 
 import { h } from "/static/shared/client.js";
 import {
-  andThen, button, inline, input, joining, labelled, listed, possessive, rollInitiative, roundStage, run,
-  select,
+  andThen, button, inline, input, joining, labelled, listed, possessive, rollInitiative, rolledBy,
+  roundStage, run, select,
 } from "/static/shared/forms.js";
 
 const STATES = [["surprised", "Surprised"], ["startled", "Startled"], ["alert", "Alert"],
@@ -112,7 +112,7 @@ function next(v, ctx) {
   if (waits.initiative) {
     const id = waits.initiative.who[0];
     return {
-      prompt: `Waiting for ${possessive(who[id])} d10 from the tray (or type it)`,
+      prompt: `Waiting for ${possessive(who[id])} d10${rolledBy(ctx, id)}`,
       controls: [d10(ctx, id, `Enter ${possessive(who[id])} d10`,
         { type: "enter_initiative", character: id }, "enter-initiative"),
       button(table, "Let the engine roll it",
@@ -124,8 +124,8 @@ function next(v, ctx) {
     const id = waits.preemption.who[0];
     const pending = v.exchange.pending.find((p) => p.character === id);
     return {
-      prompt: `Waiting for ${possessive(who[id])} d10 to pre-empt ${who[pending.to]} `
-        + "from the tray (or type it)",
+      prompt: `Waiting for ${possessive(who[id])} d10 to pre-empt ${who[pending.to]}`
+        + rolledBy(ctx, id),
       controls: [d10(ctx, id, `Enter ${possessive(who[id])} d10`,
         { type: "enter_preemption", character: id }, "enter-preemption"),
       button(table, "Let the engine roll it",
@@ -189,6 +189,8 @@ export function reactions(v, ctx, id) {
   const c = v.characters.find((x) => x.id === id);
   const panicked = panics(v, c) && `Panicked (QR ${c.initiative.qr}): reacts all-out`;
   const mode = panicked ? select(panicked, MODES.slice(1), { keep: `react-mode-${id}` }) : null;
+  const sent = ctx.rollers?.dice.has(id) ? "their own dice roll"
+    : !ctx.rollers || ctx.rollers.tray ? "the tray rolls" : null;
   const lines = targets.map(({ to, doing }) => {
     const suffix = to === x.act.character ? "" : `-${to}`;
     const base = () => {
@@ -213,9 +215,11 @@ export function reactions(v, ctx, id) {
     return h("div", { class: "react", "data-to": to },
       targets.length > 1 ? h("p", { class: "to" }, `${who[to]} ${doing}`) : null,
       preempt,
-      button(ctx.table, `Pre-empt ${who[to]}: the tray rolls`,
-             () => ({ ...before(), source: "device" }),
-             { name: `preempt-tray-${id}${suffix}`, names: who }),
+      // Offered where a device may send the d10: not on a console that knows of no tray and
+      // no die of the reactor's (a player's page knows no devices, and offers it).
+      sent ? button(ctx.table, `Pre-empt ${who[to]}: ${sent}`,
+                    () => ({ ...before(), source: "device" }),
+                    { name: `preempt-tray-${id}${suffix}`, names: who }) : null,
       button(ctx.table, `Just after ${who[to]}`, () => ({ ...base(), timing: "after" }),
              { name: `after-${id}${suffix}`, names: who }));
   });

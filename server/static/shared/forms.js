@@ -252,6 +252,15 @@ export function joining(ctx, fields, build, { stays = [] } = {}) {
 export const roundStage = (v) => (v.phase === "setup" ? "before the first round"
   : v.phase === "round_over" ? `round ${v.round} is over` : `round ${v.round}`);
 
+/** Where a character's roll is awaited from, said after "Waiting for Jena's 2D6": a tray or
+ * their own dice send it, as the console's devices panel last heard (``ctx.rollers``); with
+ * neither (or before the panel has heard), the GM types it. */
+export function rolledBy(ctx, id) {
+  if (ctx.rollers?.dice.has(id)) return " from their own dice (or type it)";
+  if (ctx.rollers?.tray) return " from the tray (or type it)";
+  return ": type it as rolled";
+}
+
 /** ``text`` and the sentence after it, with no full stop after one ``text`` already ends in:
  * "shouts Freeze!" and "Bea may seize" make "shouts Freeze! Bea may seize". */
 export function andThen(text, next) {

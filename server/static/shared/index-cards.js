@@ -3,8 +3,8 @@
 
 import { h } from "/static/shared/client.js";
 import {
-  NO_ONE, aimed, andThen, button, inline, input, joining, labelled, listed, possessive, rollInitiative,
-  roundStage, run, select,
+  NO_ONE, aimed, andThen, button, inline, input, joining, labelled, listed, possessive,
+  rollInitiative, rolledBy, roundStage, run, select,
 } from "/static/shared/forms.js";
 
 const dice = (v) => `${v.options.initiative_dice}D${v.options.die_sides}`;
@@ -78,7 +78,7 @@ function next(v, ctx) {
     case "roll": {
       const id = wait.who[0];
       return {
-        prompt: `Waiting for ${possessive(who[id])} ${dice(v)} from the tray (or type it)`,
+        prompt: `Waiting for ${possessive(who[id])} ${dice(v)}${rolledBy(ctx, id)}`,
         controls: [diceFor(v, ctx, id), button(table, "Let the engine roll it",
           { type: "enter_roll", character: id, source: "engine" }, { name: "engine-roll",
                                                                   names: who })],
