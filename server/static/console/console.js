@@ -396,7 +396,8 @@ async function consolePage(id) {
     draw();
     // Said once the view is on the page: what reads it (a test, a script) finds it drawn.
     if (next.isConnected) document.body.dataset.seq = String(seq);
-  }, { onEvent: (seq, event) => { standing.add(seq, event); turnClock.heard(event); }, onRevoked: (status) => lost(id, status),
+  }, { onEvent: (seq, event) => { standing.add(seq, event); turnClock.heard(event); },
+        onRevoked: (status) => lost(id, status),
         onLink: linkShown, guard: true });
   try {
     await ctx.table.start();

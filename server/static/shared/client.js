@@ -49,8 +49,9 @@ const LOST_AFTER = 2000;
  * A table followed live: one snapshot, then the WebSocket, reconnecting with backoff and
  * resuming from the last sequence heard, until the link's token is revoked (the socket closes
  * with 1008), or a reconnection finds the server refusing it: ``onRevoked(status)`` runs then,
- * with the status the table's route refused it with (404: the table is not on this server). ``onView(view, seq)`` runs on every newer view, and
- * ``onEvent(seq, event)`` on every event as this role may see it.
+ * with the status the table's route refused it with (404: the table is not on this server).
+ * ``onView(view, seq)`` runs on every newer view, and ``onEvent(seq, event)`` on every event as
+ * this role may see it.
  *
  * Commands go on that WebSocket while it is open (docs/api.md, "Commands over the WebSocket"),
  * and as a POST while it is not. One sent on the socket and not answered there, because the
