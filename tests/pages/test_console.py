@@ -432,3 +432,20 @@ def test_a_latecomer_joins_an_rcs_round_and_rolls_at_once(
         ("guard", False),
     ]
 
+
+def test_an_awareness_character_who_froze_is_said_to_sit_the_round_out(
+    console: Console, server: ServerProcess
+) -> None:
+    """A QR of 10 freezes (ruling 6): no declaration this round. The Thug's row says so, where
+    before it said nothing and he was only missing from those still to declare."""
+    table = Table(server, "awareness")
+    for ident, name in (("kid", "Kid"), ("thug", "Thug")):
+        sheet = {"id": ident, "name": name, "perception": 5, "stealth": 5, "coordination": 5}
+        table.send({"type": "join", "sheet": {**sheet, "state": "alert"}})
+    table.send({"type": "roll_initiative", "source": "gm"})
+    table.send({"type": "enter_initiative", "character": "kid", "die": 3, "source": "gm"})
+    seq = table.send({"type": "enter_initiative", "character": "thug", "die": 10, "source": "gm"})
+    console.page.goto(f"{server.url}/console/{table.id}#token={table.gm}")
+    console.drawn(seq["seq"])
+    assert console.doing("Thug") == "Froze (QR 10): no declaration this round"
+    assert console.doing("Kid") == "Declaring now"

@@ -6,6 +6,7 @@
 import { Table, h, tableId } from "/static/shared/client.js";
 import {
   GM_BUSY, awareness as awarenessPlayed, d10, declaration, declare, gmBusy, happened, reactions,
+  sitsOut,
 } from "/static/shared/awareness.js";
 import {
   aimed, button, card, keeping, linkShown, possessive, report, takenBack,
@@ -180,7 +181,7 @@ function awareness(v, ctx, own) {
       : rolling ? `Roll for ${c.name}: your d${v.options.die_sides}, in the tray or typed below`
       : v.declaring === c.id ? "Your declaration: act or wait"
       : answering ? "You may react now: pre-empt, or go just after"
-      : waiting ?? (c.acted ? "You have acted" : "");
+      : waiting ?? (c.acted ? "You have acted" : sitsOut(v, c) ?? "");
     return mine(c.id, c.name,
       i ? [h("span", { class: "big", "data-initiative": "" },
         `QR ${i.qr} · Score ${i.score}${i.die ? ` · d10 ${i.die}` : ""}`)] : [],

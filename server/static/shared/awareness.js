@@ -269,7 +269,18 @@ function doing(v, c, who) {
   if (v.declaring === c.id) return "Declaring now";
   if (c.waits) return c.waiting ? `Waits for: ${c.waiting}` : "Waits";
   if (c.acted) return "Has acted";
-  return "";
+  return sitsOut(v, c) ?? "";
+}
+
+/** Why a character makes no declaration this round, if that is so: frozen by their QR, or
+ * surprised in round one (rulings 6 and 9); else null. Said where the others' doings show. */
+export function sitsOut(v, c) {
+  if (v.phase !== "declaring" || c.acted || c.waits) return null;
+  if (c.initiative && c.initiative.qr >= v.options.freeze_at) {
+    return `Froze (QR ${c.initiative.qr}): no declaration this round`;
+  }
+  if (v.round === 1 && c.sheet?.state === "surprised") return "Surprised: no declaration in round 1";
+  return null;
 }
 
 function roster(v, ctx) {
