@@ -339,8 +339,8 @@ def test_a_press_in_the_frame_a_new_view_is_drawn_is_on_the_old_view(
 def test_resolve_never_resolves_a_pre_emption_it_did_not_name(
     console: Console, server: ServerProcess
 ) -> None:
-    """Awareness: "Resolve Marshal's action (draws)" pressed as the Kid's pre-emption comes from another
-    screen: nothing is resolved, and the console shows who goes first now."""
+    """Awareness: "Resolve Marshal's action (draws)" pressed as the Kid's pre-emption comes from
+    another screen: nothing is resolved, and the console shows who goes first now."""
     table = awareness_table(server, {"kid": "Kid", "marshal": "Marshal"})
     table.send({"type": "roll_initiative", "source": "gm"})
     for ident, die in (("kid", 1), ("marshal", 3)):

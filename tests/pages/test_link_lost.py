@@ -86,7 +86,8 @@ def test_a_page_whose_link_the_server_no_longer_knows_says_so_and_stops_trying(
         ).wait_for()
         phone.locator("#link-lost").wait_for(state="detached")  # not "reconnecting" any more
         # The console's table is not in the new database: it says so, not "revoked".
-        console.page.get_by_text("This table is not in the database the server now runs on").wait_for()
+        lacking = "This table is not in the database the server now runs on"
+        console.page.get_by_text(lacking).wait_for()
     finally:
         server.stop()
         server.db = kept

@@ -114,7 +114,8 @@ def test_the_iai_duel(console: Console) -> None:
         "Pre-empts Jubei: goes just after; rolled 7 on the d10, needed 6 or less"
         " (Coordination + QR difference)"
     )
-    assert console.primary == "Resolve Jubei's action (draws and cuts)"  # not asked: nobody pre-empted him
+    # Not asked whether it happens: nobody pre-empted him.
+    assert console.primary == "Resolve Jubei's action (draws and cuts)"
     assert console.resolve_exchange() == ["Jubei", "Gonbei"]
 
 
