@@ -141,6 +141,10 @@ def test_rcs_rolls_are_typed_on_their_rows_in_any_order(
     assert console.prompt == (  # no full stop after his own exclamation mark
         "Guard declares: shouts Freeze! Jena and Boss may seize the initiative first"
     )
+    console.type("#next input[name=outcome]", "everyone ducks")  # what came of it, for the story
+    console.press()
+    resolved = [e for e in console.events() if e["type"] == "resolved"]
+    assert [e["outcome"] for e in resolved] == ["everyone ducks"]
 
 
 def test_rcs_three_rounds_with_a_seize_chain(console: Console, server: ServerProcess) -> None:
@@ -449,3 +453,9 @@ def test_an_awareness_character_who_froze_is_said_to_sit_the_round_out(
     console.drawn(seq["seq"])
     assert console.doing("Thug") == "Froze (QR 10): no declaration this round"
     assert console.doing("Kid") == "Declaring now"
+    console.type("#next input[name=what]", "shoots the Thug")
+    console.press()
+    console.type("#next input[name=outcome]", "the Thug drops")  # what came of it
+    console.press()
+    resolved = [e for e in console.events() if e["type"] == "resolved"]
+    assert [e["outcome"] for e in resolved] == ["the Thug drops"]

@@ -4,8 +4,8 @@
 
 import { h } from "/static/shared/client.js";
 import {
-  andThen, button, inline, input, joining, labelled, listed, possessive, rollInitiative, rolledBy,
-  roundStage, run, select,
+  andThen, button, inline, input, joining, labelled, listed, possessive, resolving, rollInitiative,
+  rolledBy, roundStage, run, select,
 } from "/static/shared/forms.js";
 
 const STATES = [["surprised", "Surprised"], ["startled", "Startled"], ["alert", "Alert"],
@@ -144,8 +144,8 @@ function next(v, ctx) {
           + "still happen?",
         controls: [
           sequence(x, who),
-          button(table, `It happens: resolve ${possessive(who[id])} ${deed(x, id, who)}`,
-                 { type: "resolve", from: id }, { primary: true, name: "resolve", names: who }),
+          resolving(table, `It happens: resolve ${possessive(who[id])} ${deed(x, id, who)}`,
+                    id, who),
           button(table, "It could not happen", { type: "resolve", from: id, performed: false },
                  { name: "not-performed", names: who })],
       };
@@ -154,8 +154,7 @@ function next(v, ctx) {
       prompt: andThen(`${who[x.act.character]} acts: ${x.act.what}`, may),
       controls: [sequence(x, who),
         // Whose action it resolves: never the next one's, should the first press have gone in.
-        button(table, `Resolve ${possessive(who[id])} ${deed(x, id, who)}`,
-               { type: "resolve", from: id }, { primary: true, name: "resolve", names: who })],
+        resolving(table, `Resolve ${possessive(who[id])} ${deed(x, id, who)}`, id, who)],
     };
   }
   const id = v.declaring;

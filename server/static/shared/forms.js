@@ -188,6 +188,16 @@ export function inline(label, fields, send, { primary = false, name } = {}) {
   return form;
 }
 
+/** The GM's press that resolves ``from``'s action, with a box for what came of it (optional:
+ * the story and the players' pages tell it; empty, the press resolves it as before). */
+export function resolving(table, label, from, names) {
+  const outcome = input("What happened", { keep: `outcome-${from}`, name: "outcome",
+                                           placeholder: "what happened (optional)" });
+  return inline(label, [outcome], () => run(table, { type: "resolve", from,
+    ...(outcome.value.trim() ? { outcome: outcome.value.trim() } : {}) }, names),
+  { primary: true, name: "resolve" });
+}
+
 /** A section with a heading. */
 export function section(title, ...children) {
   return h("section", { "data-section": title }, h("h2", {}, title), ...children);

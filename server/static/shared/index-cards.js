@@ -4,7 +4,7 @@
 import { h } from "/static/shared/client.js";
 import {
   NO_ONE, aimed, andThen, button, inline, input, joining, labelled, listed, possessive,
-  rollInitiative, rolledBy, roundStage, run, select,
+  resolving, rollInitiative, rolledBy, roundStage, run, select,
 } from "/static/shared/forms.js";
 
 const dice = (v) => `${v.options.initiative_dice}D${v.options.die_sides}`;
@@ -102,9 +102,8 @@ function next(v, ctx) {
         prompt: andThen(`${who[d.character]} declares: ${d.what}${aimed(d)}`,
           seizers.length ? `${listed(seizers)} may seize the initiative first` : ""),
         // Whose declaration it resolves: never the next one's, should it come first.
-        controls: [button(table, `Resolve: ${who[d.character]} ${d.what}`,
-          { type: "resolve", from: d.character }, { primary: true, name: "resolve",
-                                                     names: who })],
+        controls: [resolving(table, `Resolve: ${who[d.character]} ${d.what}`, d.character,
+                             who)],
       };
     }
   }
