@@ -443,11 +443,12 @@ def test_an_awareness_character_who_froze_is_said_to_sit_the_round_out(
     """A QR of 10 freezes (ruling 6): no declaration this round. The Thug's row says so, where
     before it said nothing and he was only missing from those still to declare."""
     table = Table(server, "awareness")
-    for ident, name in (("kid", "Kid"), ("thug", "Thug")):
+    for ident, name in (("kid", "Kid"), ("marshal", "Marshal"), ("thug", "Thug")):
         sheet = {"id": ident, "name": name, "perception": 5, "stealth": 5, "coordination": 5}
         table.send({"type": "join", "sheet": {**sheet, "state": "alert"}})
     table.send({"type": "roll_initiative", "source": "gm"})
     table.send({"type": "enter_initiative", "character": "kid", "die": 3, "source": "gm"})
+    table.send({"type": "enter_initiative", "character": "marshal", "die": 8, "source": "gm"})
     seq = table.send({"type": "enter_initiative", "character": "thug", "die": 10, "source": "gm"})
     console.page.goto(f"{server.url}/console/{table.id}#token={table.gm}")
     console.drawn(seq["seq"])
@@ -459,3 +460,6 @@ def test_an_awareness_character_who_froze_is_said_to_sit_the_round_out(
     console.press()
     resolved = [e for e in console.events() if e["type"] == "resolved"]
     assert [e["outcome"] for e in resolved] == ["the Thug drops"]
+    # QR 8 panics (ruling 6): all-out only, and no wait; the prompt offers no wait either.
+    assert console.prompt == "Marshal declares: act all-out (QR 8: panic)"
+    assert console.page.locator("#next [data-action=wait]").count() == 0

@@ -225,7 +225,29 @@ def test_a_player_sees_only_their_own_secrets_and_types_a_pre_emption_die(
     # Once resolved, the reaction is said as what came of it, and the Kid's declaration is no
     # longer read as still to come.
     assert "Kid pre-empts Marshal" not in shown
-    assert phone.inner_text("[data-acted] s") == "Kid waits for: the Marshal draws"
+    assert phone.inner_text("[data-acted]") == "✓ Kid waits for: the Marshal draws · done"
+
+
+def test_a_pre_emption_whose_d10_fails_is_said_to_have_failed(
+    phone: Any, server: ServerProcess
+) -> None:
+    """The Kid's d10 of 10 misses (ruling 10): he goes just after the Marshal. His phone says
+    his pre-emption failed, and the table that he tried; before, both read as a success."""
+    table = Table(server, "awareness")
+    for cid in ("kid", "marshal"):
+        sheet = {"id": cid, "name": cid.title(), "perception": 5, "stealth": 5, "coordination": 5}
+        table.send({"type": "join", "sheet": sheet})
+    table.send({"type": "roll_initiative", "source": "gm"})
+    table.send({"type": "enter_initiative", "character": "kid", "die": 3, "source": "gm"})
+    table.send({"type": "enter_initiative", "character": "marshal", "die": 4, "source": "gm"})
+    table.send({"type": "wait", "character": "kid", "trigger": "the Marshal draws"})
+    table.send({"type": "act", "character": "marshal", "what": "draws"})
+    phone.goto(hand_to(table, "kid"))
+    react = {"type": "react", "character": "kid", "to": "marshal", "timing": "before"}
+    at_seq(phone, table.send({**react, "what": "pre-emption", "die": 10, "source": "gm"})["seq"])
+    shown = phone.inner_text("body")
+    assert "Your pre-emption of Marshal failed (d10 10): you go just after" in shown
+    assert "Kid tried to pre-empt Marshal: just after" in phone.inner_text(".exchange")
 
 
 def test_a_writer_offers_a_trade_from_the_phone(phone: Any, server: ServerProcess) -> None:

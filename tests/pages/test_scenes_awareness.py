@@ -111,7 +111,7 @@ def test_the_iai_duel(console: Console) -> None:
     console.declare("Jubei", "draws and cuts")
     console.preempt("Gonbei", "Jubei", 7)
     assert console.doing("Gonbei") == (
-        "Pre-empts Jubei: goes just after; rolled 7 on the d10, needed 6 or less"
+        "Tried to pre-empt Jubei: goes just after; rolled 7 on the d10, needed 6 or less"
         " (Coordination + QR difference)"
     )
     # Not asked whether it happens: nobody pre-empted him.

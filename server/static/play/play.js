@@ -176,8 +176,7 @@ function awareness(v, ctx, own) {
       : `Waiting for: ${c.waiting}`;
     const doing = done && !done.performed ? "Your action could not happen: you were pre-empted"
       : pending ? `Your pre-emption of ${who[pending.to]} waits for your d10: roll it in the tray`
-      : reaction ? `You ${reaction.preempt ? "pre-empt" : "react to"} ${who[reaction.to]}: `
-        + `you go just ${reaction.placed}${reaction.die ? ` (d10 ${reaction.die})` : ""}`
+      : reaction ? reacting(reaction, who)
       : rolling ? `Roll for ${c.name}: your d${v.options.die_sides}, in the tray or typed below`
       : v.declaring === c.id ? "Your declaration: act or wait"
       : answering ? "You may react now: pre-empt, or go just after"
@@ -211,12 +210,24 @@ function awareness(v, ctx, own) {
   return { cards, order, gathered };
 }
 
-/** One of the round's declarations, in order; struck through once its character has acted (a
- * waiter who pre-empted someone included), so the list is not read as what is still to come. */
+/** One of the round's declarations, in order; ticked once its character has acted (a waiter
+ * who pre-empted someone included), so the list is not read as what is still to come. Not
+ * struck through: that reads as called off. */
 function declared(v, d, who) {
   const said = declaration(d, who[d.character]);
   const acted = v.characters.find((c) => c.id === d.character)?.acted;
-  return acted ? h("li", { "data-acted": "" }, h("s", {}, said), " · acted") : h("li", {}, said);
+  return acted ? h("li", { class: "muted", "data-acted": "" }, `✓ ${said} · done`)
+    : h("li", {}, said);
+}
+
+/** A pre-emption whose d10 failed: its character goes just after, not before (ruling 10). */
+const failed = (r) => r.preempt && r.placed === "after";
+
+/** The player's own reaction, as their card says it. */
+function reacting(r, who) {
+  const die = r.die ? ` (d10 ${r.die})` : "";
+  if (failed(r)) return `Your pre-emption of ${who[r.to]} failed${die}: you go just after`;
+  return `You ${r.preempt ? "pre-empt" : "react to"} ${who[r.to]}: you go just ${r.placed}${die}`;
 }
 
 /** An exchange as the table has seen it so far: who reacts to whom, until they are resolved,
@@ -226,8 +237,8 @@ function exchanged(exchange, who) {
   const resolved = new Set(exchange.resolved.map((r) => r.character));
   const lines = [
     ...exchange.reactions.filter((r) => !resolved.has(r.character)).map((r) =>
-      `${who[r.character]} ${r.preempt ? "pre-empts" : "reacts to"} ${who[r.to]}: `
-      + `just ${r.placed}`),
+      `${who[r.character]} ${failed(r) ? "tried to pre-empt" : r.preempt ? "pre-empts"
+        : "reacts to"} ${who[r.to]}: just ${r.placed}`),
     ...exchange.resolved.map((r) => (!r.performed ? `${who[r.character]}: could not happen`
       : r.outcome ? `${who[r.character]}: ${r.outcome}` : happened(exchange, r, who))),
   ];

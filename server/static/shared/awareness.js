@@ -90,8 +90,8 @@ function rolled(v, r) {
 export function declare(v, ctx, id) {
   const c = v.characters.find((x) => x.id === id);
   const panic = panics(v, c);
-  const what = input("What", { keep: `what-${id}`, placeholder: "what, or the trigger to wait for",
-                               name: "what" });
+  const what = input("What", { keep: `what-${id}`, name: "what",
+    placeholder: panic ? "what, all-out" : "what, or the trigger to wait for" });
   const mode = select("Mode", panic ? MODES.slice(1) : MODES, { keep: `mode-${id}` });
   const text = (fallback) => what.value.trim() || fallback;
   const form = inline(`${c.name} acts`, [what, mode], () => run(ctx.table, { type: "act",
@@ -161,8 +161,9 @@ function next(v, ctx) {
   if (!id) return { prompt: "No one is left to declare", controls: [] };
   const c = v.characters.find((x) => x.id === id);
   return {
-    prompt: `${c.name} declares: act or wait`
-      + (panics(v, c) ? ` (QR ${c.initiative.qr}: panic, all-out only)` : ""),
+    // Panicked, a character may not wait (ruling 6): the prompt offers what the form does.
+    prompt: panics(v, c) ? `${c.name} declares: act all-out (QR ${c.initiative.qr}: panic)`
+      : `${c.name} declares: act or wait`,
     controls: [declare(v, ctx, id)],
   };
 }
@@ -261,8 +262,10 @@ function doing(v, c, who) {
   }
   if (pending) return `Pre-empts ${who[pending.to]}: d10 awaited`;
   if (reaction) {
-    return `${reaction.preempt ? "Pre-empts" : "Reacts to"} ${who[reaction.to]}: goes just `
-      + `${reaction.placed}${reaction.die ? `; ${rolled(v, reaction)}` : ""}`;
+    const how = !reaction.preempt ? "Reacts to"
+      : reaction.placed === "after" ? "Tried to pre-empt" : "Pre-empts";
+    return `${how} ${who[reaction.to]}: goes just ${reaction.placed}`
+      + `${reaction.die ? `; ${rolled(v, reaction)}` : ""}`;
   }
   if (x?.act.character === c.id) return `Acts: ${x.act.what}`;
   if (v.declaring === c.id) return "Declaring now";
