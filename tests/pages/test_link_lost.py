@@ -64,12 +64,13 @@ def test_the_player_page_says_its_link_is_down_and_clears_that_once_back(
     phone.close()
 
 
-def test_a_page_whose_link_the_server_no_longer_knows_says_so_and_stops_trying(
+def test_a_page_whose_table_the_server_no_longer_holds_says_so_and_comes_back_with_it(
     browser: Any, console: Console, server: ServerProcess, tmp_path: Path
 ) -> None:
     """The server starts afresh on another database (as a demo's links are new at every
-    start): an open player page and console cannot reconnect with their old tokens. They say
-    their link no longer opens the table, rather than "reconnecting" for ever."""
+    start): an open player page and console cannot reconnect. They say the server does not
+    hold their table, rather than "reconnecting" for ever; once it runs on the table's
+    database again, they open it again by themselves."""
     table = Table(server, "four-color")
     table.send({"type": "join", "member": {"id": "h1", "name": "Nightingale", "kind": "hero"}})
     phone = browser.new_page(viewport={"width": 390, "height": 844})
@@ -81,9 +82,7 @@ def test_a_page_whose_link_the_server_no_longer_knows_says_so_and_stops_trying(
     server.db = tmp_path / "afresh.db"
     try:
         server.start(same_port=True)
-        phone.get_by_text(
-            "This link no longer opens the table: ask the GM for a new one."
-        ).wait_for()
+        phone.get_by_text("The server does not hold this table now").wait_for()
         phone.locator("#link-lost").wait_for(state="detached")  # not "reconnecting" any more
         # The console's table is not in the new database: it says so, not "revoked".
         lacking = "This table is not in the database the server now runs on"
@@ -91,4 +90,11 @@ def test_a_page_whose_link_the_server_no_longer_knows_says_so_and_stops_trying(
     finally:
         server.stop()
         server.db = kept
+    # The host starts the server on the table's database again: both pages open the table
+    # again by themselves, with their old links.
+    server.start(same_port=True)
+    phone.get_by_text("The server does not hold this table now").wait_for(state="detached")
+    phone.locator("text=Nightingale").first.wait_for()
+    console.page.get_by_text(lacking).wait_for(state="detached")
+    console.page.locator("[data-prompt]").wait_for()
     phone.close()

@@ -450,12 +450,16 @@ const HOST_FLAGS = " (with the --port and --db that seize serve was given, if an
  * refusal: 404, the table is not in its database) and what to do. */
 function lost(id, status) {
   gone = true;
-  const why = status === 404 ? "This table is not in the database the server now runs on: it "
-    + "was started with another --db, or afresh (a demo's tables are new at every start). "
-    : "This device's GM link was revoked from a GM's console, or the server started afresh "
-    + "without it (a demo's links are new at every start). ";
-  root.replaceChildren(section("This link no longer runs the table", h("p", {}, why + WAYS_BACK
-    + id + HOST_FLAGS)));
+  if (status === 404) {  // the link is good: the server holds another database
+    root.replaceChildren(section("The server does not hold this table now", h("p", {},
+      "This table is not in the database the server now runs on: it was started with another "
+      + "--db, or afresh (a demo's tables are new at every start). This console opens the "
+      + "table again once the server runs on its database.")));
+    return;
+  }
+  root.replaceChildren(section("This link no longer runs the table", h("p", {},
+    "This device's GM link was revoked from a GM's console, or the server started afresh "
+    + "without it (a demo's links are new at every start). " + WAYS_BACK + id + HOST_FLAGS)));
 }
 
 /** When a GM device last followed the table, in words. */

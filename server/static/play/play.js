@@ -297,7 +297,9 @@ ctx.table = new Table(tableId(), token, (view, seq) => {
 }, { onEvent: (_, event) => { turnClock.heard(event); takenBack(event); lapsedNotice(event); },
   onLink: linkShown,
   guard: true,
-  onRevoked: () => report("This link no longer opens the table: ask the GM for a new one.") });
+  onRevoked: (status) => report(status === 404 ? "The server does not hold this table now (it "
+    + "may have been started on another database): this page opens it again once it is back."
+    : "This link no longer opens the table: ask the GM for a new one.") });
 ctx.table.start().then(() => {
   const plain = playerNotice();  // once, on a link without a secure context
   if (plain) document.getElementById("play").prepend(plain);

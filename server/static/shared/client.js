@@ -44,6 +44,8 @@ const ANSWER_WAIT = 5000;
 /** How long the socket may stay closed before the page says it is reconnecting: a server
  * restart or a phone waking up reconnects within it, and a banner that flickers says nothing. */
 const LOST_AFTER = 2000;
+/** How often a page whose table the server does not hold asks whether it is back (ms). */
+const RETURN_ASKED_EVERY = 3000;
 
 /**
  * A table followed live: one snapshot, then the WebSocket, reconnecting with backoff and
@@ -173,11 +175,25 @@ export class Table {
           this.down = false;
           this.onLink(true);
         }
+        if (refusal === 404) this.awaitReturn();
         return this.onRevoked(refusal);
       }
       this.telling ??= setTimeout(() => { this.down = true; this.onLink(false); }, LOST_AFTER);
       setTimeout(() => this.follow(Math.min(delay * 2, 5000)), delay);
     };
+  }
+
+  /** A table the server does not hold (404: started on another database) may come back when
+   * the host starts it on the right one: asked every few seconds, the page opens afresh then.
+   * A revoked link (401, 403) never comes back, and is not asked after. */
+  awaitReturn() {
+    const asking = setInterval(async () => {
+      const answer = await fetch(this.base, { headers: this.headers() }).catch(() => null);
+      if (answer?.ok) {
+        clearInterval(asking);
+        location.reload();
+      }
+    }, RETURN_ASKED_EVERY);
   }
 
   /** The status the server refuses this page's link with now: its token (401, 403), or the
