@@ -156,10 +156,19 @@ def test_a_player_seized_from_is_told_their_declaration_lapsed(
     at_seq(phone, table.send({"type": "seize", "character": "guard"})["seq"])
     notice = phone.locator("#notice")
     expect(notice).to_have_text(
-        "Jena's declaration (dives for cover) lapsed: Guard seized the initiative. Jena declares "
+        "Your declaration (dives for cover) lapsed: Guard seized the initiative. You declare "
         "again when the token comes back."
     )
     expect(notice).to_have_attribute("data-tone", "told")
+    # The Guard's action resolves: the token comes back to Jena, her form offers her words
+    # again, and once she declares again the notice goes.
+    at_seq(phone, table.send({"type": "declare", "character": "guard", "action": "long",
+                              "what": "fires", "target": "Jena"})["seq"])  # fmt: skip
+    at_seq(phone, table.send({"type": "resolve"})["seq"])
+    expect(phone.locator(".mine input[name=what]")).to_have_value("dives for cover")
+    phone.locator(".mine [data-action=declare]").click()
+    expect(notice).to_have_text("")
+    assert table.view(table.gm)["view"]["declared"]["what"] == "dives for cover"
 
 
 def test_a_press_on_the_phone_is_on_the_view_it_was_made_on(

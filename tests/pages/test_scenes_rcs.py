@@ -63,6 +63,9 @@ def test_a_seize_as_the_token_moves_and_a_seize_of_that_seize(console: Console) 
     assert console.prompt == "Guard holds the token: declare an action"  # his lapsed
     # His lapsed declaration is offered again as it was, to send or to change.
     assert console.page.locator("#next input[name=what]").input_value() == "fires at Jena"
+    assert console.page.locator("#next [data-lapsed]").inner_text() == (
+        "As declared before it lapsed: send it, or change it"
+    )
     declare(console, "fires at Bea")
     console.press()
     played = []

@@ -247,19 +247,31 @@ function exchanged(exchange, who) {
 
 /** A player whose declaration lapsed (RCS ruling 6: seized from, or passed by a latecomer's
  * card) is told so, as news: it did not happen, and they declare again when the token comes
- * back. Said once the view the event came with is drawn, so that a seizer who was hidden
- * until it acted is named. A referee's ruled interrupt only suspends a declaration. */
+ * back, the form offering the lapsed words (``ctx.lapsed``). Said once the view the event came
+ * with is drawn, so that a seizer who was hidden until it acted is named; taken away once that
+ * character declares again. A referee's ruled interrupt only suspends a declaration. */
+let lapsedSaid = null;
 function lapsedNotice(event) {
+  if (event?.type === "initiative_rolled" || event?.type === "rolls_awaited") ctx.lapsed.clear();
+  if (event?.type === "declared" && event.declaration) {
+    ctx.lapsed.delete(event.declaration.character);
+    if (lapsedSaid && document.getElementById("notice")?.textContent === lapsedSaid) report("");
+    lapsedSaid = null;
+  }
   const lapsed = event?.lapsed;
   if (!lapsed?.character || event.ruled_interrupt) return;
-  if (!(ctx.table.you?.participants ?? []).includes(lapsed.character)) return;
+  const mine = ctx.table.you?.participants ?? [];
+  if (!mine.includes(lapsed.character)) return;
+  ctx.lapsed.set(lapsed.character, lapsed);
   queueMicrotask(() => {
-    const name = ctx.names[lapsed.character] ?? "Your character";
+    const name = ctx.names[lapsed.character] ?? "your character";
     const why = event.type === "seized"
       ? `${ctx.names[event.character] ?? "someone"} seized the initiative`
       : `${ctx.names[event.roll?.character] ?? "a latecomer"}'s card came in ahead of it`;
-    report(`${possessive(name)} declaration (${lapsed.what}) lapsed: ${why}. ${name} declares `
-      + "again when the token comes back.", { tone: "told" });
+    const whose = mine.length > 1 ? ` for ${name}` : "";
+    lapsedSaid = `Your declaration${whose} (${lapsed.what}) lapsed: ${why}. You declare again`
+      + `${whose} when the token comes back.`;
+    report(lapsedSaid, { tone: "told" });
   });
 }
 
@@ -270,7 +282,7 @@ const GAMES = {
   awareness: [awareness, awarenessPlayed],
 };
 
-const ctx = { names: {}, view: null, table: null, onView: null };
+const ctx = { names: {}, view: null, table: null, onView: null, lapsed: new Map() };
 const alerts = alerting(() => ctx.names, () => ctx.table);
 const turnClock = new TurnClock(`/api/tables/${encodeURIComponent(tableId())}`, token);
 // Guarded: a press is on the view it was made on, or refused (409) and nothing changes; a

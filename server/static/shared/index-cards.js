@@ -62,7 +62,9 @@ export function declaring(v, ctx, id) {
   const unoffered = kept.length ? h("span", { class: "muted", "data-unaimed": "" },
     `Not offered while hidden from players: ${kept.map((c) => c.name).join(", ")} `
     + "(reveal first to aim at them)") : null;
-  const fields = [length, what, target, unoffered];
+  const asBefore = again ? h("span", { class: "muted", "data-lapsed": "" },
+    "As declared before it lapsed: send it, or change it") : null;
+  const fields = [asBefore, length, what, target, unoffered];
   return inline(`Declare for ${ctx.names[id]}`, fields, () => run(ctx.table, {
     type: "declare", character: id, action: length.value, what: what.value.trim() || "acts",
     target: target.value,
