@@ -8,6 +8,8 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
+from playwright.sync_api import expect
+
 from tests.server.process import ServerProcess, call
 
 from .conftest import Table, shoot
@@ -125,7 +127,9 @@ def test_rcs_rolls_are_typed_on_their_rows_in_any_order(
     boss.locator("input[name=die2]").fill("5")
     console.tap(boss.locator("[data-action=enter-roll-boss]"))
     assert console.prompt == "Waiting for Jena's 2D6: type it as rolled"  # still hers
-    assert console.doing("Boss") == "" and console.doing("Guard") == "Rolling initiative"
+    assert console.doing("Boss") == "Roll in: the cards are laid once every roll is"
+    assert console.doing("Guard") == "Rolling initiative"
+
     guard = console.row("Guard")
     guard.locator("input[name=die1]").fill("2")
     guard.locator("input[name=die2]").fill("2")
@@ -463,3 +467,29 @@ def test_an_awareness_character_who_froze_is_said_to_sit_the_round_out(
     # QR 8 panics (ruling 6): all-out only, and no wait; the prompt offers no wait either.
     assert console.prompt == "Marshal declares: act all-out (QR 8: panic)"
     assert console.page.locator("#next [data-action=wait]").count() == 0
+
+
+def test_a_roll_typed_on_a_row_leaves_the_keyboard_in_the_steps_boxes(
+    browser: Any, server: ServerProcess
+) -> None:
+    """At a keyboard (a fine pointer), the GM types the Boss's dice on his row and presses
+    Enter: his boxes go, and the cursor is in the step's first box for the next roll, so the
+    next digit is not lost (before, it was nowhere)."""
+    table = Table(server, "megatraveller-rcs")
+    for ident, side in (("jena", "crew"), ("boss", "corp")):
+        character = {"id": ident, "name": ident.title(), "side": side, "dex": 0, "movement": 0}
+        table.send({"type": "join", "character": character})
+    seq = table.send({"type": "roll_initiative", "source": "gm"})["seq"]
+    context = browser.new_context(viewport={"width": 1024, "height": 768})  # no touch
+    page = context.new_page()
+    page.goto(f"{server.url}/console/{table.id}#token={table.gm}")
+    page.wait_for_function(f"Number(document.body.dataset.seq) === {seq}")
+    boss = page.locator(".row[data-id=boss]")
+    boss.locator("input[name=die1]").fill("6")
+    boss.locator("input[name=die2]").fill("5")
+    boss.locator("input[name=die2]").press("Enter")
+    page.wait_for_function(f"Number(document.body.dataset.seq) === {seq + 1}")
+    expect(boss.locator("input[name=die1]")).to_have_count(0)
+    assert page.evaluate("document.activeElement.closest('#next') !== null")
+    assert page.evaluate("document.activeElement.name") == "die1"
+    context.close()

@@ -285,7 +285,6 @@ async function consolePage(id) {
             } }, `↶ Undo ${taken}`)
         : h("span", { class: "muted" }, "Nothing to undo yet"));
     });
-    typedAtOnce(next);
     keeping(roster, () => {
       const rows = system.roster(view, ctx);
       roster.querySelector(".roster").replaceChildren(...(rows.length ? rows.map(rowOf)
@@ -293,6 +292,9 @@ async function consolePage(id) {
       roster.querySelector(".aside").replaceChildren(...(system.aside?.(view, ctx) ?? [])
         .filter(Boolean));
     });
+    // After the roster: a roll typed on a row takes that row's boxes away, and the keyboard
+    // goes on in the step's rather than nowhere.
+    typedAtOnce(next);
     links.querySelector(".links").replaceChildren(
       h("p", { class: "muted" }, "Each new link stops the older ones working."),
       h("button", { type: "button", "data-action": "overlay-link",

@@ -152,6 +152,7 @@ function roster(v, ctx) {
       facts: entry && !rolling.includes(id) ? [h("span", { class: "big" }, tally(entry)),
         h("span", { class: "muted" }, ` ${rolled(entry)}`)] : [],
       doing: out ? "Out of the fight" : rolling.includes(id) ? "Rolling initiative"
+        : v.phase === "rolling" && !entry ? "Roll in: the cards are laid once every roll is"
         : entry?.token ? (v.declared ? `Declares: ${v.declared.what}${aimed(v.declared)}`
                                      : "Holds the token")
         : entry?.tapped ? "Tapped" : entry?.marker ? "One Short Action left" : "",
