@@ -493,3 +493,27 @@ def test_a_roll_typed_on_a_row_leaves_the_keyboard_in_the_steps_boxes(
     assert page.evaluate("document.activeElement.closest('#next') !== null")
     assert page.evaluate("document.activeElement.name") == "die1"
     context.close()
+
+
+def test_awareness_d10s_are_typed_on_their_rows_in_any_order(
+    console: Console, server: ServerProcess
+) -> None:
+    """As at RCS: the step asks for the first d10 awaited, and each other rolling character's
+    row takes its own, so the GM types the NPCs' while a player still looks for their die."""
+    console.create("awareness")
+    for name in ("Ada", "Thug", "Lookout"):
+        console.add(name)
+    console.tap("[data-action=await-rolls]")
+    assert console.prompt == "Waiting for Ada's d10: type it as rolled"
+    assert console.row("Ada").locator("[data-action^=enter-initiative]").count() == 0
+    lookout = console.row("Lookout")
+    lookout.locator("input[name=die]").fill("2")
+    console.tap(lookout.locator("[data-action=enter-initiative-lookout]"))
+    assert console.prompt == "Waiting for Ada's d10: type it as rolled"  # still hers
+    assert "QR 2" in lookout.inner_text()
+    thug = console.row("Thug")
+    thug.locator("input[name=die]").fill("6")
+    console.tap(thug.locator("[data-action=enter-initiative-thug]"))
+    console.type("#next input[name=die]", "4")
+    console.press()  # the last d10 in: the declarations begin, the best QR first
+    assert console.prompt.startswith("Lookout declares: act or wait"), console.prompt

@@ -20,14 +20,15 @@ const names = (v) => Object.fromEntries(v.characters.map((c) => [c.id, c.name]))
 const panics = (v, c) => c?.initiative && c.initiative.qr >= v.options.panic_from
   && c.initiative.qr <= v.options.panic_to;
 
-/** A d10 typed from the table for ``command``; the tray may send it instead. */
-export function d10(ctx, id, label, command, name) {
+/** A d10 typed from the table for ``command``; the tray may send it instead. ``action``
+ * names the button where several show at once (a row's); what is typed is kept by ``name``. */
+export function d10(ctx, id, label, command, name, { primary = true, action = name } = {}) {
   const die = input("d10", { keep: `${name}-${id}`, type: "number", min: 1, placeholder: "d10",
                              max: ctx.view.options.die_sides, required: true,
                              inputmode: "numeric", class: "die", name: "die" });
   return inline(label, [die], () => run(ctx.table, { ...command, die: Number(die.value),
                                                      source: "gm" }, ctx.names),
-                { primary: true, name });
+                { primary, name: action });
 }
 
 /** What players and overlays are shown whenever the table waits on the GM for a step they are
@@ -291,6 +292,7 @@ function roster(v, ctx) {
   const byQr = (a, b) => (a.initiative && b.initiative
     ? a.initiative.qr - b.initiative.qr || b.initiative.score - a.initiative.score : 0);
   const busy = v.exchange ? v.exchange.next ?? v.exchange.act.character : v.declaring;
+  const rolling = v.awaiting.find((a) => a.what === "initiative")?.who ?? [];
   return [...v.characters].sort(byQr).map((c) => ({
     id: c.id, name: c.name, kind: c.side || null, phone: true,
     current: busy === c.id,
@@ -301,6 +303,11 @@ function roster(v, ctx) {
               : null],
     doing: doing(v, c, who),
     actions: [
+      // The step asks for the first d10 awaited; the others may be typed on their rows
+      // meanwhile, in any order, while a player still looks for their die.
+      rolling.includes(c.id) && c.id !== rolling[0] ? d10(ctx, c.id, "Enter d10",
+        { type: "enter_initiative", character: c.id }, "enter-initiative",
+        { primary: false, action: `enter-initiative-${c.id}` }) : null,
       v.exchange && v.may_react.includes(c.id) ? reactions(v, ctx, c.id) : null,
       between && c.sheet ? setting(v, ctx, c) : null,
       c.initiative && !between ? correcting(ctx, c) : null,
