@@ -149,6 +149,11 @@ def test_rcs_rolls_are_typed_on_their_rows_in_any_order(
     console.press()
     resolved = [e for e in console.events() if e["type"] == "resolved"]
     assert [e["outcome"] for e in resolved] == ["everyone ducks"]
+    # Jena holds the token: aimed at the Boss in her own words, not "at the Boss at Boss".
+    console.type("#next input[name=what]", "fires at the Boss")
+    console.page.select_option("#next select[aria-label=At]", "Boss")
+    console.press()
+    assert console.prompt == "Jena declares: fires at the Boss. Boss may seize the initiative first"
 
 
 def test_rcs_three_rounds_with_a_seize_chain(console: Console, server: ServerProcess) -> None:

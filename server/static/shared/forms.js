@@ -226,8 +226,16 @@ export const possessive = (name) => (/[^s]s$/i.test(name) ? `${name}'` : `${name
 /** Where a declared action is aimed, as words after it: " at Okoro", or nothing at no one
  * (MegaTraveller RCS's NO_TARGET, rules/megatraveller_rcs/commands.py). */
 export const NO_ONE = "—";
-export const aimed = (declared) =>
-  declared.target && declared.target !== NO_ONE ? ` at ${declared.target}` : "";
+export function aimed(declared) {
+  const { target, what } = declared;
+  if (!target || target === NO_ONE) return "";
+  // Words that already name the target ("shoots Vance", "fires at the Boss!") are not followed
+  // by " at Vance" again.
+  const named = target.split(/\s+/).filter((word) => word.length > 2).some((word) =>
+    new RegExp(`(^|\\W)${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\W|$)`, "i")
+      .test(what ?? ""));
+  return named ? "" : ` at ${target}`;
+}
 
 /** A field with its visible label above it. */
 export const labelled = (text, field) => h("label", { class: "field" }, h("span", {}, text), field);
