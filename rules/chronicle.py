@@ -104,7 +104,7 @@ class Numbers(BaseModel):
     in ``undos``; time spent counts wherever it went, but on a span begun by a step taken back
     (a seize, a roll undone), which was no turn."""
 
-    rounds: int = Field(description="The highest round (or page) reached")
+    rounds: int = Field(description="The highest round (or page) reached and not taken back")
     round_word: str = Field(description="round, or page")
     turns: list[TurnFigures] = Field(description="Time per turn, per participant (ended turns)")
     seizes: Tried = Field(description="Seizes made, and those that stood")
@@ -281,7 +281,7 @@ class Chronicle:
             turns=self.turns,
             cast=self.cast,
             numbers=Numbers(
-                rounds=max((s.round for s in self.steps), default=0),
+                rounds=max((s.round for s in standing), default=0),
                 round_word=self.story.round_word,
                 turns=_per_participant(self.turns),
                 seizes=Tried(

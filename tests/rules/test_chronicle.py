@@ -121,6 +121,18 @@ def test_tactics_points_are_told_as_the_way_they_moved_the_card() -> None:
     ]
 
 
+def test_a_round_taken_back_is_not_counted_among_the_rounds() -> None:
+    """Round 2 is rolled, then undone: the numbers say one round, not two."""
+    table = encounter(("jena", "crew", 0))
+    roll_rcs(table, {"jena": (3, 3)})
+    table.execute(Declare(character="jena", action="long", what="runs", target=NO_TARGET), GM)
+    table.execute(RcsResolve(), GM)
+    roll_rcs(table, {})
+    assert story(table, GM).numbers.rounds == 2
+    table.execute(Undo(), GM)
+    assert story(table, GM).numbers.rounds == 1
+
+
 def test_turns_last_from_the_token_reaching_someone_to_its_leaving_them() -> None:
     table = encounter(("jena", "crew", 0), ("guard", "corp", 0))
     roll_rcs(table, {"jena": (1, 1), "guard": (6, 6)})
