@@ -119,6 +119,9 @@ def test_rcs_rolls_are_typed_on_their_rows_in_any_order(
     console.add("Guard", side="corp", dex="0", movement="0", tactics="0")
     console.add("Boss", dex="0", movement="0", tactics="0")  # the side stays from the last
     assert console.row("Boss").locator(".kind").inner_text() == "corp"
+    assert console.row("Boss").locator("[data-ratings]").inner_text().strip() == (
+        "Dex 0 · Movement 0"  # what his initiative adds to the 2D6, on his row
+    )
     console.tap("[data-action=await-rolls]")
     assert console.prompt == "Waiting for Jena's 2D6: type it as rolled"
     assert console.row("Jena").locator("[data-action^=enter-roll]").count() == 0  # the step's

@@ -149,8 +149,11 @@ function roster(v, ctx) {
     return {
       id, name: character.name, kind: character.side, phone: !out, out,
       current: Boolean(entry?.token),
-      facts: entry && !rolling.includes(id) ? [h("span", { class: "big" }, tally(entry)),
-        h("span", { class: "muted" }, ` ${rolled(entry)}`)] : [],
+      facts: [...(entry && !rolling.includes(id) ? [h("span", { class: "big" }, tally(entry)),
+        h("span", { class: "muted" }, ` ${rolled(entry)}`)] : []),
+      // What the initiative adds to the 2D6, as the GM gave it at Add (ruling 1).
+      h("span", { class: "muted", "data-ratings": "" }, ` Dex ${character.dex} · Movement `
+        + `${character.movement}${character.tactics ? ` · Tactics ${character.tactics}` : ""}`)],
       doing: out ? "Out of the fight" : rolling.includes(id) ? "Rolling initiative"
         : v.phase === "rolling" && !entry ? "Roll in: the cards are laid once every roll is"
         : entry?.token ? (v.declared ? `Declares: ${v.declared.what}${aimed(v.declared)}`
