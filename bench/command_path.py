@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
 import itertools
 import json
@@ -44,7 +45,7 @@ import multiprocessing
 import sqlite3
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from multiprocessing.queues import Queue
 from pathlib import Path
 from typing import Any, TypeVar, get_args
@@ -223,14 +224,22 @@ async def relay_floor(count: int, rate: float) -> tuple[float, float]:
     """p50 and p99 ms, sent → answer, of the GM's client on the relay (see above)."""
     app = web.Application()
     app.router.add_get("/ws", relay)
-    site_runner = web.AppRunner(app)
-    await site_runner.setup()
-    site = web.TCPSite(site_runner, "127.0.0.1", 0)
-    await site.start()
-    heard = await _in_a_process(f"ws://127.0.0.1:{site_runner.addresses[0][1]}/ws", count, rate)
-    await site_runner.cleanup()
+    async with _served(app) as port:
+        heard = await _in_a_process(f"ws://127.0.0.1:{port}/ws", count, rate)
     whole = [(b - a) / 1e6 for a, b in zip(heard["sent"], heard["answer"], strict=True)]
     return pct(whole, 0.5), pct(whole, 0.99)
+
+
+@contextlib.asynccontextmanager
+async def _served(app: web.Application) -> AsyncIterator[int]:
+    """``app`` served on a free loopback port, in this process, for the block: the port."""
+    site_runner = web.AppRunner(app)
+    await site_runner.setup()
+    await web.TCPSite(site_runner, "127.0.0.1", 0).start()
+    try:
+        yield site_runner.addresses[0][1]
+    finally:
+        await site_runner.cleanup()
 
 
 async def _in_a_process(url: str, count: int, rate: float) -> dict[str, list[int]]:
@@ -254,13 +263,8 @@ async def serve(
         rate_burst=1000,
         durability=durability,
     )
-    site_runner = web.AppRunner(make_app(settings))
-    await site_runner.setup()
-    site = web.TCPSite(site_runner, "127.0.0.1", 0)
-    await site.start()
-    heard = await _in_a_process(f"http://127.0.0.1:{site_runner.addresses[0][1]}", count, rate)
-    await site_runner.cleanup()
-    return heard
+    async with _served(make_app(settings)) as port:
+        return await _in_a_process(f"http://127.0.0.1:{port}", count, rate)
 
 
 def main() -> None:
