@@ -93,8 +93,9 @@ class Console:
         self.page.wait_for_function(f"Number(document.body.dataset.seq) > {before}")
 
     def key(self, key: str) -> None:
-        """Take the one obvious step from the keyboard."""
+        """Take the one obvious step from the keyboard, once it is on screen to be taken."""
         before = self.seq
+        settled(self.page.locator("#next [data-primary]"))
         self.page.keyboard.press(key)
         self.page.wait_for_function(f"Number(document.body.dataset.seq) > {before}")
 

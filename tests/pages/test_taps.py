@@ -29,6 +29,7 @@ from tests.waiting import until
 
 from .conftest import Table
 from .console_driver import TABLET, Console
+from .console_driver import settled as settled_button
 from .test_console_races import HeldSocket, opened, pumped, rcs_declared, seq
 
 QUICK = (0.05, 0.15)
@@ -227,6 +228,29 @@ def test_a_double_tap_takes_one_step(
     assert steps == 1, f"{steps} steps taken by one double tap"
     # Nothing went wrong that the GM should read about: the first tap did what was meant.
     assert console.page.inner_text("#notice") == ""
+
+
+@pytest.mark.parametrize("gap", QUICK, ids=lambda gap: f"{gap * 1000:.0f}ms")
+def test_a_double_space_takes_one_step(console: Console, server: ServerProcess, gap: float) -> None:
+    """Space pressed twice, as a bounced key or an impatient GM: the first resolves Jena's
+    action; the second lands on the Guard's declaration drawn a moment ago, and goes nowhere
+    (before, it declared "acts" for him). Space once that step has been on screen takes it."""
+    table = rcs_declared(server)
+    console.page.goto(f"{server.url}/console/{table.id}#token={table.gm}")
+    console.drawn(seq(table))
+    before = seq(table)
+    primary = console.page.locator(PRIMARY)
+    settled_button(primary)
+    assert primary.inner_text() == "Resolve: Jena dives"
+    console.page.keyboard.press(" ")
+    time.sleep(gap)  # the gap under test
+    console.page.keyboard.press(" ")
+    until(lambda: console.seq > before, "the first Space took no step")
+    settled_button(primary)  # the new step, on screen long enough: a second command is in
+    assert seq(table) == before + 1
+    assert table.view(table.gm)["view"]["declared"] is None  # the Guard declared nothing
+    console.key(" ")  # now seen: Space takes it
+    assert table.view(table.gm)["view"]["declared"]["what"] == "acts"
 
 
 @pytest.mark.parametrize("step", list(STEPS))

@@ -3,7 +3,8 @@
 // that tap, or one already on its way, lands on a button its presser has not seen yet, and
 // would send a new, valid command ("Next Panel" pressed twice plays two Panels). So a button
 // that was not on screen a moment ago takes no tap or click for a short while. The keyboard is
-// not held back: a key goes to what has the focus, never to whatever a finger was over.
+// not held back: a key goes to what has the focus, never to whatever a finger was over; but the
+// console's Space and Enter, which press its step's primary button, hold back as a tap does.
 
 /** How long a newly drawn button takes no press: longer than the gap between the taps of a
  * double tap, shorter than anyone takes to read a new label and press it. */
