@@ -9,7 +9,7 @@ import {
   sitsOut,
 } from "/static/shared/awareness.js";
 import {
-  aimed, button, card, keeping, linkShown, possessive, report, takenBack,
+  aimed, button, card, keeping, linkShown, report, takenBack,
 } from "/static/shared/forms.js";
 import { TALLY, declaring, diceFor, rcs as rcsPlayed } from "/static/shared/index-cards.js";
 import { fourColor as fourColorPlayed } from "/static/shared/panels.js";
