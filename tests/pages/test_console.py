@@ -525,3 +525,5 @@ def test_awareness_d10s_are_typed_on_their_rows_in_any_order(
     console.type("#next input[name=die]", "4")
     console.press()  # the last d10 in: the declarations begin, the best QR first
     assert console.prompt.startswith("Lookout declares: act or wait"), console.prompt
+    console.declare("Lookout", "until someone moves", wait=True)
+    assert console.doing("Lookout") == "Waits until someone moves"  # not "for: until…"

@@ -5,8 +5,8 @@
 
 import { Table, h, tableId } from "/static/shared/client.js";
 import {
-  GM_BUSY, awareness as awarenessPlayed, d10, declaration, declare, gmBusy, happened, reactions,
-  sitsOut,
+  GM_BUSY, awareness as awarenessPlayed, d10, declaration, declare, forWhat, gmBusy, happened,
+  reactions, sitsOut,
 } from "/static/shared/awareness.js";
 import {
   aimed, button, card, keeping, linkShown, report, takenBack,
@@ -172,8 +172,8 @@ function awareness(v, ctx, own) {
     const fresh = v.phase !== "rolling" && v.declarations.some((d) => d.character === c.id);
     const still = c.waits && !fresh;
     const waiting = !c.waits ? null : still
-      ? `${c.name} is still waiting${c.waiting ? ` for: ${c.waiting}` : ""}`
-      : `Waiting for: ${c.waiting}`;
+      ? `${c.name} is still waiting${c.waiting ? forWhat(c.waiting) : ""}`
+      : `Waiting${forWhat(c.waiting)}`;
     const doing = done && !done.performed ? "Your action could not happen: you were pre-empted"
       : pending ? `Your pre-emption of ${who[pending.to]} waits for your d10: roll it in the tray`
       : reaction ? reacting(reaction, who)

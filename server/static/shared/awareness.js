@@ -44,7 +44,13 @@ export function gmBusy(v) {
  * those who may know it (ruling 12: the view leaves it out for the others). */
 export function declaration(d, name) {
   if (d.kind === "act") return `${name} acts: ${d.what}`;
-  return d.what ? `${name} waits for: ${d.what}` : `${name} waits`;
+  return d.what ? `${name} waits${forWhat(d.what)}` : `${name} waits`;
+}
+
+/** A wait's trigger after "waits": " for: the Marshal draws", but " until someone moves" when
+ * the trigger's own words already say how long ("until", "till", "for", "while", "as long as"). */
+export function forWhat(trigger) {
+  return /^(until|till|for|while|as long as)\b/i.test(trigger) ? ` ${trigger}` : ` for: ${trigger}`;
 }
 
 /** What the next one in the exchange does: the act ("action (draws)"), or a reaction to
@@ -270,7 +276,7 @@ function doing(v, c, who) {
   }
   if (x?.act.character === c.id) return `Acts: ${x.act.what}`;
   if (v.declaring === c.id) return "Declaring now";
-  if (c.waits) return c.waiting ? `Waits for: ${c.waiting}` : "Waits";
+  if (c.waits) return c.waiting ? `Waits${forWhat(c.waiting)}` : "Waits";
   if (c.acted) return "Has acted";
   return sitsOut(v, c) ?? "";
 }
