@@ -151,8 +151,9 @@ function roster(v, ctx) {
       current: Boolean(entry?.token),
       facts: [...(entry && !rolling.includes(id) ? [h("span", { class: "big" }, tally(entry)),
         h("span", { class: "muted" }, ` ${rolled(entry)}`)] : []),
-      // What the initiative adds to the 2D6, as the GM gave it at Add (ruling 1).
-      h("span", { class: "muted", "data-ratings": "" }, ` Dex ${character.dex} · Movement `
+      // What the initiative adds to the 2D6, as the GM gave it at Add (ruling 1): a line of
+      // its own, not run on from the roll's sum.
+      h("div", { class: "muted", "data-ratings": "" }, `Dex ${character.dex} · Movement `
         + `${character.movement}${character.tactics ? ` · Tactics ${character.tactics}` : ""}`)],
       doing: out ? "Out of the fight" : rolling.includes(id) ? "Rolling initiative"
         : v.phase === "rolling" && !entry ? "Roll in: the cards are laid once every roll is"
