@@ -70,8 +70,8 @@ def test_an_awareness_roll_and_a_pre_emption_say_nothing_was_lost(
     console.tap("[data-action=wait]")
     console.type("#next input[name=what]", "draws")
     console.press()
-    console.tap("[data-action=preempt-kid]")  # the engine rolls Kid's d10
-    assert console.doing("Kid").startswith("Pre-empts Marshal")
+    console.tap("[data-action=preempt-kid]")  # the engine rolls Kid's d10, which may miss
+    assert console.doing("Kid").startswith(("Pre-empts Marshal", "Tried to pre-empt Marshal"))
     assert notices(console.page) == []
 
 
