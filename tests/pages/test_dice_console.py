@@ -94,8 +94,23 @@ def test_the_step_says_where_a_roll_comes_from_as_the_devices_report(
     tray = {"kind": "dice tray", "connected": True, "rolls": 0, "refused": {}}
     assert call(f"{table.url}/devices/tray", "PUT", tray, table.gm)[0] == 200
     expect(prompt).to_have_text("Waiting for Guard's 2D6 from the tray (or type it)")
+    # Jena's die, paired to her phone and connected: hers, not the Guard's, whose roll is asked.
+    phone = {"connected": True, "battery": 80, "charging": False}
+    jenas = {"dice": {"godice-9": {"owner": "jena", "name": "Jena's die", "phone": phone}}}
+    assert call(f"{table.url}/dice", "PUT", jenas, table.gm)[0] == 200
+    page.reload()
+    expect(prompt).to_have_text("Waiting for Guard's 2D6 from the tray (or type it)")
+    table.send({"type": "enter_roll", "character": "guard", "dice": [6, 6], "source": "gm"})
+    expect(prompt).to_have_text("Waiting for Jena's 2D6 from their own dice (or type it)")
+    # The Guard's die at a die station, connected, for the next round's roll.
     guards = {"dice": {"pixels-0000002a": {"owner": "guard", "name": "Guard's Pixel"}}}
     assert call(f"{table.url}/dice", "PUT", guards, table.gm)[0] == 200
     assert call(f"{table.url}/devices/dice-station", "PUT", STATION, table.gm)[0] == 200
+    table.send({"type": "enter_roll", "character": "jena", "dice": [1, 1], "source": "gm"})
+    table.send({"type": "take_out", "character": "jena"})  # the round ends with the Guard's
+    table.send({"type": "declare", "character": "guard", "action": "long", "what": "fires",
+                "target": "—"})  # fmt: skip
+    table.send({"type": "resolve"})
+    table.send({"type": "roll_initiative", "source": "gm"})
     page.reload()
     expect(prompt).to_have_text("Waiting for Guard's 2D6 from their own dice (or type it)")

@@ -10,7 +10,7 @@ import {
   cardsInWords, input, keeping, linkShown, possessive, report, run, section, settled, taken,
 } from "/static/shared/forms.js";
 import { awareness } from "/static/shared/awareness.js";
-import { rcs } from "/static/shared/index-cards.js";
+import { lapsing, rcs } from "/static/shared/index-cards.js";
 import { fourColor } from "/static/shared/panels.js";
 import { reach } from "/static/console/reach.js";
 import { TurnClock } from "/static/shared/clock.js";
@@ -138,10 +138,16 @@ function trusting(trust) {
 /** The events that still stand, so Undo can say what it takes back: the last step's event,
  * and the reveals its acting caused, written just before it, which one undo takes back too. */
 class Standing {
-  constructor() { this.seen = new Map(); }
-  add(seq, event) { if (event) this.seen.set(seq, event); }
-  /** The events that stand, oldest first, each with its sequence number. */
+  constructor() { this.seen = new Map(); this.stood = null; }
+  add(seq, event) {
+    if (!event) return;
+    this.seen.set(seq, event);
+    this.stood = null;
+  }
+  /** The events that stand, oldest first, each with its sequence number: worked out once per
+   * event heard, however many times a draw asks. */
   stack() {
+    if (this.stood) return this.stood;
     const stack = [];
     for (const seq of [...this.seen.keys()].sort((a, b) => a - b)) {
       const event = this.seen.get(seq);
@@ -150,26 +156,15 @@ class Standing {
         if (at >= 0) stack.splice(at, 1);
       } else stack.push({ seq, event });
     }
+    this.stood = stack;
     return stack;
-  }
-  /** Each character's declaration that lapsed this round and is not made again yet (RCS
-   * ruling 6: seized from, or passed by a latecomer's card), by character. */
-  lapsed() {
-    const found = new Map();
-    for (const { event } of this.stack()) {
-      if (event.type === "initiative_rolled" || event.type === "rolls_awaited") found.clear();
-      else if (event.type === "declared" && event.declaration) {
-        found.delete(event.declaration.character);
-      } else if (event.lapsed?.character) found.set(event.lapsed.character, event.lapsed);
-    }
-    return found;
   }
   /** The latest standing event of one of ``types``, or null. */
   latest(types) {
     return this.stack().findLast(({ event }) => types.includes(event.type))?.event ?? null;
   }
   last() {
-    const stack = this.stack();
+    const stack = [...this.stack()];
     const step = stack.pop();
     if (!step) return null;
     const revealing = [];
@@ -267,7 +262,8 @@ async function consolePage(id) {
     // How the last round was rolled: the next is offered the same way first.
     ctx.atTheTable = standing.latest(["initiative_rolled", "rolls_awaited"])?.type
       === "rolls_awaited";
-    ctx.lapsed = standing.lapsed();  // offered again when the token comes back
+    // Declarations that lapsed, offered again when the token comes back.
+    ctx.lapsed = standing.stack().reduce((found, { event }) => lapsing(found, event), new Map());
     const step = system.next(view, ctx);
     settled(step.prompt);
     keeping(next, () => {

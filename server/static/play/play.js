@@ -11,7 +11,9 @@ import {
 import {
   aimed, button, card, keeping, linkShown, report, takenBack,
 } from "/static/shared/forms.js";
-import { TALLY, declaring, diceFor, rcs as rcsPlayed } from "/static/shared/index-cards.js";
+import {
+  TALLY, declaring, diceFor, lapsing, rcs as rcsPlayed,
+} from "/static/shared/index-cards.js";
 import { fourColor as fourColorPlayed } from "/static/shared/panels.js";
 import { alerting } from "/static/play/alerts.js";
 import { dice } from "/static/play/dice.js";
@@ -252,17 +254,16 @@ function exchanged(exchange, who) {
  * character declares again. A referee's ruled interrupt only suspends a declaration. */
 let lapsedSaid = null;
 function lapsedNotice(event) {
-  if (event?.type === "initiative_rolled" || event?.type === "rolls_awaited") ctx.lapsed.clear();
-  if (event?.type === "declared" && event.declaration) {
-    ctx.lapsed.delete(event.declaration.character);
+  if (!event) return;
+  lapsing(ctx.lapsed, event);
+  if (event.type === "declared" && event.declaration) {
     if (lapsedSaid && document.getElementById("notice")?.textContent === lapsedSaid) report("");
     lapsedSaid = null;
   }
-  const lapsed = event?.lapsed;
+  const lapsed = event.lapsed;
   if (!lapsed?.character || event.ruled_interrupt) return;
   const mine = ctx.table.you?.participants ?? [];
   if (!mine.includes(lapsed.character)) return;
-  ctx.lapsed.set(lapsed.character, lapsed);
   queueMicrotask(() => {
     const name = ctx.names[lapsed.character] ?? "your character";
     const why = event.type === "seized"

@@ -36,6 +36,20 @@ export function diceFor(v, ctx, id, label = `Enter ${possessive(ctx.names[id])} 
   }, ctx.names), { primary, name });
 }
 
+/** ``lapsed`` (character → declaration) after ``event``: RCS ruling 6's lapse (a seize, or a
+ * latecomer's card passing) is kept until that character declares again or a new round is
+ * rolled, so the declaration form can offer it again. The console folds its standing log with
+ * it, the player page each event as it comes. */
+export function lapsing(lapsed, event) {
+  if (event.type === "initiative_rolled" || event.type === "rolls_awaited") lapsed.clear();
+  else if (event.type === "declared" && event.declaration) {
+    lapsed.delete(event.declaration.character);
+  } else if (event.lapsed?.character && !event.ruled_interrupt) {  // an interrupt suspends
+    lapsed.set(event.lapsed.character, event.lapsed);
+  }
+  return lapsed;
+}
+
 /** The holder's declaration: Long or Short, what, at whom. A holder the players see is not
  * offered a target hidden from them: its name, in the declaration they are shown, would tell
  * them of it (the shared rulings); the GM reveals it first. A hidden holder aims at anyone. */
