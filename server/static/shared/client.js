@@ -44,8 +44,11 @@ const ANSWER_WAIT = 5000;
 /** How long the socket may stay closed before the page says it is reconnecting: a server
  * restart or a phone waking up reconnects within it, and a banner that flickers says nothing. */
 const LOST_AFTER = 2000;
-/** How often a page whose table the server does not hold asks whether it is back (ms). */
-const RETURN_ASKED_EVERY = 3000;
+/** How soon a page whose table the server does not hold first asks whether it is back, and
+ * how long it waits between asks at most, the wait doubling: a page left open on a server
+ * that never gets the table back is not a request in its log every few seconds (ms). */
+const RETURN_FIRST_ASKED = 3000;
+const RETURN_ASKED_AT_MOST = 30_000;
 
 /**
  * A table followed live: one snapshot, then the WebSocket, reconnecting with backoff and
@@ -184,16 +187,15 @@ export class Table {
   }
 
   /** A table the server does not hold (404: started on another database) may come back when
-   * the host starts it on the right one: asked every few seconds, the page opens afresh then.
+   * the host starts it on the right one: asked after a few seconds, then less and less often,
+   * the page opens afresh then.
    * A revoked link (401, 403) never comes back, and is not asked after. */
-  awaitReturn() {
-    const asking = setInterval(async () => {
+  awaitReturn(wait = RETURN_FIRST_ASKED) {
+    setTimeout(async () => {
       const answer = await fetch(this.base, { headers: this.headers() }).catch(() => null);
-      if (answer?.ok) {
-        clearInterval(asking);
-        location.reload();
-      }
-    }, RETURN_ASKED_EVERY);
+      if (answer?.ok) location.reload();
+      else this.awaitReturn(Math.min(wait * 2, RETURN_ASKED_AT_MOST));
+    }, wait);
   }
 
   /** The status the server refuses this page's link with now: its token (401, 403), or the
