@@ -1,12 +1,21 @@
 """Median time per command (decide + evolve) for the rules engines, and for one table the time
 to show each command to every role. Prints figures; asserts nothing.
 
-.venv/bin/python -m bench.rules_bench [--rounds N]
+.venv/bin/python -m bench.rules_bench [--rounds N] [--paced N]
+
+``--paced N``: the same command shown to every role, N commands each with a gap before it, as
+commands come at a table (one every 100 ms is ten a second): no gap, 1, 10 and 100 ms asleep,
+and 100 ms spent spinning on the clock. A command after a gap finds the processor's caches and
+branch predictors trained on other code, and costs more than the same command back to back.
+The spinning gap keeps the core awake and in this process: where it costs as much as a sleep,
+the cost is any other code having run meanwhile (the spin's own included), not the core idling,
+and no setting of the server's keeps it out.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
 import time
 from collections.abc import Callable, Iterator
@@ -177,11 +186,56 @@ SCENARIOS: dict[str, tuple[Callable[[int], Iterator[Step]], str]] = {
 }
 
 
+GAPS = ((0.0, False), (0.001, False), (0.01, False), (0.1, False), (0.1, True))
+"""The gaps before each paced command, in seconds, and whether it is spun rather than slept."""
+
+
+def paced(commands: int, gap: float, spin: bool) -> list[float]:
+    """Microseconds per command of ``rcs_shown``, ``commands`` of them, each after ``gap``."""
+    times: list[float] = []
+    for seed in itertools.count():
+        for step in rcs_shown(seed):
+            if spin:
+                until = time.perf_counter() + gap
+                while time.perf_counter() < until:
+                    pass
+            elif gap:
+                time.sleep(gap)
+            start = time.perf_counter_ns()
+            step()
+            times.append((time.perf_counter_ns() - start) / 1000)
+            if len(times) == commands:
+                return times
+    raise AssertionError("unreachable: itertools.count never ends")
+
+
+def report_paced(commands: int) -> None:
+    """Each gap's median and p99 per command, and its median over the median back to back."""
+    measure(rcs_shown, 5)  # warm up imports and caches
+    warm = 0.0
+    print(f"megatraveller-rcs, shown to 8 roles, {commands} commands after each gap:")
+    for gap, spin in GAPS:
+        times = sorted(paced(commands, gap, spin))
+        median = statistics.median(times)
+        warm = warm or median
+        how = "none" if not gap else f"{gap * 1000:g} ms {'spun' if spin else 'asleep'}"
+        print(
+            f"  gap {how:<16} median {median:6.1f} µs   p99 {times[int(len(times) * 0.99)]:7.1f}"
+            f" µs   {median / warm:.1f} times back to back"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=100, help="scenario runs per block")
     parser.add_argument("--blocks", type=int, default=5)
+    parser.add_argument(
+        "--paced", type=int, metavar="N", help="only the paced measurement, N commands a gap"
+    )
     args = parser.parse_args()
+    if args.paced:
+        report_paced(args.paced)
+        return
     for name, (scenario, target) in SCENARIOS.items():
         measure(scenario, 5)  # warm up imports and caches
         report(name, [measure(scenario, args.rounds) for _ in range(args.blocks)], target)
