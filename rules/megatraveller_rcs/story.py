@@ -3,6 +3,8 @@ and their chains. Every hook reads an event as one role was shown it (``rules/te
 
 from __future__ import annotations
 
+import re
+
 from rules.hiding import seen_by
 from rules.megatraveller_rcs.commands import NO_TARGET
 from rules.megatraveller_rcs.encounter import Encounter
@@ -22,6 +24,20 @@ KINDS = {
     "taken_out": "taken_out",
     "initiative_overridden": "override",
 }
+
+
+def aimed(what: str, target: str) -> str:
+    """The words that follow a declaration's own (" at Vance"), or none: where it is aimed at
+    no one, or the words already name the target ("shoots Vance", "fires at the Boss!"), as a
+    story that said "shoots Vance at Vance" would read as a slip. Any word of the target's name
+    longer than two letters counts, whole and in any case; the pages' ``aimed``
+    (``shared/forms.js``) is the same rule, so the story says what the console and phones said."""
+    if target == NO_TARGET:
+        return ""
+    named = (
+        rf"(?<![A-Za-z0-9_]){re.escape(w)}(?![A-Za-z0-9_])" for w in target.split() if len(w) > 2
+    )
+    return "" if any(re.search(word, what, re.I) for word in named) else f" at {target}"
 
 
 def told(shown: Shown, name: Name) -> str:
@@ -51,8 +67,8 @@ def told(shown: Shown, name: Name) -> str:
             return rolled
         case "declared":
             d = shown["declaration"]
-            aimed = f" at {d['target']}" if d["target"] != NO_TARGET else ""
-            return f"{name(d['character'])} declares a {d['action']} action: {d['what']}{aimed}"
+            at = aimed(d["what"], d["target"])
+            return f"{name(d['character'])} declares a {d['action']} action: {d['what']}{at}"
         case "resolved":
             d = shown["declaration"]
             outcome = f": {shown['outcome']}" if shown.get("outcome") else ""

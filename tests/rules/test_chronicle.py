@@ -27,6 +27,7 @@ from rules.megatraveller_rcs.commands import (
     SpendTactics,
 )
 from rules.megatraveller_rcs.commands import Resolve as RcsResolve
+from rules.megatraveller_rcs.story import aimed
 from rules.randomness import Source
 from rules.recap import lasted, recap
 from rules.roles import GM, OVERLAY, Viewer, player
@@ -103,6 +104,38 @@ def test_an_action_aimed_at_no_one_is_told_without_a_target() -> None:
         "Jena declares a short action: reloads",
         "Jena declares a short action: fires at Guard",
     ]
+
+
+def test_words_that_name_the_target_are_not_followed_by_it_again() -> None:
+    """As the console and the phones say a declaration (``shared/forms.js``, ``aimed``): the
+    target after the words only where they do not name it already, in any case, whole."""
+    said = []
+    for what, target in (("shoots vance", "Vance"), ("stabs Vance's arm", "Vance Reyes"),
+                         ("fires at the Boss!", "Boss"), ("hits Vancer", "Vance")):  # fmt: skip
+        table = encounter(("jena", "crew", 0), ("vance", "corp", 0))
+        roll_rcs(table, {"jena": (1, 1), "vance": (6, 6)})
+        table.execute(Declare(character="jena", action="short", what=what, target=target), GM)
+        said += [s.said for s in story(table, OVERLAY).steps if s.kind == "declare"]
+    assert said == [
+        "Jena declares a short action: shoots vance",
+        "Jena declares a short action: stabs Vance's arm",
+        "Jena declares a short action: fires at the Boss!",
+        "Jena declares a short action: hits Vancer at Vance",
+    ]
+
+
+@given(
+    st.from_regex(r"[A-Z][a-z]{2,8}", fullmatch=True),
+    st.text(st.sampled_from(" ,.!?-'"), max_size=3),
+    st.text(st.sampled_from(" ,.!?-'"), max_size=3),
+)
+def test_a_target_named_anywhere_in_the_words_is_said_once(
+    name: str, before: str, after: str
+) -> None:
+    """Whatever stands around the name (none, spaces, punctuation), it is not said twice; and
+    words with no name in them are followed by the target."""
+    assert aimed(f"{before}{name.upper()}{after}", name) == ""
+    assert aimed(f"{before}fires{after}", name) == f" at {name}"
 
 
 def test_tactics_points_are_told_as_the_way_they_moved_the_card() -> None:
