@@ -30,7 +30,7 @@ from aiohttp import web
 from rules.roles import GM, Role
 from server.devices import dice_requests
 from server.devices.dice_requests import RequestError
-from server.devices.reports import REGISTRY
+from server.devices.reports import REGISTRY, ROLLERS_SCHEMA, rollers
 from server.errors import problem
 from server.http.api import caller, game_of, json_body
 from server.http.context import SEIZE, Seize
@@ -72,7 +72,12 @@ async def registry(seize: Seize, table_id: str) -> dict[str, Any]:
 
 async def _kept(seize: Seize, table_id: str) -> tuple[str | None, dict[str, Any]]:
     """The registry as the store keeps it (None: never changed), and as it is read."""
-    for device, report, _ in await seize.store.device_reports(table_id):
+    return _among(await seize.store.device_reports(table_id))
+
+
+def _among(reports: list[tuple[str, str, float]]) -> tuple[str | None, dict[str, Any]]:
+    """The registry among the table's reports: as kept (None: never changed), and as read."""
+    for device, report, _ in reports:
         if device == REGISTRY:
             kept: dict[str, Any] = json.loads(report)
             return report, {**DEFAULTS, **kept}
@@ -288,7 +293,14 @@ async def _registrant(request: web.Request) -> tuple[Game, frozenset[str] | None
 
 async def read(request: web.Request) -> web.Response:
     game, mine = await _registrant(request)
-    return web.json_response(share(await registry(request.app[SEIZE], game.id), mine))
+    return web.json_response(await _read(request.app[SEIZE], game.id, mine))
+
+
+async def _read(seize: Seize, table_id: str, mine: frozenset[str] | None) -> dict[str, Any]:
+    """What a caller reads of the registry (``share``), and who can send a roll without anyone
+    typing it (``rollers``): a phone says where its player's roll comes from."""
+    reports = await seize.store.device_reports(table_id)
+    return {**share(_among(reports)[1], mine), "rollers": rollers(reports, mine)}
 
 
 async def change(request: web.Request) -> web.Response:
@@ -297,7 +309,7 @@ async def change(request: web.Request) -> web.Response:
     view = game.table.view(GM).model_dump(mode="json")  # every character may own a die
     body = await json_body(request)
     try:
-        after = await changing(seize, game.id, body, owners(view), mine)
+        await changing(seize, game.id, body, owners(view), mine)
     except NotYoursError as refused:
         raise problem(web.HTTPForbidden, "forbidden", str(refused), rule="roles",
                       field=refused.field) from None  # fmt: skip
@@ -305,7 +317,7 @@ async def change(request: web.Request) -> web.Response:
         raise problem(
             web.HTTPUnprocessableEntity, "invalid", str(refused), field=refused.field
         ) from None
-    return web.json_response(share(after, mine))
+    return web.json_response(await _read(seize, game.id, mine))
 
 
 _PHONE_SCHEMA = {
@@ -316,7 +328,7 @@ _PHONE_SCHEMA = {
                    "charging": {"type": "boolean"}},
     "required": ["connected", "battery", "charging"],
 }  # fmt: skip
-_REGISTRY_SCHEMA = {
+_REGISTRY_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "dice": {"type": "object", "maxProperties": MAX_DICE, "additionalProperties": {
@@ -336,6 +348,10 @@ _REGISTRY_SCHEMA = {
                         "dice": {"type": "array", "items": {"type": "string"}}}}},
     },
 }  # fmt: skip
+_READ = {
+    **_REGISTRY_SCHEMA,
+    "properties": {**_REGISTRY_SCHEMA["properties"], "rollers": ROLLERS_SCHEMA},
+}
 PLAYERS = frozenset({Role.GM, Role.PLAYER})
 
 ROUTES = [
@@ -346,7 +362,10 @@ ROUTES = [
         "The table's die registry: each die's owner, the open claims and dice requests, the "
         "dice options (GM); a player's own dice, claims and requests, and the options",
         "readDice",
-        {200: Content("The registry", _REGISTRY_SCHEMA), **refusals(401, 403, 404, 429)},
+        {
+            200: Content("The registry, and who can send a roll without anyone typing it", _READ),
+            **refusals(401, 403, 404, 429),
+        },
         roles=PLAYERS,
     ),
     Route(
@@ -358,7 +377,7 @@ ROUTES = [
         "player's own characters (a player)",
         "changeDice",
         {
-            200: Content("The registry after the change, as the caller reads it", _REGISTRY_SCHEMA),
+            200: Content("The registry after the change, as the caller reads it", _READ),
             **refusals(400, 401, 403, 404, 408, 409, 413, 422, 429),
         },
         body=Content(

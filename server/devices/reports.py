@@ -14,6 +14,7 @@ counts nor forgets it, so a table's many devices never cost it its dice' owners.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import Any
 
 from aiohttp import web
@@ -94,7 +95,46 @@ async def listed(request: web.Request) -> web.Response:
     devices = {
         device: {**json.loads(report), "reported": reported} for device, report, reported in reports
     }
-    return web.json_response({"devices": devices})
+    return web.json_response({"devices": devices, "rollers": rollers(reports)})
+
+
+def rollers(reports: list[tuple[str, str, float]], mine: Collection[str] | None = None) -> Any:
+    """Who can send a roll without anyone typing it, as the devices last reported: whether a
+    dice tray is connected (it rolls for anyone), and the owners of a connected die of their
+    own (at a die station, or paired to their player's phone). The pages say so where they ask
+    for a roll, and offer "the tray rolls" only where something can. A player (``mine``, their
+    characters) hears of their own dice alone: another's, a hidden character's above all, are
+    not theirs to know of."""
+    status = {device: json.loads(report) for device, report, _ in reports}
+    kinds = [one for one in status.values() if isinstance(one, dict)]
+    # A report is any JSON object its device chose: only the shapes the adapters send count.
+    met = {
+        die["id"]
+        for station in kinds
+        if station.get("kind") == "dice station" and isinstance(station.get("dice"), list)
+        for die in station["dice"]
+        if isinstance(die, dict) and isinstance(die.get("id"), str) and die.get("connected")
+    }
+    book = status.get(REGISTRY, {}).get("dice", {})
+    owners = {
+        entry["owner"]
+        for die, entry in book.items()
+        if entry.get("owner") and (die in met or (entry.get("phone") or {}).get("connected"))
+    }
+    tray = any(one.get("kind") == "dice tray" and one.get("connected") is True for one in kinds)
+    return {"tray": tray, "dice": sorted(owners if mine is None else owners & set(mine))}
+
+
+ROLLERS_SCHEMA = {
+    "type": "object",
+    "description": "Who can send a roll without anyone typing it: a connected dice tray, and "
+    "the owners of a connected die of their own (a player: their own characters alone)",
+    "properties": {
+        "tray": {"type": "boolean"},
+        "dice": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["tray", "dice"],
+}
 
 
 ROUTES = [
@@ -123,8 +163,8 @@ ROUTES = [
                 "Each device's report, and when it came",
                 {
                     "type": "object",
-                    "properties": {"devices": {"type": "object"}},
-                    "required": ["devices"],
+                    "properties": {"devices": {"type": "object"}, "rollers": ROLLERS_SCHEMA},
+                    "required": ["devices", "rollers"],
                 },
             ),
             **refusals(401, 403, 404, 429),

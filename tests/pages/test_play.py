@@ -191,6 +191,45 @@ def test_a_press_on_the_phone_is_on_the_view_it_was_made_on(
     assert table.view(table.gm)["view"]["token"] == "jena" and moved["seq"] > seq["seq"]
 
 
+TRAY = {"kind": "dice tray", "connected": True, "rolls": 0, "refused": {}}
+
+
+def test_a_phone_offers_the_tray_only_where_the_table_has_one(
+    phone: Any, server: ServerProcess
+) -> None:
+    """With no tray and no die of the Kid's, his phone asks him to type his roll, and offers
+    no pre-emption "the tray rolls", which would wait for a d10 nothing sends; a tray plugged
+    in brings both back; his own die, on his phone, is named where his roll goes."""
+    table = Table(server, "awareness")
+    for cid in ("kid", "marshal"):
+        sheet = {"id": cid, "name": cid.title(), "perception": 5, "stealth": 5, "coordination": 5}
+        table.send({"type": "join", "sheet": sheet})
+    link = hand_to(table, "kid")
+    table.send({"type": "roll_initiative", "source": "gm"})
+    phone.goto(link)
+    mine = phone.locator("body")
+    expect(mine).to_contain_text("Roll for Kid: your d10, rolled and typed below")
+    table.send({"type": "enter_initiative", "character": "kid", "die": 3, "source": "gm"})
+    table.send({"type": "enter_initiative", "character": "marshal", "die": 4, "source": "gm"})
+    table.send({"type": "wait", "character": "kid", "trigger": "the Marshal draws"})
+    at_seq(phone, table.send({"type": "act", "character": "marshal", "what": "draws"})["seq"])
+    expect(phone.locator("[data-action=preempt-kid]")).to_be_visible()
+    assert phone.locator("[data-action=preempt-tray-kid]").count() == 0
+    assert call(f"{table.url}/devices/tray", "PUT", TRAY, table.gm)[0] == 200
+    phone.reload()
+    expect(phone.locator("[data-action=preempt-tray-kid]")).to_be_visible()
+    table.send({"type": "undo"})
+    table.send({"type": "undo"})
+    table.send({"type": "undo"})
+    at_seq(phone, table.send({"type": "undo"})["seq"])  # the Kid's roll is awaited again
+    expect(mine).to_contain_text("Roll for Kid: your d10, in the tray or typed below")
+    own = {"connected": True, "battery": 80, "charging": False}
+    kids = {"dice": {"pixels-0000beef": {"owner": "kid", "name": "Kid's die", "phone": own}}}
+    assert call(f"{table.url}/dice", "PUT", kids, table.gm)[0] == 200
+    phone.reload()
+    expect(mine).to_contain_text("Roll for Kid: your d10, with your own die (or typed below)")
+
+
 def test_a_player_sees_only_their_own_secrets_and_types_a_pre_emption_die(
     phone: Any, server: ServerProcess
 ) -> None:
@@ -199,6 +238,7 @@ def test_a_player_sees_only_their_own_secrets_and_types_a_pre_emption_die(
         sheet = {"id": cid, "name": cid.title(), "perception": 5, "stealth": 5, "coordination": 5}
         table.send({"type": "join", "sheet": sheet})
     link = hand_to(table, "kid")
+    assert call(f"{table.url}/devices/tray", "PUT", TRAY, table.gm)[0] == 200
     table.send({"type": "roll_initiative", "source": "gm"})
     table.send({"type": "enter_initiative", "character": "kid", "die": 3, "source": "gm"})
     seq = table.send({"type": "enter_initiative", "character": "marshal", "die": 7, "source": "gm"})

@@ -7,7 +7,8 @@
 
 import { Table, Unshowable, h, tableId } from "/static/shared/client.js";
 import {
-  cardsInWords, input, keeping, linkShown, possessive, report, run, section, settled, taken,
+  cardsInWords, heardRollers, input, keeping, linkShown, possessive, report, run, section, settled,
+  taken,
 } from "/static/shared/forms.js";
 import { awareness } from "/static/shared/awareness.js";
 import { lapsing, rcs } from "/static/shared/index-cards.js";
@@ -510,7 +511,8 @@ function devices(ctx) {
     // A poll never takes away the menu a GM is choosing from; their own change redraws at once.
     if (!choosing && list.contains(document.activeElement)
         && document.activeElement.tagName === "SELECT") return;
-    const found = answer.ok ? Object.entries((await answer.json()).devices) : [];
+    const body = answer.ok ? await answer.json() : null;
+    const found = body ? Object.entries(body.devices) : [];
     const kind = (d) => d.kind ?? "";
     const others = found.filter(([, d]) => !kind(d).startsWith("dice "));
     const stations = found.filter(([, d]) => kind(d) === "dice station").map(([, d]) => d);
@@ -521,7 +523,7 @@ function devices(ctx) {
       refusals(d.refused),
       d.asking ? h("span", { class: "awaiting" }, ` · ${d.asking}`) : ""));
     const dice = book || stations.length ? diceShown(ctx, book, stations, show) : [];
-    if (answer.ok) heardRollers(ctx, rollersOf(found, book, stations));
+    if (body) heardRollers(ctx, body.rollers);
     list.replaceChildren(...(shown.length || dice.length ? [...shown, ...dice]
       : [h("p", { class: "muted" }, "No card reader, dice tray or die has reported. Type what "
           + "the table's cards and dice show where the console asks for them.")]));
@@ -530,27 +532,6 @@ function devices(ctx) {
   const polling = setInterval(() => (gone ? clearInterval(polling) : show()), 5000);
   return h("details", { class: "devices" },
     h("summary", {}, "Card readers and dice trays, and players' dice"), list);
-}
-
-/** Who can send a roll without the GM typing it, as the devices last reported: a connected
- * tray (anyone's), and the characters with a connected die of their own (at a die station, or
- * paired to their player's phone). */
-function rollersOf(found, book, stations) {
-  const met = new Set(stations.flatMap((station) => station.dice)
-    .filter((die) => die.connected).map((die) => die.id));
-  const owners = Object.entries(book?.dice ?? {})
-    .filter(([id, die]) => die.owner && (met.has(id) || die.phone?.connected))
-    .map(([, die]) => die.owner);
-  return { tray: found.some(([, d]) => d.kind === "dice tray" && d.connected),
-           dice: new Set(owners) };
-}
-
-/** The step says where a roll comes from: drawn again when that changes. */
-function heardRollers(ctx, rollers) {
-  const said = (r) => (r ? `${r.tray} ${[...r.dice].sort()}` : "");
-  if (said(rollers) === said(ctx.rollers)) return;
-  ctx.rollers = rollers;
-  ctx.redraw();
 }
 
 /** Who may own a die: the table's characters, and the GM. */

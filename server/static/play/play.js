@@ -9,7 +9,7 @@ import {
   reactions, sitsOut,
 } from "/static/shared/awareness.js";
 import {
-  aimed, button, card, keeping, linkShown, report, takenBack,
+  aimed, button, card, heardRollers, keeping, linkShown, report, takenBack,
 } from "/static/shared/forms.js";
 import {
   TALLY, declaring, diceFor, lapsing, rcs as rcsPlayed,
@@ -122,7 +122,7 @@ function rcs(v, ctx, own) {
         `Initiative ${entry.initiative}${entry.tally ? ` ${"|".repeat(entry.tally)}` : ""}`)] : [],
       v.out.includes(c.id) ? "Out of the fight"
         : rolling.includes(c.id) ? `Roll for ${c.name}: your ${v.options.initiative_dice}D`
-          + `${v.options.die_sides}, in the tray or typed below`
+          + `${v.options.die_sides}, ${yourRoll(ctx, c.id)}`
         : v.phase === "rolling" ? "Your roll is in"
         : holder ? (v.declared ? `You declared: ${v.declared.what}${aimed(v.declared)}`
                                : "You hold the token: declare your action"
@@ -160,6 +160,15 @@ function rcs(v, ctx, own) {
   return { cards, order, gathered: [gathering(rolling, who)] };
 }
 
+/** Where the player's own roll goes, as the server last said who can send one (``/dice``'s
+ * ``rollers``): their own die, the tray, or typed on this page. Before it has said, the tray,
+ * as the pre-emption buttons assume (``reactions``). */
+function yourRoll(ctx, id) {
+  if (ctx.rollers?.dice.has(id)) return "with your own die (or typed below)";
+  if (!ctx.rollers || ctx.rollers.tray) return "in the tray or typed below";
+  return "rolled and typed below";
+}
+
 function awareness(v, ctx, own) {
   const who = ctx.names;
   const cards = v.characters.filter((c) => own.has(c.id)).map((c) => {
@@ -177,9 +186,9 @@ function awareness(v, ctx, own) {
       ? `${c.name} is still waiting${c.waiting ? forWhat(c.waiting) : ""}`
       : `Waiting${forWhat(c.waiting)}`;
     const doing = done && !done.performed ? "Your action could not happen: you were pre-empted"
-      : pending ? `Your pre-emption of ${who[pending.to]} waits for your d10: roll it in the tray`
+      : pending ? `Your pre-emption of ${who[pending.to]} waits for your d10: ${yourRoll(ctx, c.id)}`
       : reaction ? reacting(reaction, who)
-      : rolling ? `Roll for ${c.name}: your d${v.options.die_sides}, in the tray or typed below`
+      : rolling ? `Roll for ${c.name}: your d${v.options.die_sides}, ${yourRoll(ctx, c.id)}`
       : v.declaring === c.id ? "Your declaration: act or wait"
       : answering ? "You may react now: pre-empt, or go just after"
       : waiting ?? (c.acted ? "You have acted" : sitsOut(v, c) ?? "");
@@ -283,7 +292,8 @@ const GAMES = {
   awareness: [awareness, awarenessPlayed],
 };
 
-const ctx = { names: {}, view: null, table: null, onView: null, lapsed: new Map() };
+const ctx = { names: {}, view: null, table: null, onView: null, lapsed: new Map(),
+              redraw: () => ctx.view && ctx.table.onView(ctx.view, ctx.table.shown) };
 const alerts = alerting(() => ctx.names, () => ctx.table);
 const turnClock = new TurnClock(`/api/tables/${encodeURIComponent(tableId())}`, token);
 // Guarded: a press is on the view it was made on, or refused (409) and nothing changes; a
@@ -320,6 +330,24 @@ ctx.table.start().then(() => {
   document.querySelector("header").append(h("a", { class: "story", "data-link": "timeline",
     href: `/tables/${encodeURIComponent(tableId())}/timeline?token=${encodeURIComponent(token)}`,
     target: "_blank", rel: "noopener" }, "The fight's story"));
-  // The games rolled with dice offer the player's own smart dice.
-  if (ctx.view.system !== "four-color") document.getElementById("play").append(dice(ctx));
+  // The games rolled with dice offer the player's own smart dice, and say where a roll goes.
+  if (ctx.view.system !== "four-color") {
+    document.getElementById("play").append(dice(ctx));
+    rollers();
+  }
 }, () => report("This link does not open a table: ask the GM for a new one."));
+
+/** Who can send a roll (a tray, the player's own dice), asked of the server now and every
+ * ``ROLLERS_EVERY`` ms while the page is in sight: a tray plugged in or unplugged mid-fight
+ * changes what the page offers. A failed ask leaves what was last heard; a link that no
+ * longer opens the table (401, 403) stops asking. */
+const ROLLERS_EVERY = 10000;
+async function rollers() {
+  if (!document.hidden) {
+    const answer = await fetch(`${ctx.table.base}/dice`, { headers: ctx.table.headers() })
+      .catch(() => null);
+    if (answer?.status === 401 || answer?.status === 403) return;
+    if (answer?.ok) heardRollers(ctx, (await answer.json()).rollers);
+  }
+  setTimeout(rollers, ROLLERS_EVERY);
+}

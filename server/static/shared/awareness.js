@@ -222,8 +222,8 @@ export function reactions(v, ctx, id) {
     return h("div", { class: "react", "data-to": to },
       targets.length > 1 ? h("p", { class: "to" }, `${who[to]} ${doing}`) : null,
       preempt,
-      // Offered where a device may send the d10: not on a console that knows of no tray and
-      // no die of the reactor's (a player's page knows no devices, and offers it).
+      // Offered where a device may send the d10: not where the server said there is no tray
+      // and no die of the reactor's (offered until it has said).
       sent ? button(ctx.table, `Pre-empt ${who[to]}: ${sent}`,
                     () => ({ ...before(), source: "device" }),
                     { name: `preempt-tray-${id}${suffix}`, names: who }) : null,

@@ -271,12 +271,23 @@ export const roundStage = (v) => (v.phase === "setup" ? "before the first round"
   : v.phase === "round_over" ? `round ${v.round} is over` : `round ${v.round}`);
 
 /** Where a character's roll is awaited from, said after "Waiting for Jena's 2D6": a tray or
- * their own dice send it, as the console's devices panel last heard (``ctx.rollers``); with
- * neither (or before the panel has heard), the GM types it. */
+ * their own dice send it, as the server last said (``ctx.rollers``, ``heardRollers``); with
+ * neither (or before it has said), the GM types it. */
 export function rolledBy(ctx, id) {
   if (ctx.rollers?.dice.has(id)) return " from their own dice (or type it)";
   if (ctx.rollers?.tray) return " from the tray (or type it)";
   return ": type it as rolled";
+}
+
+/** Who can send a roll without anyone typing it, as the server last said (``rollers`` in the
+ * answer of ``/devices``, the GM's, or of ``/dice``, a player's own): kept on ``ctx`` for
+ * ``rolledBy`` and the pre-emption buttons, and the page drawn again when it changes. */
+export function heardRollers(ctx, { tray, dice }) {
+  const said = (r) => (r ? `${r.tray} ${[...r.dice].sort()}` : "");
+  const rollers = { tray, dice: new Set(dice) };
+  if (said(rollers) === said(ctx.rollers)) return;
+  ctx.rollers = rollers;
+  ctx.redraw();
 }
 
 /** ``text`` and the sentence after it, with no full stop after one ``text`` already ends in:

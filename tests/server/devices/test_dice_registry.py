@@ -61,6 +61,48 @@ async def test_dice_are_registered_to_characters_or_the_gm_and_kept(client: Clie
     assert "dice" in (await devices.json())["devices"]  # a device report like the others
 
 
+async def test_who_can_send_a_roll_is_read_by_each_as_their_own(client: Client) -> None:
+    """A connected tray rolls for anyone: every reader hears of it. A die connected at a die
+    station or on a phone is its owner's: the GM hears of every owner, a player of their own
+    characters alone (not the guard's die, which would tell of a hidden guard), and an overlay,
+    bound to no one, reads no registry at all."""
+    table = await rcs_table(client, "jena", "guard")
+    jena = await player_token(client, table, "jena")
+    devices = f"/api/tables/{table['id']}/devices"
+
+    async def report(device: str, status: dict[str, Any]) -> None:
+        sent = await client.put(
+            f"{devices}/{device}", json=status, headers=bearer(table["gm_token"])
+        )
+        assert sent.status == 200
+
+    async def listed() -> Any:
+        answer = await client.get(devices, headers=bearer(table["gm_token"]))
+        return (await answer.json())["rollers"]
+
+    nobody = {"tray": False, "dice": []}
+    assert (await registry(client, table))["rollers"] == nobody == await listed()
+    await put(
+        client, table, {"dice": {"godice-7": {"owner": "guard"}, "pixels-1": {"owner": "jena"}}}
+    )
+    met = [{"id": "godice-7", "connected": True}, {"id": "pixels-1", "connected": False}]
+    station = {"kind": "dice station", "dice": met}
+    await report("station", station)
+    assert (await registry(client, table))["rollers"] == {"tray": False, "dice": ["guard"]}
+    assert (await registry(client, table, jena))["rollers"] == nobody  # the guard's is not hers
+    await report("tray", {"kind": "dice tray", "connected": True})
+    await report("odd", {"kind": "dice station", "dice": 5})  # a device of the GM's own: ignored
+    await report("station", {**station, "dice": [{"id": "pixels-1", "connected": True}, ["x"]]})
+    assert await listed() == {"tray": True, "dice": ["jena"]}
+    assert (await registry(client, table, jena))["rollers"] == {"tray": True, "dice": ["jena"]}
+    await report("tray", {"kind": "dice tray", "connected": False})  # unplugged
+    assert (await registry(client, table, jena))["rollers"] == {"tray": False, "dice": ["jena"]}
+    overlay = await client.get(
+        f"/api/tables/{table['id']}/dice", headers=bearer(table["overlay_token"])
+    )
+    assert overlay.status == 403
+
+
 @pytest.mark.parametrize(
     ("body", "field"),
     [
@@ -106,6 +148,7 @@ async def test_a_player_registers_and_reports_their_own_die_and_reads_their_shar
     assert answer == await registry(client, table, jena)
     assert (answer["dice"], answer["claims"]) == (mine, ["jena"])
     assert (status, answer["window"], answer["blink"]) == (200, 0.5, False)  # the phone's options
+    assert answer["rollers"] == {"tray": False, "dice": ["jena"]}  # her die, on her phone
     whole = await registry(client, table)
     assert whole["dice"] == {"godice-7": {"owner": "guard", "name": "Guard's"}, **mine}
     assert whole["claims"] == ["guard", "jena"]
@@ -116,6 +159,7 @@ async def test_a_player_registers_and_reports_their_own_die_and_reads_their_shar
     dropped = {**PHONE, "connected": False, "battery": None}
     change = {"dice": {"pixels-0000beef": {"owner": "jena", "phone": dropped}}}
     assert (await put(client, table, change, token=jena))[0] == 200
+    assert (await registry(client, table, jena))["rollers"] == {"tray": False, "dice": []}
     assert (await put(client, table, {"dice": {"pixels-0000beef": {"owner": "gm"}}}))[0] == 200
     assert (await registry(client, table))["dice"]["pixels-0000beef"] == {
         "owner": "gm", "name": "Jena's red d6", "phone": dropped,

@@ -174,7 +174,7 @@ async def test_a_device_report_with_a_number_json_has_not_is_refused(
     listed = await client.get(
         f"/api/tables/{table['id']}/devices", headers=bearer(table["gm_token"])
     )
-    assert await listed.json() == {"devices": {}}
+    assert (await listed.json())["devices"] == {}
 
 
 @pytest.mark.parametrize("number", NOT_FINITE)
