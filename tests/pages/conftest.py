@@ -126,6 +126,17 @@ class Table:
     def overlay_url(self, query: str = "") -> str:
         return f"{self.server.url}/overlay/{self.id}?token={self.overlay}{query}"
 
+    def tray(self) -> None:
+        """A dice tray reports connected: it rolls for anyone at the table."""
+        tray = {"kind": "dice tray", "connected": True, "rolls": 0, "refused": {}}
+        assert call(f"{self.url}/devices/tray", "PUT", tray, self.gm)[0] == 200
+
+    def die_on_phone(self, owner: str, die: str, name: str) -> None:
+        """``owner``'s own die, paired to their player's phone and connected."""
+        phone = {"connected": True, "battery": 80, "charging": False}
+        dice = {"dice": {die: {"owner": owner, "name": name, "phone": phone}}}
+        assert call(f"{self.url}/dice", "PUT", dice, self.gm)[0] == 200
+
     def devices(self, page: Any) -> None:
         """Open the table's GM console on ``page``, its devices panel unfolded."""
         page.goto(f"{self.server.url}/console/{self.id}#token={self.gm}")

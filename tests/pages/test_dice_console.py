@@ -91,13 +91,10 @@ def test_the_step_says_where_a_roll_comes_from_as_the_devices_report(
     table.devices(page)
     prompt = page.locator("[data-prompt]")
     expect(prompt).to_have_text("Waiting for Guard's 2D6: type it as rolled")
-    tray = {"kind": "dice tray", "connected": True, "rolls": 0, "refused": {}}
-    assert call(f"{table.url}/devices/tray", "PUT", tray, table.gm)[0] == 200
+    table.tray()
     expect(prompt).to_have_text("Waiting for Guard's 2D6 from the tray (or type it)")
     # Jena's die, paired to her phone and connected: hers, not the Guard's, whose roll is asked.
-    phone = {"connected": True, "battery": 80, "charging": False}
-    jenas = {"dice": {"godice-9": {"owner": "jena", "name": "Jena's die", "phone": phone}}}
-    assert call(f"{table.url}/dice", "PUT", jenas, table.gm)[0] == 200
+    table.die_on_phone("jena", "godice-9", "Jena's die")
     page.reload()
     expect(prompt).to_have_text("Waiting for Guard's 2D6 from the tray (or type it)")
     table.send({"type": "enter_roll", "character": "guard", "dice": [6, 6], "source": "gm"})

@@ -191,9 +191,6 @@ def test_a_press_on_the_phone_is_on_the_view_it_was_made_on(
     assert table.view(table.gm)["view"]["token"] == "jena" and moved["seq"] > seq["seq"]
 
 
-TRAY = {"kind": "dice tray", "connected": True, "rolls": 0, "refused": {}}
-
-
 def test_a_phone_offers_the_tray_only_where_the_table_has_one(
     phone: Any, server: ServerProcess
 ) -> None:
@@ -215,7 +212,7 @@ def test_a_phone_offers_the_tray_only_where_the_table_has_one(
     at_seq(phone, table.send({"type": "act", "character": "marshal", "what": "draws"})["seq"])
     expect(phone.locator("[data-action=preempt-kid]")).to_be_visible()
     assert phone.locator("[data-action=preempt-tray-kid]").count() == 0
-    assert call(f"{table.url}/devices/tray", "PUT", TRAY, table.gm)[0] == 200
+    table.tray()
     phone.reload()
     expect(phone.locator("[data-action=preempt-tray-kid]")).to_be_visible()
     table.send({"type": "undo"})
@@ -223,9 +220,7 @@ def test_a_phone_offers_the_tray_only_where_the_table_has_one(
     table.send({"type": "undo"})
     at_seq(phone, table.send({"type": "undo"})["seq"])  # the Kid's roll is awaited again
     expect(mine).to_contain_text("Roll for Kid: your d10, in the tray or typed below")
-    own = {"connected": True, "battery": 80, "charging": False}
-    kids = {"dice": {"pixels-0000beef": {"owner": "kid", "name": "Kid's die", "phone": own}}}
-    assert call(f"{table.url}/dice", "PUT", kids, table.gm)[0] == 200
+    table.die_on_phone("kid", "pixels-0000beef", "Kid's die")
     phone.reload()
     expect(mine).to_contain_text("Roll for Kid: your d10, with your own die (or typed below)")
 
@@ -238,7 +233,7 @@ def test_a_player_sees_only_their_own_secrets_and_types_a_pre_emption_die(
         sheet = {"id": cid, "name": cid.title(), "perception": 5, "stealth": 5, "coordination": 5}
         table.send({"type": "join", "sheet": sheet})
     link = hand_to(table, "kid")
-    assert call(f"{table.url}/devices/tray", "PUT", TRAY, table.gm)[0] == 200
+    table.tray()
     table.send({"type": "roll_initiative", "source": "gm"})
     table.send({"type": "enter_initiative", "character": "kid", "die": 3, "source": "gm"})
     seq = table.send({"type": "enter_initiative", "character": "marshal", "die": 7, "source": "gm"})
