@@ -31,6 +31,7 @@ from rules.megatraveller_rcs import MEGATRAVELLER_RCS, RcsTable
 from rules.megatraveller_rcs import commands as rcs
 from rules.megatraveller_rcs.encounter import Phase as RoundPhase
 from rules.roles import GM, OVERLAY, player
+from server.tables.showing import Encoded, view_json
 
 Step = Callable[[], object]
 
@@ -92,8 +93,9 @@ def rcs_shown(seed: int, *, apart: bool = False) -> Iterator[Step]:
     def shown(command: rcs.Command) -> None:
         table.execute(command, GM)
         state = table.state
+        made: Encoded = {}
         for role in roles:
-            table.system.view(state.model_copy() if apart else state, role).model_dump_json()
+            view_json(table.system.view(state.model_copy() if apart else state, role), made)
 
     yield partial(shown, rcs.RollInitiative(seed=seed))
     while table.state.phase is RoundPhase.ROUND:

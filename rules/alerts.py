@@ -14,8 +14,8 @@ notifications, the Discord posts and the smart dice are all told from these.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Literal
+from collections.abc import Callable, Iterable
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -45,3 +45,19 @@ def told(viewer: Viewer, found: Iterable[tuple[Kind, str | None]]) -> tuple[Aler
         Alert(kind=kind, character=who)
         for kind, who in sorted(mine, key=lambda alert: (KINDS.index(alert[0]), alert[1]))
     )
+
+
+Shown = TypeVar("Shown", bound=BaseModel)
+Found = Iterable[tuple[Kind, str | None]]
+
+
+def alerted(shown: Shown, viewer: Viewer, spotted: Callable[[Shown], Found]) -> Shown:
+    """A system's view ``shown`` with ``viewer``'s alerts, read off it by ``spotted``; the view
+    itself, not a copy, where there are none (the GM, an overlay, a player with nothing
+    pressing). Roles that see the same table share one view (``rules/megatraveller_rcs``'s
+    ``_table_as_seen``), and a command is shown to every role the table serves: a copy for
+    each would cost more than the rest of making it."""
+    if viewer.role is not Role.PLAYER:
+        return shown
+    mine = told(viewer, spotted(shown))
+    return shown.model_copy(update={"alerts": mine}) if mine else shown

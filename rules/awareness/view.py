@@ -136,7 +136,7 @@ def view(sit: Situation, viewer: Viewer) -> SituationView:
         awaiting=_awaiting(sit, viewer),
         hidden=hiding.shown_hidden(viewer, hidden),
     )
-    return shown.model_copy(update={"alerts": alerts.told(viewer, spotted(shown))})
+    return alerts.alerted(shown, viewer, spotted)
 
 
 def without_the_unseen(sit: Situation, seen: Callable[[str | None], bool]) -> Situation:

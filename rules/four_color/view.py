@@ -123,7 +123,7 @@ def view(scene: Scene, viewer: Viewer) -> SceneView:
         awaiting=awaiting(plain, viewer),
         hidden=hiding.shown_hidden(viewer, scene.hidden),
     )
-    return shown.model_copy(update={"alerts": alerts.told(viewer, spotted(shown))})
+    return alerts.alerted(shown, viewer, spotted)
 
 
 def without_the_unseen(scene: Scene, seen: Callable[[str | None], bool]) -> Scene:

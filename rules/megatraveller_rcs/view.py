@@ -79,7 +79,7 @@ class EncounterView(BaseModel):
 
 def view(enc: Encounter, viewer: Viewer) -> EncounterView:
     shown = _table_as_seen(enc, hiding.shown_hidden(viewer, enc.hidden))
-    return shown.model_copy(update={"alerts": alerts.told(viewer, spotted(shown))})
+    return alerts.alerted(shown, viewer, spotted)
 
 
 SEEN_KEPT = 16

@@ -62,6 +62,7 @@ def shown(
     state = folded.state
     by: dict[Viewer, Shown] = {}
     numbering = table.numbering
+    made: Encoded = {}
     for viewer in viewers:
         numbered = numbering.numbered(viewer, first, events, censored[viewer], folded.marked)
         seen = [data for _, data in numbered]
@@ -70,7 +71,7 @@ def shown(
         except Exception:
             fault(game, kind, first)
         try:
-            view: str | None = table.system.view(state, viewer).model_dump_json()
+            view: str | None = view_json(table.system.view(state, viewer), made)
         except Exception:
             if not (repairing and not showable(game, viewer)):
                 fault(game, kind, first)
@@ -79,6 +80,21 @@ def shown(
         seq = numbers[-1] if numbers else numbering.count(viewer)
         by[viewer] = Shown(seen, encoded, numbers, view, seq)
     return Outcome(events, folded, by)
+
+
+Encoded = dict[int, tuple[BaseModel, str]]
+"""The views of one command encoded so far, by identity, each kept beside its JSON so that no
+other object takes its identity meanwhile."""
+
+
+def view_json(view: BaseModel, made: Encoded) -> str:
+    """``view``'s JSON, encoded once for all the roles of a command that are given this very
+    view: roles that see the same table share one (``rules.alerts.alerted``; the GM's and an
+    overlay's where nothing is hidden, and players with no alert of their own)."""
+    kept = made.get(id(view))
+    if kept is None:
+        kept = made[id(view)] = (view, view.model_dump_json())
+    return kept[1]
 
 
 def showable(game: Game, viewer: Viewer) -> bool:
