@@ -74,7 +74,8 @@ def _said(shown: Shown, name: Name) -> str:
                 f"and goes just after{mode}"
             )
         case "resolved" if not shown.get("performed", True):
-            return f"{possessive(name(shown['character']))} action could not happen"
+            outcome = f": {shown['outcome']}" if shown.get("outcome") else ""
+            return f"{possessive(name(shown['character']))} action could not happen{outcome}"
         case "resolved":
             outcome = f": {shown['outcome']}" if shown.get("outcome") else ""
             return f"{possessive(name(shown['character']))} action resolves{outcome}"

@@ -5,11 +5,13 @@ obvious action."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
 
+from adapters.tray import TrayStatus
 from tests.server.process import ServerProcess, call
 
 from .conftest import Table, shoot
@@ -406,9 +408,10 @@ def test_a_hero_trades_with_the_editor(console: Console, server: ServerProcess) 
 
 
 def test_the_devices_panel_counts_a_trays_refused_lines(page: Any, server: ServerProcess) -> None:
-    """What the tray adapter reports (tests/adapters/test_tray.py) is what the GM reads."""
+    """What the tray adapter reports (its own ``TrayStatus.report``, kind and all) is what the
+    GM reads: a tray was once left out of the panel, as a kind of "dice …" taken for a die's."""
     table = Table(server, "megatraveller-rcs")
-    report = {"connected": True, "refused": {"checksum": 2, "not_a_roll": 1}}
+    report = TrayStatus(connected=True).report(Counter({"checksum": 2, "not_a_roll": 1}))
     status, _ = call(f"{table.url}/devices/tray", "PUT", report, table.gm)
     assert status == 200
     reader = {"connected": True, "last_read": "6S"}

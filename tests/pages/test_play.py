@@ -225,6 +225,19 @@ def test_a_phone_offers_the_tray_only_where_the_table_has_one(
     expect(mine).to_contain_text("Roll for Kid: your d10, with your own die (or typed below)")
 
 
+def test_a_panicked_player_is_asked_to_act_all_out(phone: Any, server: ServerProcess) -> None:
+    """QR 7 is panic (ruling 6): the phone asks for an all-out act, as the console does, not
+    "act or wait" above a form that offers no wait."""
+    table = Table(server, "awareness")
+    sheet = {"id": "marshal", "name": "Marshal", "perception": 5, "stealth": 5, "coordination": 5}
+    table.send({"type": "join", "sheet": sheet})
+    table.send({"type": "roll_initiative", "source": "gm"})
+    table.send({"type": "enter_initiative", "character": "marshal", "die": 7, "source": "gm"})
+    phone.goto(hand_to(table, "marshal"))
+    expect(phone.locator("body")).to_contain_text("Your declaration: act all-out (QR 7: panic)")
+    assert "act or wait" not in phone.inner_text("body")
+
+
 def test_a_player_sees_only_their_own_secrets_and_types_a_pre_emption_die(
     phone: Any, server: ServerProcess
 ) -> None:

@@ -182,3 +182,25 @@ def test_a_waiter_who_panics_this_round_reacts_all_out(console: Console) -> None
     (reacted,) = [e for e in console.events() if e["type"] == "reacted"]
     assert (reacted["mode"], reacted["placed"]) == ("all_out_defensive", "before")
     assert console.page.inner_text("#notice") == ""  # the mode went in: nothing said lost
+
+
+def test_what_the_gm_types_goes_in_with_it_could_not_happen(console: Console) -> None:
+    """The Kid's shot comes first; the Marshal, pre-empted, could not fire. What the GM typed
+    of it ("his gun goes flying") is kept with "It could not happen", as with a resolve, and
+    the story tells it: before, only a resolve took the box's words."""
+    console.create("awareness")
+    console.add("Kid", state="ready", coordination="6")
+    console.add("Marshal", state="ready")
+    console.roll_at_the_table({"Kid": 4, "Marshal": 5})  # QR 2 and 3: the Kid first
+    console.declare("Kid", "the Marshal draws", wait=True)
+    console.declare("Marshal", "draws")
+    console.preempt("Kid", "Marshal", 1)  # a natural 1 always succeeds
+    console.press()  # the Kid's shot
+    assert console.prompt.startswith("Marshal was pre-empted")
+    console.type("#next input[name=outcome]", "his gun goes flying")
+    console.tap("#next [data-action=not-performed]")
+    resolved = [e for e in console.events() if e["type"] == "resolved"]
+    assert [(e["performed"], e["outcome"]) for e in resolved][-1] == (False, "his gun goes flying")
+    story = console.gm_get("/timeline")
+    said = [s["said"] for s in story["steps"] if s["kind"] == "resolve"]
+    assert said[-1] == "Marshal's action could not happen: his gun goes flying"

@@ -514,7 +514,8 @@ function devices(ctx) {
     const body = answer.ok ? await answer.json() : null;
     const found = body ? Object.entries(body.devices) : [];
     const kind = (d) => d.kind ?? "";
-    const others = found.filter(([, d]) => !kind(d).startsWith("dice "));
+    // The die stations and the registry are listed with the players' dice; a tray with the rest.
+    const others = found.filter(([, d]) => !["dice station", "dice registry"].includes(kind(d)));
     const stations = found.filter(([, d]) => kind(d) === "dice station").map(([, d]) => d);
     const book = found.find(([, d]) => kind(d) === "dice registry")?.[1];
     const shown = others.map(([name, d]) => h("p", { "data-device": name },

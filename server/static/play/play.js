@@ -6,7 +6,7 @@
 import { Table, h, tableId } from "/static/shared/client.js";
 import {
   GM_BUSY, awareness as awarenessPlayed, d10, declaration, declare, forWhat, gmBusy, happened,
-  reactions, sitsOut,
+  panics, reactions, sitsOut,
 } from "/static/shared/awareness.js";
 import {
   aimed, button, card, heardRollers, keeping, linkShown, report, takenBack,
@@ -189,7 +189,8 @@ function awareness(v, ctx, own) {
       : pending ? `Your pre-emption of ${who[pending.to]} waits for your d10: ${yourRoll(ctx, c.id)}`
       : reaction ? reacting(reaction, who)
       : rolling ? `Roll for ${c.name}: your d${v.options.die_sides}, ${yourRoll(ctx, c.id)}`
-      : v.declaring === c.id ? "Your declaration: act or wait"
+      : v.declaring === c.id ? (panics(v, c)
+        ? `Your declaration: act all-out (QR ${i.qr}: panic)` : "Your declaration: act or wait")
       : answering ? "You may react now: pre-empt, or go just after"
       : waiting ?? (c.acted ? "You have acted" : sitsOut(v, c) ?? "");
     return mine(c.id, c.name,
@@ -250,7 +251,8 @@ function exchanged(exchange, who) {
     ...exchange.reactions.filter((r) => !resolved.has(r.character)).map((r) =>
       `${who[r.character]} ${failed(r) ? "tried to pre-empt" : r.preempt ? "pre-empts"
         : "reacts to"} ${who[r.to]}: just ${r.placed}`),
-    ...exchange.resolved.map((r) => (!r.performed ? `${who[r.character]}: could not happen`
+    ...exchange.resolved.map((r) => (!r.performed
+      ? `${who[r.character]}: could not happen${r.outcome ? ` (${r.outcome})` : ""}`
       : r.outcome ? `${who[r.character]}: ${r.outcome}` : happened(exchange, r, who))),
   ];
   return lines.length ? h("ul", { class: "exchange" }, lines.map((l) => h("li", {}, l))) : null;

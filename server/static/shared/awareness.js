@@ -17,7 +17,7 @@ const MODES = [["normal", "normal"], ["all_out_offensive", "all-out offensive"],
 const positionText = (sheet) => (sheet.position
   ? `, position ${sheet.position > 0 ? "+" : ""}${sheet.position}` : "");
 const names = (v) => Object.fromEntries(v.characters.map((c) => [c.id, c.name]));
-const panics = (v, c) => c?.initiative && c.initiative.qr >= v.options.panic_from
+export const panics = (v, c) => c?.initiative && c.initiative.qr >= v.options.panic_from
   && c.initiative.qr <= v.options.panic_to;
 
 /** A d10 typed from the table for ``command``; the tray may send it instead. ``action``
@@ -146,15 +146,19 @@ function next(v, ctx) {
     const reactors = v.may_react.map((r) => who[r]);
     const may = reactors.length ? `${listed(reactors)} may react first` : "";
     if (x.next_preempted) {
+      const happens = resolving(table, `It happens: resolve ${possessive(who[id])} `
+        + deed(x, id, who), id, who);
+      // What the GM typed of what happened goes in either way ("the gun goes flying").
+      const said = () => happens.querySelector("input[name=outcome]").value.trim();
       return {
         prompt: `${who[id]} was pre-empted: could ${possessive(who[id])} ${deed(x, id, who)} `
           + "still happen?",
         controls: [
           sequence(x, who),
-          resolving(table, `It happens: resolve ${possessive(who[id])} ${deed(x, id, who)}`,
-                    id, who),
-          button(table, "It could not happen", { type: "resolve", from: id, performed: false },
-                 { name: "not-performed", names: who })],
+          happens,
+          button(table, "It could not happen", () => ({ type: "resolve", from: id,
+            performed: false, ...(said() ? { outcome: said() } : {}) }),
+          { name: "not-performed", names: who })],
       };
     }
     return {
