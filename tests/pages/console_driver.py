@@ -235,7 +235,8 @@ def preempting(where: Any, to: str, die: int) -> Any:
     d10 rolled at the table typed in: answers its button, which then says the die."""
     page = getattr(where, "page", where)  # a locator's page, or the page itself
     found = where.locator(
-        ".react", has=page.get_by_role("button", name=f"Pre-empt {to}", exact=True)
+        ".react",
+        has=page.get_by_role("button", name=f"Pre-empt {to}: the engine rolls", exact=True),
     )
     line = where.locator(f".react[data-to={found.get_attribute('data-to')}]")
     line.locator("input[name=die]").fill(str(die))

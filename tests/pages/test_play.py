@@ -210,7 +210,10 @@ def test_a_phone_offers_the_tray_only_where_the_table_has_one(
     table.send({"type": "enter_initiative", "character": "marshal", "die": 4, "source": "gm"})
     table.send({"type": "wait", "character": "kid", "trigger": "the Marshal draws"})
     at_seq(phone, table.send({"type": "act", "character": "marshal", "what": "draws"})["seq"])
-    expect(phone.locator("[data-action=preempt-kid]")).to_be_visible()
+    # The d10 left empty, the button says whose die it sends: not one rolled at the table.
+    expect(phone.locator("[data-action=preempt-kid]")).to_have_text(
+        "Pre-empt Marshal: the engine rolls"
+    )
     assert phone.locator("[data-action=preempt-tray-kid]").count() == 0
     table.tray()
     phone.reload()

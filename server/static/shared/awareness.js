@@ -213,13 +213,15 @@ export function reactions(v, ctx, id) {
     const die = input("d10 rolled at the table (empty: the engine rolls)", {
       keep: `react-die-${id}${suffix}`, type: "number", min: 1, placeholder: "d10",
       max: v.options.die_sides, inputmode: "numeric", class: "die", name: "die" });
-    const preempt = inline(`Pre-empt ${who[to]}`, [die], () => run(ctx.table, die.value
-      ? { ...before(), die: Number(die.value), source: "gm" } : before(), who),
+    const preempt = inline(`Pre-empt ${who[to]}: the engine rolls`, [die],
+      () => run(ctx.table, die.value
+        ? { ...before(), die: Number(die.value), source: "gm" } : before(), who),
     { name: `preempt-${id}${suffix}` });
-    // The button says which die it sends: the one typed, or the engine's.
+    // The button says which die it sends: the one typed, or the engine's (a player who
+    // pressed it empty was told of a d10 nobody at the table had rolled).
     const said = () => {
       preempt.querySelector("button").textContent = die.value
-        ? `Pre-empt ${who[to]} with a ${die.value}` : `Pre-empt ${who[to]}`;
+        ? `Pre-empt ${who[to]} with a ${die.value}` : `Pre-empt ${who[to]}: the engine rolls`;
     };
     die.addEventListener("input", said);
     queueMicrotask(said);  // a d10 kept from before the redraw is put back after this returns
