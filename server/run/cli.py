@@ -279,7 +279,7 @@ def _run_server(
         shown = as_reached(settings, tls=tls is not None)
         announce = _announce(shown, starters, demo=demo, simulated=simulated, again=restarted())
         app.on_startup.append(announce)
-        app.cleanup_ctx.append(serving.recorded(shown.base_url, settings.port))
+        app.cleanup_ctx.append(serving.recorded(shown.base_url, settings.port, settings.db))
     if shared is None:
         app.cleanup_ctx.extend((leave_with_parent, share_figures))
     else:
@@ -365,7 +365,10 @@ def _on_the_store(
     except ValueError as wrong:
         print(f"seize: {_one_line(wrong)}", file=sys.stderr)
         return None
-    if settings.public_url is None and (served := serving.address_now(settings.port)):
+    # Given no port, the server that serves this database, wherever it listens.
+    served = serving.address_now(settings.port) if "port" in flags else None
+    served = served or serving.address_serving(settings.db) or serving.address_now(settings.port)
+    if settings.public_url is None and served:
         settings = settings.model_copy(update={"public_url": served})  # links as served
     else:  # none serves there now: its address as the flags give it
         settings = as_reached(settings, tls=False)
@@ -380,7 +383,10 @@ def _on_the_store(
 
     try:
         return asyncio.run(opened())
-    except (LookupError, StoreUnavailableError, StoreRefusedError, SchemaTooNewError) as wrong:
+    except LookupError as missing:  # which database was read: a GM may have meant another
+        print(f"seize: {missing} in {shown(settings.db)} (--db names another)", file=sys.stderr)
+        return None
+    except (StoreUnavailableError, StoreRefusedError, SchemaTooNewError) as wrong:
         print(f"seize: {wrong}", file=sys.stderr)
         return None
 

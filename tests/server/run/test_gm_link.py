@@ -54,6 +54,10 @@ def test_the_host_mints_a_gm_link_from_the_database_by_id_or_name(tmp_path: Path
         port = server.url.rsplit(":", 1)[1]
         printed = gm_link(db, table["id"], "--port", port).stdout.strip()
         assert printed.startswith(f"{server.url}/console/")  # where the server really is
+        # Given no port, the server that serves the database: not the default port's link,
+        # where nothing listens.
+        unported = gm_link(db, table["id"]).stdout.strip()
+        assert unported.startswith(f"{server.url}/console/"), unported
 
 
 def test_a_link_minted_beside_a_server_opens_where_the_servers_own_links_do(
@@ -91,3 +95,5 @@ def test_a_table_it_cannot_find_is_one_line_and_no_link(tmp_path: Path) -> None:
         refused = gm_link(db, table, *flags)
         assert refused.returncode == 2 and refused.stdout == ""
         assert refused.stderr.count("\n") == 1 and why in refused.stderr
+        # A GM who started the server with another --db is told which file was read.
+        assert (str(db) in refused.stderr) == (table != "nowhere" or not flags), refused.stderr
