@@ -164,6 +164,8 @@ def test_a_player_seized_from_is_told_their_declaration_lapsed(
     # again, and once she declares again the notice goes.
     at_seq(phone, table.send({"type": "declare", "character": "guard", "action": "long",
                               "what": "fires", "target": "Jena"})["seq"])  # fmt: skip
+    # The seizer declares at once: her notice stays (it once went with anyone's declaration).
+    assert "lapsed: Guard seized the initiative" in notice.inner_text()
     at_seq(phone, table.send({"type": "resolve"})["seq"])
     expect(phone.locator(".mine input[name=what]")).to_have_value("dives for cover")
     phone.locator(".mine [data-action=declare]").click()

@@ -267,8 +267,10 @@ let lapsedSaid = null;
 function lapsedNotice(event) {
   if (!event) return;
   lapsing(ctx.lapsed, event);
-  if (event.type === "declared" && event.declaration) {
-    if (lapsedSaid && document.getElementById("notice")?.textContent === lapsedSaid) report("");
+  // It goes once that character declares again: not when the seizer (or anyone else)
+  // declares, which comes at once, before the player could have read it.
+  if (event.type === "declared" && event.declaration?.character === lapsedSaid?.character) {
+    if (document.getElementById("notice")?.textContent === lapsedSaid.text) report("");
     lapsedSaid = null;
   }
   const lapsed = event.lapsed;
@@ -281,9 +283,9 @@ function lapsedNotice(event) {
       ? `${ctx.names[event.character] ?? "someone"} seized the initiative`
       : `${ctx.names[event.roll?.character] ?? "a latecomer"}'s card came in ahead of it`;
     const whose = mine.length > 1 ? ` for ${name}` : "";
-    lapsedSaid = `Your declaration${whose} (${lapsed.what}) lapsed: ${why}. You declare again`
-      + `${whose} when the token comes back.`;
-    report(lapsedSaid, { tone: "told" });
+    lapsedSaid = { character: lapsed.character, text: `Your declaration${whose} (${lapsed.what}) `
+      + `lapsed: ${why}. You declare again${whose} when the token comes back.` };
+    report(lapsedSaid.text, { tone: "told" });
   });
 }
 
