@@ -74,13 +74,20 @@ def told(shown: Shown, name: Name) -> str:
             outcome = f": {shown['outcome']}" if shown.get("outcome") else ""
             over = ", and the turn is over" if shown.get("turn_over") else ""
             # What was declared is the player's own words ("fires his rifle"): in brackets.
-            done = f"{possessive(name(d['character']))} action ({d['what']}) resolves"
+            at = aimed(d["what"], d["target"])
+            done = f"{possessive(name(d['character']))} action ({d['what']}{at}) resolves"
             return f"{done}{outcome}{over}"
         case "seized":
             ruled = " (an interrupt the referee ruled)" if shown.get("ruled_interrupt") else ""
+            lapsed = shown.get("lapsed")
+            lapses = (
+                f": {possessive(name(lapsed['character']))} action ({lapsed['what']}) lapses"
+                if lapsed and not ruled
+                else ""
+            )
             return (
                 f"{name(shown['character'])} seizes the initiative "
-                f"from {name(shown['seized_from'])}{ruled}"
+                f"from {name(shown['seized_from'])}{ruled}{lapses}"
             )
         case "turn_ended":
             return f"{name(shown['character'])} ends the turn"

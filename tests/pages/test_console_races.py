@@ -283,11 +283,12 @@ def rcs_declared(server: ServerProcess) -> Table:
 def test_resolve_never_resolves_a_seizers_declaration(
     console: Console, server: ServerProcess
 ) -> None:
-    """MegaTraveller: "Resolve: Jena dives" pressed as the Guard's player seizes and declares
-    from their phone: Jena's was the action named, so the Guard's is not resolved instead."""
+    """MegaTraveller: "Resolve: Jena dives at Guard" pressed as the Guard's player seizes and
+    declares from their phone: Jena's was the action named, so the Guard's is not resolved
+    instead."""
     table = rcs_declared(server)
     socket = opened(console, table)
-    assert console.primary == "Resolve: Jena dives"
+    assert console.primary == "Resolve: Jena dives at Guard"
     socket.holding = True
     table.send({"type": "seize", "character": "guard"})
     table.send(
@@ -304,7 +305,7 @@ def test_resolve_never_resolves_a_seizers_declaration(
     assert answer["status"] == 409, answer
     assert seq(table) == moved
     assert table.view(table.gm)["view"]["declared"]["what"] == "fires"  # still to resolve
-    assert console.primary == "Resolve: Guard fires"
+    assert console.primary == "Resolve: Guard fires at Jena"
     socket.release()
 
 
@@ -312,7 +313,8 @@ def test_a_press_in_the_frame_a_new_view_is_drawn_is_on_the_old_view(
     console: Console, server: ServerProcess
 ) -> None:
     """The click that lands on a control drawn in the same frame as it: the GM aimed at what
-    was painted, "Resolve: Jena dives", not at the Guard's declaration drawn in its place."""
+    was painted, "Resolve: Jena dives at Guard", not at the Guard's declaration drawn in its
+    place."""
     table = rcs_declared(server)
     socket = opened(console, table)
     console.page.evaluate(

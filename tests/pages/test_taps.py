@@ -157,7 +157,7 @@ STEPS: dict[str, tuple[Callable[[ServerProcess], Table], str, str]] = {
     # name: the table, the button tapped, and what it says
     "four-color next Panel": (four_color_page, PRIMARY, "Next Panel: Invisible Woman, 6♠"),
     "rcs roll": (rcs_encounter, PRIMARY, "The engine rolls round 1"),
-    "rcs resolve, the token moves": (rcs_declared, PRIMARY, "Resolve: Jena dives"),
+    "rcs resolve, the token moves": (rcs_declared, PRIMARY, "Resolve: Jena dives at Guard"),
     "awareness roll": (awareness_situation, PRIMARY, "The engine rolls round 1"),
     "awareness declare": (awareness_declaring, PRIMARY, "Kid acts"),
     "awareness resolve": (awareness_acted, PRIMARY, "Resolve Kid's action (draws)"),
@@ -241,7 +241,7 @@ def test_a_double_space_takes_one_step(console: Console, server: ServerProcess, 
     before = seq(table)
     primary = console.page.locator(PRIMARY)
     settled_button(primary)
-    assert primary.inner_text() == "Resolve: Jena dives"
+    assert primary.inner_text() == "Resolve: Jena dives at Guard"
     console.page.keyboard.press(" ")
     time.sleep(gap)  # the gap under test
     console.page.keyboard.press(" ")

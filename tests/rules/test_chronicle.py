@@ -84,13 +84,16 @@ def test_a_seize_taken_back_is_struck_and_counted_tried_but_not_won() -> None:
     assert (
         seize.kind == "seize"
         and seize.struck
-        and seize.said == ("Guard seizes the initiative from Jena")
+        and seize.said == ("Guard seizes the initiative from Jena: Jena's action (runs) lapses")
     )
     assert undo.kind == "undo" and undo.undoes == seize.seq and not undo.struck
-    assert undo.said == "The referee takes back: Guard seizes the initiative from Jena"
+    assert undo.said == (
+        "The referee takes back: Guard seizes the initiative from Jena: Jena's action (runs) lapses"
+    )
     assert told.numbers.seizes.tried == 1 and told.numbers.seizes.won == 0
     assert told.numbers.undos == 1
-    assert "~~Guard seizes the initiative from Jena~~ (taken back)" in recap(told, "T", "Jena")
+    struck = "~~Guard seizes the initiative from Jena: Jena's action (runs) lapses~~ (taken back)"
+    assert struck in recap(told, "T", "Jena")
 
 
 def test_an_action_aimed_at_no_one_is_told_without_a_target() -> None:
@@ -209,8 +212,8 @@ def test_a_turn_seized_from_goes_on_afterwards_as_one_turn_with_all_its_time() -
         assert "| Jena | 1 | 40 s | 40 s | 40 s |" in recap(told, "T", "the referee")
     said = [s.said for s in story(table, GM).steps if s.kind == "resolve"]
     assert said == [
-        "Guard's action (fires) resolves",
-        "Jena's action (runs) resolves, and the turn is over",
+        "Guard's action (fires at Jena) resolves",  # what was declared, target and all
+        "Jena's action (runs at door) resolves, and the turn is over",
     ]
 
     again = encounter(("jena", "crew", 0), ("guard", "corp", 0))

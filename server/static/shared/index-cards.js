@@ -118,8 +118,8 @@ function next(v, ctx) {
         prompt: andThen(`${who[d.character]} declares: ${d.what}${aimed(d)}`,
           seizers.length ? `${listed(seizers)} may seize the initiative first` : ""),
         // Whose declaration it resolves: never the next one's, should it come first.
-        controls: [resolving(table, `Resolve: ${who[d.character]} ${d.what}`, d.character,
-                             who)],
+        controls: [resolving(table, `Resolve: ${who[d.character]} ${d.what}${aimed(d)}`,
+                             d.character, who)],
       };
     }
   }

@@ -70,7 +70,9 @@ async def test_the_timeline_tells_the_seize_taken_back_and_counts_it(client: Cli
     assert told["you"] == {"role": "player", "participants": ["jena"]} and told["seq"] == 8
     seize, undo = told["steps"][-2:]
     assert (seize["kind"], seize["struck"], seize["who"]) == ("seize", True, ["guard", "jena"])
-    assert seize["said"] == "Guard seizes the initiative from Jena Vance"
+    assert seize["said"] == (
+        "Guard seizes the initiative from Jena Vance: Jena Vance's action (runs) lapses"
+    )
     assert (undo["kind"], undo["undoes"]) == ("undo", seize["seq"])
     assert told["numbers"]["seizes"] == {"tried": 1, "won": 0} and told["numbers"]["undos"] == 1
     assert told["cast"] == {"jena": "Jena Vance", "guard": "Guard"}
@@ -79,7 +81,8 @@ async def test_the_timeline_tells_the_seize_taken_back_and_counts_it(client: Cli
     assert [t["who"] for t in told["turns"]] == ["jena", "guard", "jena"]
     recap = await read(client, table, "/recap", table["overlay_token"])
     assert recap.startswith("# t\n") and "As the stream saw it" in recap
-    assert "~~Guard seizes the initiative from Jena Vance~~ (taken back)" in recap
+    struck = "~~Guard seizes the initiative from Jena Vance: Jena Vance's action (runs) lapses~~"
+    assert struck in recap
     exported = await read(client, table, "/export", table["gm_token"])
     assert [e["seq"] for e in exported["events"]] == list(range(1, 9))
     assert exported["events"][-1]["event"] == {"type": "undone", "undoes": 7}
