@@ -155,6 +155,12 @@ def test_plain_http_on_the_lan_says_what_it_cannot_do(
         notice = phone.locator("[data-notice=plain-http]")
         expect(notice).to_contain_text("cannot be installed as an app")
         expect(notice).to_contain_text("seize serve --share auto")
+        # What it still does, and, in the alerts, the link (not the browser) as the reason.
+        expect(notice).to_contain_text("still flags and vibrates when your turn comes")
+        phone.locator("#alerts summary").click()
+        expect(phone.locator("#alerts")).to_contain_text(
+            "Keeping the screen on needs an https link to this page."
+        )
         shoot(phone, "share-plain-http-phone")
         notice.get_by_role("button", name="Got it").click()
         phone.reload()

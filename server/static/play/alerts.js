@@ -284,7 +284,11 @@ export function alerting(names, table) {
   };
   const lacking = {
     vibrate: navigator.vibrate ? null : "This browser cannot vibrate.",
-    awake: navigator.wakeLock ? null : "This browser cannot keep the screen on.",
+    // Wake Lock is offered only to a secure page: on plain http the link, not the browser,
+    // is why (plain-http.js says what gives an https one).
+    awake: navigator.wakeLock ? null : window.isSecureContext
+      ? "This browser cannot keep the screen on."
+      : "Keeping the screen on needs an https link to this page.",
   };
   let panelled = null;
   const panel = () => {

@@ -21,8 +21,9 @@ export function playerNotice() {
   const notice = h("aside", { class: "plain-http", "data-notice": "plain-http",
                               "aria-label": "What this link cannot do" },
     h("p", {}, "This link is plain http, so your browser holds back part of this page: it "
-      + "cannot be installed as an app, alert you when your turn comes, keep your screen on, "
-      + "or connect your smart dice."),
+      + "cannot be installed as an app, notify you of your turn while the page is closed or "
+      + "out of sight, keep your screen on, or connect your smart dice. It still flags and "
+      + "vibrates when your turn comes while it is open."),
     h("p", {}, "Ask the GM for an https link: they start Seize with ",
       h("code", {}, FIX), " (or ", h("code", {}, OFFLINE), " without the internet)."),
     h("button", { type: "button", onclick: () => {
