@@ -98,7 +98,9 @@ async def listed(request: web.Request) -> web.Response:
     return web.json_response({"devices": devices, "rollers": rollers(reports)})
 
 
-def rollers(reports: list[tuple[str, str, float]], mine: Collection[str] | None = None) -> Any:
+def rollers(
+    reports: list[tuple[str, str, float]], mine: Collection[str] | None = None
+) -> dict[str, Any]:
     """Who can send a roll without anyone typing it, as the devices last reported: whether a
     dice tray is connected (it rolls for anyone), and the owners of a connected die of their
     own (at a die station, or paired to their player's phone). The pages say so where they ask
