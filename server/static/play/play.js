@@ -269,7 +269,8 @@ function lapsedNotice(event) {
   lapsing(ctx.lapsed, event);
   // It goes once that character declares again: not when the seizer (or anyone else)
   // declares, which comes at once, before the player could have read it.
-  if (event.type === "declared" && event.declaration?.character === lapsedSaid?.character) {
+  if (lapsedSaid && event.type === "declared"
+      && event.declaration?.character === lapsedSaid.character) {
     if (document.getElementById("notice")?.textContent === lapsedSaid.text) report("");
     lapsedSaid = null;
   }

@@ -70,7 +70,9 @@ def test_an_export_asked_wrongly_is_one_line_and_no_story(tmp_path: Path) -> Non
     for asked in ("Dusk", "No such table"):
         missing = export(db, asked)
         assert missing.returncode == 2 and missing.stdout == ""
-        assert missing.stderr.strip() == f'seize: no table has the id or the name "{asked}"'
+        assert missing.stderr.strip() == (
+            f'seize: no table has the id or the name "{asked}" in {db} (--db names another)'
+        )
 
     unbound = export(db, "Noon", "--as", "player")
     assert unbound.returncode == 2 and "--playing" in unbound.stderr
