@@ -365,9 +365,12 @@ def _on_the_store(
     except ValueError as wrong:
         print(f"seize: {_one_line(wrong)}", file=sys.stderr)
         return None
-    # Given no port, the server that serves this database, wherever it listens.
-    served = serving.address_now(settings.port) if "port" in flags else None
-    served = served or serving.address_serving(settings.db) or serving.address_now(settings.port)
+    # The server on the port given; given none, the one that serves this database.
+    served = (
+        serving.address_now(settings.port)
+        if "port" in flags
+        else serving.address_serving(settings.db) or serving.address_now(settings.port)
+    )
     if settings.public_url is None and served:
         settings = settings.model_copy(update={"public_url": served})  # links as served
     else:  # none serves there now: its address as the flags give it
@@ -384,7 +387,7 @@ def _on_the_store(
     try:
         return asyncio.run(opened())
     except LookupError as missing:  # which database was read: a GM may have meant another
-        print(f"seize: {missing} in {shown(settings.db)} (--db names another)", file=sys.stderr)
+        print(f"seize: {missing} in {shown(settings.db)} (--db reads another)", file=sys.stderr)
         return None
     except (StoreUnavailableError, StoreRefusedError, SchemaTooNewError) as wrong:
         print(f"seize: {wrong}", file=sys.stderr)

@@ -71,7 +71,7 @@ def test_an_export_asked_wrongly_is_one_line_and_no_story(tmp_path: Path) -> Non
         missing = export(db, asked)
         assert missing.returncode == 2 and missing.stdout == ""
         assert missing.stderr.strip() == (
-            f'seize: no table has the id or the name "{asked}" in {db} (--db names another)'
+            f'seize: no table has the id or the name "{asked}" in {db} (--db reads another)'
         )
 
     unbound = export(db, "Noon", "--as", "player")
